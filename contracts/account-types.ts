@@ -1,0 +1,39 @@
+import { z } from './zod.ts';
+import { ACCESS_LEVELS, DATA_SCOPES } from './permissions.ts';
+import { listQuery } from './list.ts';
+
+export const accountType = z.object({
+  id: z.number(),
+  name: z.string(),
+  area: z.enum(['admin', 'shop']),
+  dataScope: z.enum(DATA_SCOPES),
+  canUnmask: z.boolean(),
+  canExport: z.boolean(),
+  permissions: z.record(z.string(), z.enum(ACCESS_LEVELS)),
+  builtinKey: z.string().nullable(),
+  sortOrder: z.number(),
+  active: z.boolean(),
+  usage: z.number(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type AccountType = z.infer<typeof accountType>;
+
+export const accountTypeInput = z.object({
+  name: z.string().trim().min(1, '이름을 입력하세요.').max(30, '30자 이하로 입력하세요.'),
+  area: z.enum(['admin', 'shop'], '영역을 선택하세요.'),
+  dataScope: z.enum(DATA_SCOPES, '데이터 범위를 선택하세요.'),
+  sortOrder: z.coerce.number().int().min(0).max(9999).default(0),
+  active: z.boolean().default(true),
+});
+export type AccountTypeInput = z.infer<typeof accountTypeInput>;
+
+export const accountTypeListQuery = listQuery;
+
+/** The permission matrix editor saves one account type's row at a time. */
+export const permissionUpdate = z.object({
+  permissions: z.record(z.string(), z.enum(ACCESS_LEVELS)),
+  canUnmask: z.boolean(),
+  canExport: z.boolean(),
+});
+export type PermissionUpdate = z.infer<typeof permissionUpdate>;

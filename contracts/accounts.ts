@@ -1,0 +1,76 @@
+import { z } from './zod.ts';
+import { listQuery } from './list.ts';
+import { LOGIN_ID_RE, isKoreanPhone, normalisePhone, passwordProblem } from './rules.ts';
+
+export const ACCOUNT_STATUSES = ['active', 'locked', 'disabled'] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+export const ACCOUNT_STATUS_LABELS: Record<AccountStatus, string> = { active: '정상', locked: '잠김', disabled: '사용 중지' };
+
+export const account = z.object({
+  id: z.number(),
+  loginId: z.string(),
+  name: z.string(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  accountTypeId: z.number(),
+  accountTypeName: z.string(),
+  status: z.enum(ACCOUNT_STATUSES),
+  failedLogins: z.number(),
+  lockedUntil: z.string().nullable(),
+  lastLoginAt: z.string().nullable(),
+  shopCount: z.number(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Account = z.infer<typeof account>;
+
+export const passwordField = z.string().superRefine((pw, ctx) => {
+  const problem = passwordProblem(pw);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+const optionalPhone = z
+  .string()
+  .trim()
+  .max(20)
+  .transform((v) => (v ? normalisePhone(v) : ''))
+  .refine((v) => v === '' || isKoreanPhone(v), '올바른 전화번호를 입력하세요.')
+  .transform((v) => v || null)
+  .nullable()
+  .optional();
+
+const optionalEmail = z
+  .union([z.literal(''), z.email('올바른 이메일 주소를 입력하세요.').max(120)])
+  .transform((v) => v || null)
+  .nullable()
+  .optional();
+
+const accountFields = {
+  name: z.string().trim().min(1, '이름을 입력하세요.').max(30, '30자 이하로 입력하세요.'),
+  phone: optionalPhone,
+  email: optionalEmail,
+  accountTypeId: z.number('계정 유형을 선택하세요.').int().positive(),
+};
+
+export const accountCreate = z.object({
+  loginId: z
+    .string()
+    .trim()
+    .regex(LOGIN_ID_RE, '아이디는 영문 소문자로 시작하는 4~30자의 영문 소문자·숫자·._- 입니다.'),
+  password: passwordField,
+  ...accountFields,
+});
+export type AccountCreate = z.infer<typeof accountCreate>;
+
+export const accountUpdate = z.object({
+  ...accountFields,
+  status: z.enum(['active', 'disabled']).optional(),
+});
+export type AccountUpdate = z.infer<typeof accountUpdate>;
+
+export const resetPasswordBody = z.object({ password: passwordField });
+
+export const accountListQuery = listQuery.extend({
+  status: z.enum(ACCOUNT_STATUSES).optional(),
+  accountTypeId: z.coerce.number().int().positive().optional(),
+});

@@ -1,0 +1,36 @@
+import { z } from './zod.ts';
+import { ACCESS_LEVELS, DATA_SCOPES } from './permissions.ts';
+
+export const loginBody = z.object({
+  loginId: z.string().trim().min(1, '아이디를 입력하세요.').max(60),
+  password: z.string().min(1, '비밀번호를 입력하세요.').max(200),
+});
+export type LoginBody = z.infer<typeof loginBody>;
+
+/** The logged-in account as the UI keeps it (sessionStorage `loginAccount`). */
+export const sessionAccount = z.object({
+  id: z.number(),
+  loginId: z.string(),
+  name: z.string(),
+  accountTypeId: z.number(),
+  accountTypeName: z.string(),
+  area: z.enum(['admin', 'shop']),
+  dataScope: z.enum(DATA_SCOPES),
+  canUnmask: z.boolean(),
+  canExport: z.boolean(),
+  permissions: z.record(z.string(), z.enum(ACCESS_LEVELS)),
+  home: z.string(),
+  lastLoginAt: z.string().nullable(),
+});
+export type SessionAccount = z.infer<typeof sessionAccount>;
+
+export const accountResponse = z.object({ account: sessionAccount });
+
+export const myShop = z.object({ id: z.number(), shopCode: z.string(), name: z.string(), status: z.string() });
+export type MyShop = z.infer<typeof myShop>;
+export const myShopsResponse = z.object({ items: z.array(myShop) });
+
+export const changePasswordBody = z.object({
+  currentPassword: z.string().min(1).max(200),
+  newPassword: z.string().min(1).max(200),
+});

@@ -1,0 +1,44 @@
+// Code tables: client types, media types, event types.
+import { z } from './zod.ts';
+import { listQuery, queryBool } from './list.ts';
+import { CODE_RE } from './rules.ts';
+
+export const CODE_KINDS = ['client-type', 'media-type', 'event-type'] as const;
+export type CodeKind = (typeof CODE_KINDS)[number];
+
+export const CODE_KIND_LABELS: Record<CodeKind, string> = {
+  'client-type': '업체 유형',
+  'media-type': '매체 유형',
+  'event-type': '이벤트 유형',
+};
+/** Which screen guards which code table. */
+export const CODE_KIND_SCREENS: Record<CodeKind, string> = {
+  'client-type': 'client-type-setting',
+  'media-type': 'shop-media-type-setting',
+  'event-type': 'event-type-setting',
+};
+
+export const codeItem = z.object({
+  id: z.number(),
+  kind: z.enum(CODE_KINDS),
+  name: z.string(),
+  code: z.string(),
+  sortOrder: z.number(),
+  active: z.boolean(),
+  usage: z.number(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type CodeItem = z.infer<typeof codeItem>;
+
+export const codeItemInput = z.object({
+  name: z.string().trim().min(1, '이름을 입력하세요.').max(50, '50자 이하로 입력하세요.'),
+  code: z.string().trim().regex(CODE_RE, '영문, 숫자, -, _ 로 40자 이내로 입력하세요.'),
+  sortOrder: z.coerce.number().int('정수로 입력하세요.').min(0).max(9999).default(0),
+  active: z.boolean().default(true),
+});
+export type CodeItemInput = z.infer<typeof codeItemInput>;
+
+export const codeItemListQuery = listQuery.extend({ active: queryBool.optional() });
+
+export const reorderBody = z.object({ ids: z.array(z.number().int().positive()).min(1).max(500) });

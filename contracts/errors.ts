@@ -1,0 +1,23 @@
+// Errors are data: { error: { code, message, fields? } }.
+import { z } from './zod.ts';
+
+export const errorBody = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    fields: z.record(z.string(), z.string()).optional(),
+  }),
+});
+export type ErrorBody = z.infer<typeof errorBody>;
+
+export const ERROR_CODES = {
+  VALIDATION: 'VALIDATION',
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  CONFLICT: 'CONFLICT',
+  LOCKED: 'LOCKED',
+  RATE_LIMITED: 'RATE_LIMITED',
+  CSRF: 'CSRF',
+  INTERNAL: 'INTERNAL',
+} as const;

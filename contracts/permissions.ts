@@ -1,0 +1,103 @@
+import { SCREENS, type Area } from './screens.ts';
+
+export const ACCESS_LEVELS = ['none', 'read', 'write'] as const;
+export type AccessLevel = (typeof ACCESS_LEVELS)[number];
+export type Action = 'read' | 'write';
+export type PermissionMatrix = Record<string, AccessLevel>;
+
+export const ACCESS_LEVEL_LABELS: Record<AccessLevel, string> = { none: '없음', read: '조회', write: '편집' };
+
+export const DATA_SCOPES = ['all', 'assigned'] as const;
+export type DataScope = (typeof DATA_SCOPES)[number];
+export const DATA_SCOPE_LABELS: Record<DataScope, string> = { all: '전체 DB', assigned: '배정된 DB만' };
+export const AREA_LABELS: Record<Area, string> = { admin: '관리자 영역', shop: '업체 영역' };
+
+export function allows(matrix: PermissionMatrix, screen: string, action: Action): boolean {
+  const level = matrix[screen] ?? 'none';
+  return action === 'read' ? level === 'read' || level === 'write' : level === 'write';
+}
+
+/** A full matrix with every screen set to one level; missing screens read as `none`. */
+export function uniformMatrix(level: AccessLevel, keys: readonly string[] = SCREENS.map((s) => s.key)): PermissionMatrix {
+  return Object.fromEntries(keys.map((k) => [k, level]));
+}
+
+/** Fills in every catalogue screen, so a stored matrix is always complete. */
+export function normaliseMatrix(matrix: Partial<PermissionMatrix>): PermissionMatrix {
+  return Object.fromEntries(SCREENS.map((s) => [s.key, matrix[s.key] ?? 'none']));
+}
+
+export type BuiltinTypeKey = 'superadmin' | 'admin' | 'marketer' | 'shop-owner' | 'counselor';
+
+export interface BuiltinAccountType {
+  key: BuiltinTypeKey;
+  name: string;
+  area: Area;
+  dataScope: DataScope;
+  canUnmask: boolean;
+  canExport: boolean;
+  permissions: PermissionMatrix;
+}
+
+const shopKeys = SCREENS.filter((s) => s.area === 'shop').map((s) => s.key);
+const adminKeys = SCREENS.filter((s) => s.area === 'admin').map((s) => s.key);
+
+function matrix(levels: Partial<PermissionMatrix>): PermissionMatrix {
+  return normaliseMatrix(levels);
+}
+
+export const BUILTIN_ACCOUNT_TYPES: readonly BuiltinAccountType[] = [
+  {
+    key: 'superadmin', name: '최고관리자', area: 'admin', dataScope: 'all', canUnmask: true, canExport: true,
+    permissions: uniformMatrix('write'),
+  },
+  {
+    key: 'admin', name: '관리자', area: 'admin', dataScope: 'all', canUnmask: true, canExport: true,
+    permissions: matrix({
+      ...uniformMatrix('write'),
+      'permission-setting': 'read',
+      'account-type-setting': 'read',
+    }),
+  },
+  {
+    key: 'marketer', name: '마케터', area: 'shop', dataScope: 'all', canUnmask: false, canExport: false,
+    permissions: matrix({
+      ...uniformMatrix('write', shopKeys),
+      ...uniformMatrix('none', adminKeys),
+      'data-deletion': 'none',
+      'deleted-data-management': 'none',
+      'database-history': 'read',
+    }),
+  },
+  {
+    key: 'shop-owner', name: '업체관리자', area: 'shop', dataScope: 'all', canUnmask: true, canExport: true,
+    permissions: matrix({
+      ...uniformMatrix('read', shopKeys),
+      'database-status': 'write',
+      'data-allocation': 'write',
+      'data-allocation-modify': 'write',
+      'base-information': 'write',
+      'privacy-management': 'write',
+      'landing-script-management': 'none',
+    }),
+  },
+  {
+    key: 'counselor', name: '상담원', area: 'shop', dataScope: 'assigned', canUnmask: true, canExport: false,
+    permissions: matrix({
+      'shop-dashboard': 'read',
+      'database-status': 'write',
+      'database-calendar': 'read',
+      'cs-stats': 'read',
+    }),
+  },
+];
+
+export const SUPERADMIN_TYPE_NAME = '최고관리자';
+
+/** Where an account lands after logging in. */
+export function homePath(area: Area, matrix: PermissionMatrix): string {
+  const first = area === 'admin' ? 'dashboard' : 'shop-dashboard';
+  if (allows(matrix, first, 'read')) return `/${first}`;
+  const any = SCREENS.find((s) => allows(matrix, s.key, 'read'));
+  return any ? `/${any.key}` : '/403';
+}

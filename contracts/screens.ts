@@ -1,0 +1,78 @@
+// The screen catalogue: the single source of SPA routes, menu entries, titles and
+// permission keys. Adding a screen is one entry here plus one folder under
+// admin-spa/screens/<key>/.
+
+export type Area = 'admin' | 'shop';
+
+export interface Screen {
+  /** Permission key and screen folder name; the path is `/${key}`. */
+  key: string;
+  title: string;
+  area: Area;
+  /** Menu group (Korean) the entry sits under. */
+  group: string;
+  /** @ant-design/icons component name. */
+  icon: string;
+  /** Where the capability is built when it is not built yet (issue title), else undefined. */
+  pending?: string;
+}
+
+const LEADS = '리드(DB) 운영';
+const CONTRACTS = '계약·광고·전송';
+
+export const SCREENS: readonly Screen[] = [
+  // Administrator area
+  { key: 'dashboard', title: '대시보드', area: 'admin', group: '관리', icon: 'DashboardOutlined' },
+  { key: 'client-setting', title: '업체 관리', area: 'admin', group: '관리', icon: 'ShopOutlined' },
+  { key: 'account-setting', title: '계정 관리', area: 'admin', group: '관리', icon: 'UserOutlined' },
+  { key: 'client-type-setting', title: '업체 유형', area: 'admin', group: '코드 관리', icon: 'AppstoreOutlined' },
+  { key: 'account-type-setting', title: '계정 유형', area: 'admin', group: '코드 관리', icon: 'IdcardOutlined' },
+  { key: 'shop-media-type-setting', title: '매체 유형', area: 'admin', group: '코드 관리', icon: 'NotificationOutlined' },
+  { key: 'event-type-setting', title: '이벤트 유형', area: 'admin', group: '코드 관리', icon: 'GiftOutlined' },
+  { key: 'permission-setting', title: '권한 설정', area: 'admin', group: '권한·보안', icon: 'SafetyOutlined' },
+  { key: 'shop-permission-setting', title: '업체 접근 권한', area: 'admin', group: '권한·보안', icon: 'KeyOutlined' },
+  { key: 'access-deny-setting', title: '접근 차단', area: 'admin', group: '권한·보안', icon: 'StopOutlined' },
+  { key: 'admin-cs-stats', title: '전체 상담 통계', area: 'admin', group: '관리', icon: 'BarChartOutlined', pending: LEADS },
+  { key: 'system-reservation', title: '시스템 예약', area: 'admin', group: '관리', icon: 'ScheduleOutlined', pending: CONTRACTS },
+
+  // Shop area
+  { key: 'shop-dashboard', title: '업체 대시보드', area: 'shop', group: '현황', icon: 'DashboardOutlined', pending: LEADS },
+  { key: 'data-allocation', title: 'DB 배분', area: 'shop', group: 'DB 관리', icon: 'ApartmentOutlined', pending: LEADS },
+  { key: 'data-allocation-modify', title: 'DB 배분 수정', area: 'shop', group: 'DB 관리', icon: 'SwapOutlined', pending: LEADS },
+  { key: 'database-status', title: 'DB 현황', area: 'shop', group: 'DB 관리', icon: 'DatabaseOutlined', pending: LEADS },
+  { key: 'database-calendar', title: 'DB 캘린더', area: 'shop', group: 'DB 관리', icon: 'CalendarOutlined', pending: LEADS },
+  { key: 'cs-stats', title: '상담 통계', area: 'shop', group: '현황', icon: 'PieChartOutlined', pending: LEADS },
+  { key: 'contract-status', title: '계약 현황', area: 'shop', group: '계약', icon: 'FileDoneOutlined', pending: CONTRACTS },
+  { key: 'contract-management', title: '계약 관리', area: 'shop', group: '계약', icon: 'FileTextOutlined', pending: CONTRACTS },
+  { key: 'shop-data-delivery', title: 'DB 전송', area: 'shop', group: '전송', icon: 'SendOutlined', pending: CONTRACTS },
+  { key: 'shop-data-deliver-history', title: 'DB 전송 이력', area: 'shop', group: '전송', icon: 'HistoryOutlined', pending: CONTRACTS },
+  { key: 'cpa-management', title: 'CPA 관리', area: 'shop', group: '광고', icon: 'FundOutlined', pending: CONTRACTS },
+  { key: 'landing-status', title: '랜딩 관리', area: 'shop', group: '랜딩', icon: 'LayoutOutlined', pending: '랜딩 페이지와 접수' },
+  { key: 'advertising-status', title: '광고 현황', area: 'shop', group: '광고', icon: 'RiseOutlined', pending: CONTRACTS },
+  { key: 'data-insertion', title: 'DB 등록', area: 'shop', group: 'DB 관리', icon: 'ImportOutlined', pending: LEADS },
+  { key: 'data-deletion', title: 'DB 삭제', area: 'shop', group: 'DB 관리', icon: 'DeleteOutlined', pending: LEADS },
+  { key: 'base-information', title: '기본 정보', area: 'shop', group: '설정', icon: 'InfoCircleOutlined', pending: '랜딩 페이지와 접수' },
+  { key: 'landing-script-management', title: '랜딩 스크립트', area: 'shop', group: '랜딩', icon: 'CodeOutlined', pending: '랜딩 페이지와 접수' },
+  { key: 'database-delivery-settings', title: 'DB 전송 설정', area: 'shop', group: '전송', icon: 'SettingOutlined', pending: CONTRACTS },
+  { key: 'privacy-management', title: '개인정보 처리방침', area: 'shop', group: '설정', icon: 'LockOutlined', pending: '랜딩 페이지와 접수' },
+  { key: 'deleted-data-management', title: '삭제 DB 관리', area: 'shop', group: 'DB 관리', icon: 'RestOutlined', pending: LEADS },
+  { key: 'global-db-search', title: '통합 DB 검색', area: 'shop', group: 'DB 관리', icon: 'SearchOutlined', pending: LEADS },
+  { key: 'database-history', title: '개인정보 접근 기록', area: 'shop', group: '설정', icon: 'AuditOutlined', pending: LEADS },
+];
+
+export type ScreenKey = string;
+
+export const SCREEN_KEYS: readonly string[] = SCREENS.map((s) => s.key);
+
+const byKey = new Map(SCREENS.map((s) => [s.key, s]));
+
+export function findScreen(key: string): Screen | undefined {
+  return byKey.get(key);
+}
+
+export function screenPath(key: string): string {
+  return `/${key}`;
+}
+
+/** Public (unguarded) paths of the product, for completeness checks. */
+export const PUBLIC_PATHS = ['/', '/bclog', '/view/:shopCode/:landingCode', '/view/:shopCode/:landingCode/privacy'] as const;

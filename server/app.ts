@@ -1,0 +1,84 @@
+// build(): the whole product as one Fastify instance — importable by tests, started by main.ts.
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import compress from '@fastify/compress';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import formbody from '@fastify/formbody';
+import type { Kysely } from 'kysely';
+import { loadConfig, type Config } from './config.ts';
+import { openDatabase, type DbHandle, type DialectName } from './db/dialect.ts';
+import type { Database } from './db/schema.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { ensureEssentials } from './db/seed.ts';
+import { systemClock, type Clock } from './lib/clock.ts';
+import { errorsPlugin } from './plugins/errors.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { spaPlugin } from './plugins/spa.ts';
+import { defineRoute } from './plugins/route.ts';
+import { z } from '../contracts/zod.ts';
+import { MODULES } from './modules/index.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Kysely<Database>;
+    dialect: DialectName;
+    clock: Clock;
+    config: Config;
+  }
+}
+
+export interface BuildOptions {
+  config?: Partial<Config>;
+  /** An already open database (tests); otherwise opened from config.databaseUrl. */
+  database?: DbHandle;
+  clock?: Clock;
+  /** Print the generated admin password and demo logins (npm start). */
+  onSeed?: (message: string) => void;
+}
+
+export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const config = { ...loadConfig(), ...opts.config };
+  const handle = opts.database ?? (await openDatabase({ url: config.databaseUrl }));
+  await migrateToLatest(handle.db);
+  await ensureEssentials(handle.db, config, opts.onSeed ?? (() => {}));
+
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    trustProxy: process.env.TRUST_PROXY === '1',
+    bodyLimit: 1024 * 1024,
+    disableRequestLogging: config.logLevel !== 'debug',
+  });
+  app.decorate('db', handle.db);
+  app.decorate('dialect', handle.dialect);
+  app.decorate('clock', opts.clock ?? systemClock);
+  app.decorate('config', config);
+  if (!opts.database) app.addHook('onClose', async () => handle.close());
+
+  errorsPlugin(app);
+  await app.register(cookie);
+  await app.register(formbody);
+  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+  await app.register(helmet, {
+    // The SPA's CSP is set with its HTML; landing pages set their own.
+    contentSecurityPolicy: false,
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(rateLimit, { global: false });
+
+  await authPlugin(app);
+
+  defineRoute(app, {
+    method: 'GET',
+    url: '/api/health',
+    access: { public: true },
+    response: z.object({ status: z.literal('ok'), database: z.enum(['sqlite', 'postgres']) }),
+    async handler() {
+      return { status: 'ok' as const, database: app.dialect };
+    },
+  });
+
+  for (const mod of MODULES) await mod(app);
+  await spaPlugin(app);
+  return app;
+}

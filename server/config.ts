@@ -1,0 +1,40 @@
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string;
+  sessionIdleMinutes: number;
+  sessionAbsoluteHours: number;
+  loginRateLimit: number;
+  intakeRateLimit: number;
+  initialAdminPassword?: string;
+  seedDemo: boolean;
+  /** Serve built SPA and landing output from here. */
+  distDir: string;
+  logLevel: string;
+}
+
+function num(v: string | undefined, fallback: number): number {
+  const n = Number(v);
+  return v !== undefined && v !== '' && Number.isFinite(n) ? n : fallback;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = path.resolve(env.DATA_DIR ?? 'data');
+  return {
+    port: num(env.PORT, 3000),
+    host: env.HOST ?? '127.0.0.1',
+    dataDir,
+    databaseUrl: env.DATABASE_URL || path.join(dataDir, 'leadroom.sqlite'),
+    sessionIdleMinutes: num(env.SESSION_IDLE_MINUTES, 60),
+    sessionAbsoluteHours: num(env.SESSION_ABSOLUTE_HOURS, 12),
+    loginRateLimit: num(env.LOGIN_RATE_LIMIT, 30),
+    intakeRateLimit: num(env.INTAKE_RATE_LIMIT, 30),
+    initialAdminPassword: env.INITIAL_ADMIN_PASSWORD || undefined,
+    seedDemo: env.SEED_DEMO !== '0',
+    distDir: path.resolve(env.DIST_DIR ?? 'dist'),
+    logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+  };
+}

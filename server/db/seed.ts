@@ -1,0 +1,50 @@
+// Data every database needs (built-in account types, the first administrator) and,
+// unless SEED_DEMO=0, demo data on an empty database.
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.ts';
+import type { Config } from '../config.ts';
+import { BUILTIN_ACCOUNT_TYPES } from '../../contracts/permissions.ts';
+import { hashPassword, randomPassword } from '../lib/password.ts';
+import { passwordProblem } from '../../contracts/rules.ts';
+import { DEMO_PASSWORD, seedDemo } from './demo-data.ts';
+
+export async function ensureEssentials(db: Kysely<Database>, config: Config, say: (m: string) => void): Promise<void> {
+  const now = new Date().toISOString();
+  const existing = await db.selectFrom('account_types').select(['builtin_key']).execute();
+  const have = new Set(existing.map((r) => r.builtin_key));
+  let order = existing.length;
+  for (const t of BUILTIN_ACCOUNT_TYPES) {
+    if (have.has(t.key)) continue;
+    await db
+      .insertInto('account_types')
+      .values({
+        name: t.name, area: t.area, data_scope: t.dataScope, permissions: JSON.stringify(t.permissions),
+        can_unmask: t.canUnmask ? 1 : 0, can_export: t.canExport ? 1 : 0, builtin_key: t.key,
+        sort_order: order++, active: 1, created_at: now, updated_at: now,
+      })
+      .execute();
+  }
+
+  const anyAccount = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
+  if (anyAccount) return;
+
+  const superType = await db.selectFrom('account_types').select('id').where('builtin_key', '=', 'superadmin').executeTakeFirstOrThrow();
+  let password = config.initialAdminPassword;
+  if (password && passwordProblem(password)) throw new Error(`INITIAL_ADMIN_PASSWORD: ${passwordProblem(password)}`);
+  const generated = !password;
+  password ??= randomPassword();
+  await db
+    .insertInto('accounts')
+    .values({
+      login_id: 'admin', name: '최고관리자', phone: null, email: null, account_type_id: superType.id, status: 'active',
+      password_hash: await hashPassword(password), failed_logins: 0, locked_until: null, last_login_at: null,
+      last_login_ip: null, password_changed_at: now, created_at: now, updated_at: now,
+    })
+    .execute();
+  say(generated ? `관리자 계정 생성: admin / ${password}  (이 비밀번호는 한 번만 표시됩니다)` : '관리자 계정 생성: admin (INITIAL_ADMIN_PASSWORD)');
+
+  if (config.seedDemo) {
+    await seedDemo(db);
+    say(`데모 계정 (비밀번호 ${DEMO_PASSWORD}): manager(관리자), marketer(마케터), owner(업체관리자), counselor(상담원)`);
+  }
+}

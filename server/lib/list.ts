@@ -1,0 +1,37 @@
+// The one list contract on the server: a filtered query → { items, total } page.
+import { sql, type SelectQueryBuilder } from 'kysely';
+import { parseSort, type ListQuery } from '../../contracts/list.ts';
+
+export interface ListSpec {
+  /** API sort field → SQL column reference (e.g. `name` → `s.name`). */
+  sortable: Record<string, string>;
+  /** Applied when no sort is asked for, and as a tie-breaker. */
+  defaultSort: { column: string; desc?: boolean };
+}
+
+export async function paginate<DB, TB extends keyof DB, O>(
+  qb: SelectQueryBuilder<DB, TB, O>,
+  query: Pick<ListQuery, 'page' | 'pageSize' | 'sort'>,
+  spec: ListSpec,
+): Promise<{ rows: O[]; total: number }> {
+  const countRow = (await qb
+    .clearSelect()
+    .clearOrderBy()
+    .select(sql<number>`count(*)`.as('n'))
+    .executeTakeFirst()) as { n: number | string } | undefined;
+  const total = Number(countRow?.n ?? 0);
+  const asked = parseSort(query.sort);
+  const column = asked && spec.sortable[asked.field];
+  let ordered = qb;
+  if (column) ordered = ordered.orderBy(sql.ref(column), asked!.desc ? 'desc' : 'asc');
+  ordered = ordered.orderBy(sql.ref(spec.defaultSort.column), spec.defaultSort.desc ? 'desc' : 'asc');
+  const rows = await ordered.limit(query.pageSize).offset((query.page - 1) * query.pageSize).execute();
+  return { rows, total };
+}
+
+/** `%term%` for a LIKE filter, with LIKE's own wildcards escaped. */
+export function likeTerm(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export const bool = (v: number | boolean) => v === true || v === 1;

@@ -1,0 +1,41 @@
+// Errors are data: every failure answers { error: { code, message, fields? } }.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ZodError } from 'zod';
+import { AppError } from '../lib/errors.ts';
+import { ERROR_CODES } from '../../contracts/errors.ts';
+
+export function zodFields(err: ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of err.issues) {
+    const key = issue.path.map(String).join('.') || '_';
+    fields[key] ??= issue.message;
+  }
+  return fields;
+}
+
+export function errorsPlugin(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | AppError | ZodError, req, reply) => {
+    if (err instanceof AppError) {
+      return reply.code(err.status).send({ error: { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) } });
+    }
+    if (err instanceof ZodError) {
+      const fields = zodFields(err);
+      return reply.code(400).send({ error: { code: ERROR_CODES.VALIDATION, message: Object.values(fields)[0] ?? '입력값을 확인하세요.', fields } });
+    }
+    const status = (err as FastifyError).statusCode ?? 500;
+    if (status === 429) {
+      return reply.code(429).send({ error: { code: ERROR_CODES.RATE_LIMITED, message: '요청이 너무 많습니다. 잠시 후 다시 시도하세요.' } });
+    }
+    if (status === 413) {
+      return reply.code(413).send({ error: { code: 'PAYLOAD_TOO_LARGE', message: '보낸 내용이 너무 큽니다.' } });
+    }
+    if (status === 415) {
+      return reply.code(415).send({ error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: '지원하지 않는 형식입니다.' } });
+    }
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send({ error: { code: (err as FastifyError).code ?? 'BAD_REQUEST', message: '요청을 처리할 수 없습니다. 입력값을 확인하세요.' } });
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.code(500).send({ error: { code: ERROR_CODES.INTERNAL, message: '서버 오류가 발생했습니다. 잠시 후 다시 시도하세요.' } });
+  });
+}
