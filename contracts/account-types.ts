@@ -1,5 +1,6 @@
 import { z } from './zod.ts';
-import { ACCESS_LEVELS, DATA_SCOPES } from './permissions.ts';
+import { ACCESS_LEVELS, DATA_SCOPES, normaliseMatrix, type PermissionMatrix } from './permissions.ts';
+import { SCREENS, type Area } from './screens.ts';
 import { listQuery } from './list.ts';
 
 export const accountType = z.object({
@@ -29,6 +30,23 @@ export const accountTypeInput = z.object({
 export type AccountTypeInput = z.infer<typeof accountTypeInput>;
 
 export const accountTypeListQuery = listQuery;
+
+/** Every account type with its matrix, for the permission-setting screen. */
+export const permissionListResponse = z.object({ items: z.array(accountType) });
+
+/** Account types for selects on other screens (account form, filters). */
+export const accountTypeOption = z.object({ id: z.number(), name: z.string(), area: z.enum(['admin', 'shop']), active: z.boolean() });
+export const accountTypeOptionsResponse = z.object({ items: z.array(accountTypeOption) });
+
+/**
+ * A complete matrix a type of `area` may hold: shop-area types never get administrator
+ * screens (those span every shop and would bypass shop permissions).
+ */
+export function matrixForArea(area: Area, matrix: Partial<PermissionMatrix>): PermissionMatrix {
+  const full = normaliseMatrix(matrix);
+  if (area === 'shop') for (const s of SCREENS) if (s.area === 'admin') full[s.key] = 'none';
+  return full;
+}
 
 /** The permission matrix editor saves one account type's row at a time. */
 export const permissionUpdate = z.object({

@@ -55,6 +55,8 @@ export const shopDetails = z.object({
   privacyOfficerContact: optionalText(60),
 });
 
+export type ShopDetails = z.infer<typeof shopDetails>;
+
 export const shopInput = shopDetails.extend({
   shopCode: z
     .string()

@@ -1,5 +1,5 @@
 // build(): the whole product as one Fastify instance — importable by tests, started by main.ts.
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
@@ -35,6 +35,8 @@ export interface BuildOptions {
   clock?: Clock;
   /** Print the generated admin password and demo logins (npm start). */
   onSeed?: (message: string) => void;
+  /** Sees every route as it is registered (the route-table test). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
@@ -47,8 +49,8 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     trustProxy: process.env.TRUST_PROXY === '1',
     bodyLimit: 1024 * 1024,
-    disableRequestLogging: config.logLevel !== 'debug',
   });
+  if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   app.decorate('db', handle.db);
   app.decorate('dialect', handle.dialect);
   app.decorate('clock', opts.clock ?? systemClock);

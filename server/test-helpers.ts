@@ -100,3 +100,30 @@ export async function testApp(config: Partial<Config> = {}, opts: Omit<BuildOpti
     },
   };
 }
+
+/** A password that satisfies the policy, for accounts tests create. */
+export const TEST_PASSWORD = 'Test!pass123';
+
+/** The id of an account type by its name (built-in: 최고관리자, 관리자, 마케터, 업체관리자, 상담원). */
+export async function typeIdByName(admin: Client, name: string): Promise<number> {
+  const res = await admin.get('/api/account-types/options');
+  const found = (res.json().items as Array<{ id: number; name: string }>).find((t) => t.name === name);
+  if (!found) throw new Error(`no account type ${name}`);
+  return found.id;
+}
+
+/** Creates an account through the API (as `admin`) and answers its id. */
+export async function createAccount(admin: Client, loginId: string, typeName: string, extra: Record<string, unknown> = {}): Promise<number> {
+  const res = await admin.post('/api/accounts', {
+    loginId, password: TEST_PASSWORD, name: loginId, accountTypeId: await typeIdByName(admin, typeName), ...extra,
+  });
+  if (res.statusCode !== 201) throw new Error(`create account ${loginId} failed: ${res.statusCode} ${res.body}`);
+  return res.json().id;
+}
+
+/** Creates a shop through the API (as `admin`) and answers its id. */
+export async function createShop(admin: Client, shopCode: string, extra: Record<string, unknown> = {}): Promise<number> {
+  const res = await admin.post('/api/shops', { shopCode, name: `업체 ${shopCode}`, ...extra });
+  if (res.statusCode !== 201) throw new Error(`create shop ${shopCode} failed: ${res.statusCode} ${res.body}`);
+  return res.json().id;
+}

@@ -1,9 +1,11 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as foundation from './migrations/2026-11-21-foundation.ts';
+import * as landings from './migrations/2026-11-21-landings.ts';
 
 /** Migrations in order; file names are dated and frozen. */
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-21-foundation': foundation,
+  '2026-11-21-landings': landings,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -7,6 +7,8 @@ export interface ListSpec {
   sortable: Record<string, string>;
   /** Applied when no sort is asked for, and as a tie-breaker. */
   defaultSort: { column: string; desc?: boolean };
+  /** A unique column ordered last, so pages never overlap (e.g. `t.id`). */
+  tieBreaker?: string;
 }
 
 export async function paginate<DB, TB extends keyof DB, O>(
@@ -25,6 +27,7 @@ export async function paginate<DB, TB extends keyof DB, O>(
   let ordered = qb;
   if (column) ordered = ordered.orderBy(sql.ref(column), asked!.desc ? 'desc' : 'asc');
   ordered = ordered.orderBy(sql.ref(spec.defaultSort.column), spec.defaultSort.desc ? 'desc' : 'asc');
+  if (spec.tieBreaker) ordered = ordered.orderBy(sql.ref(spec.tieBreaker), 'asc');
   const rows = await ordered.limit(query.pageSize).offset((query.page - 1) * query.pageSize).execute();
   return { rows, total };
 }

@@ -1,0 +1,113 @@
+// The three code-table screens (client, media and event types) share this screen.
+import { App, Button, Form, Input, InputNumber, Space, Switch, Tag } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import type { ColumnsType } from 'antd/es/table/interface.js';
+import { CODE_KIND_LABELS, CODE_KIND_SCREENS, codeItemInput, type CodeItem, type CodeItemInput, type CodeKind } from '../../contracts/code-items.ts';
+import { api } from '../lib/api.ts';
+import { useAuth } from '../lib/auth.tsx';
+import { formatDateTime } from '../lib/format.ts';
+import { zodRule } from '../lib/zod-rule.ts';
+import { ResourceTable, listQueryKey } from './resource-table.tsx';
+import { ResourceForm, useFormModal } from './resource-form.tsx';
+import { ConfirmAction } from './confirm-action.tsx';
+
+export function CodeTableScreen({ kind }: { kind: CodeKind }) {
+  const endpoint = `/api/codes/${kind}`;
+  const label = CODE_KIND_LABELS[kind];
+  const { can } = useAuth();
+  const writable = can(CODE_KIND_SCREENS[kind], 'write');
+  const modal = useFormModal<CodeItem>();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+
+  async function toggle(row: CodeItem, active: boolean) {
+    try {
+      await api.put(`${endpoint}/${row.id}`, { name: row.name, code: row.code, sortOrder: row.sortOrder, active });
+      await queryClient.invalidateQueries({ queryKey: listQueryKey(endpoint) });
+      message.success(active ? '사용으로 변경했습니다.' : '사용 안 함으로 변경했습니다.');
+    } catch (err) {
+      message.error((err as Error).message);
+    }
+  }
+
+  const columns: ColumnsType<CodeItem> = [
+    { title: '순서', dataIndex: 'sortOrder', key: 'sortOrder', sorter: true, width: 80 },
+    { title: '이름', dataIndex: 'name', key: 'name', sorter: true },
+    { title: '코드', dataIndex: 'code', key: 'code', sorter: true, render: (v: string) => <Tag>{v}</Tag> },
+    {
+      title: '사용',
+      dataIndex: 'active',
+      key: 'active',
+      sorter: true,
+      render: (v: boolean, row) => <Switch size="small" checked={v} disabled={!writable} onChange={(next) => toggle(row, next)} aria-label={`${row.name} 사용`} />,
+    },
+    { title: '사용 건수', dataIndex: 'usage', key: 'usage', sorter: true, render: (v: number) => v.toLocaleString('ko-KR') },
+    { title: '수정일', dataIndex: 'updatedAt', key: 'updatedAt', render: formatDateTime },
+    ...(writable
+      ? [
+          {
+            title: '관리',
+            key: 'actions',
+            render: (_: unknown, row: CodeItem) => (
+              <Space size={0}>
+                <Button type="link" size="small" onClick={() => modal.edit(row)}>
+                  수정
+                </Button>
+                <ConfirmAction
+                  label="삭제"
+                  danger
+                  disabled={row.usage > 0}
+                  confirm={`'${row.name}'을(를) 삭제할까요?`}
+                  run={() => api.del(`${endpoint}/${row.id}`)}
+                  invalidates={[endpoint]}
+                  success="삭제했습니다."
+                />
+              </Space>
+            ),
+          },
+        ]
+      : []),
+  ];
+
+  return (
+    <>
+      <ResourceTable<CodeItem>
+        endpoint={endpoint}
+        columns={columns}
+        filters={[
+          { name: 'q', label: '이름 또는 코드', type: 'search' },
+          { name: 'active', label: '사용 여부', type: 'select', options: [{ value: 'true', label: '사용' }, { value: 'false', label: '사용 안 함' }] },
+        ]}
+        toolbar={
+          writable && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={modal.create}>
+              {label} 등록
+            </Button>
+          )
+        }
+      />
+      <ResourceForm<CodeItemInput>
+        open={modal.open}
+        title={modal.editing ? `${label} 수정` : `${label} 등록`}
+        initialValues={modal.editing ?? { sortOrder: 0, active: true }}
+        submit={(v) => (modal.editing ? api.put(`${endpoint}/${modal.editing.id}`, v) : api.post(endpoint, v))}
+        onClose={modal.close}
+        invalidates={[endpoint]}
+      >
+        <Form.Item label="이름" name="name" required rules={[zodRule(codeItemInput, 'name')]}>
+          <Input maxLength={50} />
+        </Form.Item>
+        <Form.Item label="코드" name="code" required rules={[zodRule(codeItemInput, 'code')]} extra="영문·숫자·-·_ (연동용 식별자)">
+          <Input maxLength={40} />
+        </Form.Item>
+        <Form.Item label="정렬 순서" name="sortOrder" rules={[zodRule(codeItemInput, 'sortOrder')]}>
+          <InputNumber min={0} max={9999} style={{ width: 140 }} />
+        </Form.Item>
+        <Form.Item label="사용" name="active" valuePropName="checked">
+          <Switch />
+        </Form.Item>
+      </ResourceForm>
+    </>
+  );
+}

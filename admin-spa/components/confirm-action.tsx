@@ -1,0 +1,46 @@
+// A destructive or state-changing row action behind a confirmation.
+import { useState, type ReactNode } from 'react';
+import { App, Button, Popconfirm } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { listQueryKey } from './resource-table.tsx';
+
+export interface ConfirmActionProps {
+  label: ReactNode;
+  confirm: string;
+  run: () => Promise<unknown>;
+  invalidates?: string[];
+  danger?: boolean;
+  success?: string;
+  disabled?: boolean;
+}
+
+export function ConfirmAction({ label, confirm, run, invalidates = [], danger, success = '처리했습니다.', disabled }: ConfirmActionProps) {
+  const [busy, setBusy] = useState(false);
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  return (
+    <Popconfirm
+      title={confirm}
+      okText="확인"
+      cancelText="취소"
+      okButtonProps={{ danger }}
+      disabled={disabled}
+      onConfirm={async () => {
+        setBusy(true);
+        try {
+          await run();
+          await Promise.all(invalidates.map((e) => queryClient.invalidateQueries({ queryKey: listQueryKey(e) })));
+          message.success(success);
+        } catch (err) {
+          message.error(err instanceof Error ? err.message : '처리하지 못했습니다.');
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      <Button type="link" size="small" danger={danger} loading={busy} disabled={disabled} style={{ paddingInline: 4 }}>
+        {label}
+      </Button>
+    </Popconfirm>
+  );
+}

@@ -1,0 +1,91 @@
+// The modal form every create/edit uses: validates inline with the contract's zod
+// schema, shows the server's field errors next to their fields, never loses input.
+import { useEffect, useState, type ReactNode } from 'react';
+import { App, Form, Modal, type FormInstance } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { ApiError } from '../lib/api.ts';
+import { fieldErrors } from '../lib/zod-rule.ts';
+import { listQueryKey } from './resource-table.tsx';
+
+export interface ResourceFormProps<V> {
+  open: boolean;
+  title: string;
+  initialValues?: Partial<V>;
+  /** The API call; an ApiError's fields land on the form. */
+  submit: (values: V) => Promise<unknown>;
+  onClose: () => void;
+  /** List endpoints to refresh after saving. */
+  invalidates?: string[];
+  successMessage?: string;
+  width?: number;
+  children: ReactNode | ((form: FormInstance<V>) => ReactNode);
+}
+
+export function ResourceForm<V extends object>({
+  open, title, initialValues, submit, onClose, invalidates = [], successMessage = '저장했습니다.', width = 560, children,
+}: ResourceFormProps<V>) {
+  const [form] = Form.useForm<V>();
+  const [saving, setSaving] = useState(false);
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+
+  useEffect(() => {
+    if (open) {
+      form.resetFields();
+      if (initialValues) form.setFieldsValue(initialValues as never);
+    }
+  }, [open, initialValues, form]);
+
+  async function onOk() {
+    let values: V;
+    try {
+      values = await form.validateFields();
+    } catch {
+      return;
+    }
+    setSaving(true);
+    try {
+      await submit(values);
+      await Promise.all(invalidates.map((e) => queryClient.invalidateQueries({ queryKey: listQueryKey(e) })));
+      message.success(successMessage);
+      onClose();
+    } catch (err) {
+      if (err instanceof ApiError && err.fields) form.setFields(fieldErrors(err.fields) as never);
+      message.error(err instanceof Error ? err.message : '저장하지 못했습니다.');
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Modal
+      open={open}
+      title={title}
+      width={width}
+      okText="저장"
+      cancelText="취소"
+      confirmLoading={saving}
+      onOk={onOk}
+      onCancel={onClose}
+      maskClosable={false}
+      destroyOnHidden
+      forceRender
+    >
+      <Form form={form} layout="vertical" requiredMark="optional" onFinish={onOk} style={{ marginTop: 16 }}>
+        {typeof children === 'function' ? children(form) : children}
+        <button type="submit" hidden />
+      </Form>
+    </Modal>
+  );
+}
+
+/** Open/close state of a create-or-edit modal: `editing` is the row, or null for create. */
+export function useFormModal<T>() {
+  const [state, setState] = useState<{ open: boolean; editing: T | null }>({ open: false, editing: null });
+  return {
+    ...state,
+    create: () => setState({ open: true, editing: null }),
+    edit: (row: T) => setState({ open: true, editing: row }),
+    close: () => setState((s) => ({ ...s, open: false })),
+  };
+}

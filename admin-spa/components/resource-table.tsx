@@ -1,0 +1,169 @@
+// The table every list screen uses: server-side paging, sorting and filtering through
+// the one list contract, with the whole view kept in the URL (shareable, reloadable).
+import { useMemo, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Alert, Button, Card, Form, Input, Select, Space, Table, type TableProps } from 'antd';
+import type { ColumnsType, SorterResult } from 'antd/es/table/interface.js';
+import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { PAGE_SIZES, type ListResult } from '../../contracts/list.ts';
+import { api, type Query } from '../lib/api.ts';
+
+export interface FilterDef {
+  name: string;
+  label: string;
+  type: 'search' | 'select';
+  options?: Array<{ value: string | number; label: string }>;
+  width?: number;
+}
+
+export interface ListParams {
+  page: number;
+  pageSize: number;
+  sort?: string;
+  filters: Record<string, string>;
+}
+
+/** Reads and writes the list view (page, pageSize, sort, filters) in the URL. */
+export function useListParams(filterNames: string[]) {
+  const [search, setSearch] = useSearchParams();
+  const params: ListParams = {
+    page: Math.max(1, Number(search.get('page')) || 1),
+    pageSize: PAGE_SIZES.includes(Number(search.get('pageSize')) as 10) ? Number(search.get('pageSize')) : 20,
+    sort: search.get('sort') ?? undefined,
+    filters: Object.fromEntries(filterNames.map((n) => [n, search.get(n) ?? '']).filter(([, v]) => v !== '')),
+  };
+  const update = (patch: Partial<ListParams>) => {
+    const next = { ...params, ...patch, filters: { ...params.filters, ...patch.filters } };
+    const out = new URLSearchParams();
+    if (next.page > 1) out.set('page', String(next.page));
+    if (next.pageSize !== 20) out.set('pageSize', String(next.pageSize));
+    if (next.sort) out.set('sort', next.sort);
+    for (const [k, v] of Object.entries(next.filters)) if (v !== '' && v !== undefined) out.set(k, v);
+    setSearch(out, { replace: false });
+  };
+  return { params, update };
+}
+
+export function listQueryKey(endpoint: string) {
+  return ['list', endpoint] as const;
+}
+
+export interface ResourceTableProps<T> {
+  endpoint: string;
+  columns: ColumnsType<T>;
+  filters?: FilterDef[];
+  rowKey?: string;
+  /** Buttons at the right of the filter bar (e.g. 등록). */
+  toolbar?: ReactNode;
+  /** Fixed query parameters sent with every request. */
+  extraQuery?: Query;
+  rowSelection?: TableProps<T>['rowSelection'];
+  expandable?: TableProps<T>['expandable'];
+}
+
+export function ResourceTable<T extends object>({ endpoint, columns, filters = [], rowKey = 'id', toolbar, extraQuery, rowSelection, expandable }: ResourceTableProps<T>) {
+  const names = filters.map((f) => f.name);
+  const { params, update } = useListParams(names);
+  const [form] = Form.useForm();
+  const query = { page: params.page, pageSize: params.pageSize, sort: params.sort, ...params.filters, ...extraQuery };
+  const list = useQuery({
+    queryKey: [...listQueryKey(endpoint), query],
+    queryFn: () => api.get<ListResult<T>>(endpoint, query),
+    placeholderData: keepPreviousData,
+  });
+
+  const sortField = params.sort?.replace(/^-/, '');
+  const sortedColumns = useMemo(
+    () =>
+      columns.map((c) =>
+        c.sorter && c.key
+          ? { ...c, sortOrder: sortField === c.key ? (params.sort!.startsWith('-') ? ('descend' as const) : ('ascend' as const)) : null }
+          : c,
+      ),
+    [columns, sortField, params.sort],
+  );
+
+  const onChange: TableProps<T>['onChange'] = (pagination, _f, sorter) => {
+    const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<T> | undefined;
+    const sort = s?.order && s.columnKey ? `${s.order === 'descend' ? '-' : ''}${String(s.columnKey)}` : undefined;
+    const sortChanged = sort !== params.sort;
+    update({
+      page: sortChanged ? 1 : (pagination.current ?? 1),
+      pageSize: pagination.pageSize ?? params.pageSize,
+      sort,
+    });
+  };
+
+  return (
+    <Card variant="borderless" styles={{ body: { paddingTop: 16 } }}>
+      <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap', marginBottom: 16, alignItems: 'flex-start' }}>
+        {filters.length > 0 && (
+          <Form
+            form={form}
+            layout="inline"
+            initialValues={params.filters}
+            key={JSON.stringify(params.filters)}
+            onFinish={(values: Record<string, string | undefined>) =>
+              update({ page: 1, filters: Object.fromEntries(names.map((n) => [n, values[n] == null ? '' : String(values[n])])) })
+            }
+            style={{ flex: 1, rowGap: 8 }}
+          >
+            {filters.map((f) => (
+              <Form.Item key={f.name} name={f.name} style={{ marginInlineEnd: 8 }}>
+                {f.type === 'search' ? (
+                  <Input allowClear placeholder={f.label} prefix={<SearchOutlined />} style={{ width: f.width ?? 220 }} aria-label={f.label} />
+                ) : (
+                  <Select
+                    allowClear
+                    placeholder={f.label}
+                    aria-label={f.label}
+                    style={{ width: f.width ?? 150 }}
+                    options={f.options?.map((o) => ({ value: String(o.value), label: o.label }))}
+                  />
+                )}
+              </Form.Item>
+            ))}
+            <Space>
+              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
+                검색
+              </Button>
+              <Button
+                onClick={() => {
+                  form.resetFields();
+                  update({ page: 1, filters: Object.fromEntries(names.map((n) => [n, ''])) });
+                }}
+              >
+                초기화
+              </Button>
+            </Space>
+          </Form>
+        )}
+        <Space style={{ marginLeft: 'auto' }}>
+          <Button icon={<ReloadOutlined />} aria-label="새로고침" onClick={() => list.refetch()} />
+          {toolbar}
+        </Space>
+      </div>
+      {list.isError && <Alert type="error" showIcon title={(list.error as Error).message} style={{ marginBottom: 16 }} />}
+      <Table<T>
+        rowKey={rowKey}
+        size="middle"
+        columns={sortedColumns}
+        dataSource={list.data?.items ?? []}
+        loading={list.isFetching}
+        onChange={onChange}
+        rowSelection={rowSelection}
+        expandable={expandable}
+        scroll={{ x: 'max-content' }}
+        pagination={{
+          current: params.page,
+          pageSize: params.pageSize,
+          total: list.data?.total ?? 0,
+          showSizeChanger: true,
+          pageSizeOptions: PAGE_SIZES.map(String),
+          showTotal: (total) => `총 ${total.toLocaleString('ko-KR')}건`,
+        }}
+      />
+    </Card>
+  );
+}

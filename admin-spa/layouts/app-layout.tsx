@@ -1,0 +1,156 @@
+// The admin and shop shells: side menu from the screen catalogue (filtered by the
+// account's permissions), header with area switch, current-shop selector and account menu.
+import { Suspense, useEffect, useMemo, useState } from 'react';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Dropdown, Layout, Menu, Result, Select, Space, Spin, Typography, theme, type MenuProps } from 'antd';
+import { LogoutOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
+import { SCREENS, type Area } from '../../contracts/screens.ts';
+import type { MyShop } from '../../contracts/auth.ts';
+import { useAuth } from '../lib/auth.tsx';
+import { api } from '../lib/api.ts';
+import { CURRENT_SHOP_KEY, ShopProvider } from '../lib/shop.tsx';
+import { ICONS } from '../lib/icons.tsx';
+import { AntShell } from './ant-shell.tsx';
+
+const { Header, Sider, Content } = Layout;
+
+function useMenu(area: Area, can: (key: string) => boolean): MenuProps['items'] {
+  return useMemo(() => {
+    const groups = new Map<string, NonNullable<MenuProps['items']>>();
+    for (const s of SCREENS) {
+      if (s.area !== area || !can(s.key)) continue;
+      const Icon = ICONS[s.icon];
+      const list = groups.get(s.group) ?? [];
+      list.push({ key: `/${s.key}`, icon: Icon ? <Icon /> : null, label: <Link to={`/${s.key}`}>{s.title}</Link> });
+      groups.set(s.group, list);
+    }
+    return [...groups].map(([group, children]) => ({ type: 'group' as const, key: group, label: group, children }));
+  }, [area, can]);
+}
+
+function ShopArea({ children }: { children: (shop: MyShop, selector: React.ReactNode) => React.ReactNode }) {
+  const shops = useQuery({ queryKey: ['my-shops'], queryFn: () => api.get<{ items: MyShop[] }>('/api/auth/shops') });
+  const [currentId, setCurrentId] = useState<number | null>(() => Number(sessionStorage.getItem(CURRENT_SHOP_KEY)) || null);
+  const items = shops.data?.items ?? [];
+  // A stored shop that is no longer permitted falls back to the first permitted one.
+  const current = items.find((s) => s.id === currentId) ?? items[0];
+
+  if (shops.isLoading) return <Spin style={{ display: 'block', margin: 48 }} />;
+  if (!current) {
+    return <Result status="warning" title="접근할 수 있는 업체가 없습니다" subTitle="관리자에게 업체 접근 권한을 요청하세요." />;
+  }
+  const selector = (
+    <Select
+      aria-label="현재 업체"
+      showSearch={{ optionFilterProp: 'label' }}
+      value={current.id}
+      style={{ minWidth: 220 }}
+      options={items.map((s) => ({ value: s.id, label: s.status === 'active' ? s.name : `${s.name} (사용 중지)` }))}
+      onChange={(id: number) => {
+        sessionStorage.setItem(CURRENT_SHOP_KEY, String(id));
+        setCurrentId(id);
+      }}
+    />
+  );
+  return <>{children(current, selector)}</>;
+}
+
+export default function AppLayoutInShell({ area }: { area: Area }) {
+  return (
+    <AntShell>
+      <AppLayout area={area} />
+    </AntShell>
+  );
+}
+
+function AppLayout({ area }: { area: Area }) {
+  const { account, can, signOut } = useAuth();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const { token } = theme.useToken();
+  const menu = useMenu(area, can);
+  const screen = SCREENS.find((s) => `/${s.key}` === pathname);
+  const otherArea: Area = area === 'admin' ? 'shop' : 'admin';
+  const otherHome = SCREENS.find((s) => s.area === otherArea && can(s.key));
+
+  useEffect(() => {
+    document.title = screen ? `${screen.title} · Leadroom` : 'Leadroom';
+  }, [screen]);
+
+  const accountMenu: MenuProps = {
+    items: [
+      { key: 'type', label: `${account!.accountTypeName}`, disabled: true },
+      { type: 'divider' },
+      { key: 'logout', icon: <LogoutOutlined />, label: '로그아웃' },
+    ],
+    onClick: async ({ key }) => {
+      if (key === 'logout') {
+        await signOut();
+        navigate('/bclog', { replace: true });
+      }
+    },
+  };
+
+  const shell = (selector: React.ReactNode, body: React.ReactNode) => (
+    <Layout style={{ minHeight: '100vh' }}>
+      <Sider width={220} theme="light" breakpoint="lg" collapsedWidth={0} style={{ borderRight: `1px solid ${token.colorSplit}` }}>
+        <div style={{ height: 56, display: 'flex', alignItems: 'center', padding: '0 20px', fontWeight: 700, fontSize: 18 }}>
+          <Link to={account!.home} style={{ color: token.colorPrimary }}>
+            Leadroom
+          </Link>
+          <Typography.Text type="secondary" style={{ marginLeft: 8, fontSize: 12 }}>
+            {area === 'admin' ? '관리자' : '업체'}
+          </Typography.Text>
+        </div>
+        <Menu mode="inline" selectedKeys={[pathname]} items={menu} style={{ borderInlineEnd: 'none' }} />
+      </Sider>
+      <Layout>
+        <Header
+          style={{
+            background: token.colorBgContainer,
+            padding: '0 24px',
+            display: 'flex',
+            alignItems: 'center',
+            gap: 16,
+            borderBottom: `1px solid ${token.colorSplit}`,
+          }}
+        >
+          <Typography.Title level={4} style={{ margin: 0, flex: 1 }}>
+            {screen?.title}
+          </Typography.Title>
+          {selector}
+          {otherHome && (
+            <Button icon={<SwapOutlined />} onClick={() => navigate(`/${otherHome.key}`)}>
+              {otherArea === 'admin' ? '관리자 영역' : '업체 영역'}
+            </Button>
+          )}
+          <Dropdown menu={accountMenu} trigger={['click']}>
+            <Button type="text" icon={<UserOutlined />}>
+              <Space>{account!.name}</Space>
+            </Button>
+          </Dropdown>
+        </Header>
+        <Content style={{ margin: 24 }}>
+          <Suspense fallback={<div>Loading...</div>}>{body}</Suspense>
+        </Content>
+      </Layout>
+    </Layout>
+  );
+
+  if (area === 'shop') {
+    return (
+      <ShopArea>
+        {(shop, selector) =>
+          shell(
+            selector,
+            <ShopProvider shop={shop}>
+              <Outlet key={shop.id} />
+            </ShopProvider>,
+          )
+        }
+      </ShopArea>
+    );
+  }
+  return shell(null, <Outlet />);
+}

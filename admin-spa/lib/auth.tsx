@@ -1,0 +1,82 @@
+// The UI's copy of the logged-in account, kept in sessionStorage under `loginAccount`.
+// The server's session cookie is the authority: any 401 clears it and returns to /bclog.
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { SessionAccount } from '../../contracts/auth.ts';
+import { allows, type Action } from '../../contracts/permissions.ts';
+import { api, setUnauthenticatedHandler } from './api.ts';
+
+export const LOGIN_ACCOUNT_KEY = 'loginAccount';
+
+interface AuthState {
+  account: SessionAccount | null;
+  loading: boolean;
+  signIn(account: SessionAccount): void;
+  signOut(): Promise<void>;
+  can(screen: string, action?: Action): boolean;
+}
+
+const AuthContext = createContext<AuthState | null>(null);
+
+export function readStoredAccount(): SessionAccount | null {
+  try {
+    const raw = sessionStorage.getItem(LOGIN_ACCOUNT_KEY);
+    return raw ? (JSON.parse(raw) as SessionAccount) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [account, setAccount] = useState<SessionAccount | null>(null);
+  const [loading, setLoading] = useState(true);
+
+  // As specified: start loading, read sessionStorage once mounted, then clear the flag.
+  useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    setAccount(readStoredAccount());
+    setLoading(false);
+  }, []);
+
+  const clear = useCallback(() => {
+    sessionStorage.removeItem(LOGIN_ACCOUNT_KEY);
+    // Cached screen data belongs to the old session; the client module loads with the back office.
+    void import('./query-client.ts').then((m) => m.queryClient.clear());
+    setAccount(null);
+  }, []);
+
+  useEffect(() => {
+    setUnauthenticatedHandler(() => {
+      clear();
+      if (window.location.pathname !== '/bclog') window.location.assign('/bclog');
+    });
+    return () => setUnauthenticatedHandler(null);
+  }, [clear]);
+
+  const value = useMemo<AuthState>(
+    () => ({
+      account,
+      loading,
+      signIn(next) {
+        sessionStorage.setItem(LOGIN_ACCOUNT_KEY, JSON.stringify(next));
+        setAccount(next);
+      },
+      async signOut() {
+        try {
+          await api.post('/api/auth/logout');
+        } catch {
+          // The session may already be gone; the local copy is cleared either way.
+        }
+        clear();
+      },
+      can: (screen, action = 'read') => !!account && allows(account.permissions, screen, action),
+    }),
+    [account, loading, clear],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthState {
+  const ctx = useContext(AuthContext);
+  if (!ctx) throw new Error('useAuth outside AuthProvider');
+  return ctx;
+}

@@ -1,0 +1,5 @@
+import { CodeTableScreen } from '../../components/code-table-screen.tsx';
+
+export default function Screen() {
+  return <CodeTableScreen kind="event-type" />;
+}

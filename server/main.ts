@@ -1,0 +1,36 @@
+// Starts the product: API, landing renderer, SPA and worker on one port.
+import { build } from './app.ts';
+import { loadConfig } from './config.ts';
+
+const config = loadConfig();
+const notes: string[] = [];
+const app = await build({ config, onSeed: (m) => notes.push(m) });
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  app.log.info({ signal }, 'shutting down');
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  try {
+    await app.close();
+    process.exit(0);
+  } catch (err) {
+    app.log.error({ err }, 'shutdown failed');
+    process.exit(1);
+  }
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
+
+await app.listen({ port: config.port, host: config.host });
+const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+const lines = [
+  '',
+  `  Leadroom 실행 중 (${app.dialect === 'postgres' ? 'PostgreSQL' : `SQLite: ${config.databaseUrl}`})`,
+  `  관리자 로그인:  ${base}/bclog`,
+  ...notes.map((n) => `  ${n}`),
+  '',
+];
+process.stdout.write(lines.join('\n') + '\n');

@@ -1,0 +1,37 @@
+import { sql, type Kysely } from 'kysely';
+import type { AccountTypeRow, Database } from '../../db/schema.ts';
+import { likeTerm, paginate } from '../../lib/list.ts';
+
+export interface AccountTypeFilter {
+  page: number;
+  pageSize: number;
+  sort?: string;
+  q?: string;
+}
+
+/** Accounts of the type. */
+const usage = sql<number>`(select count(*) from accounts a where a.account_type_id = t.id)`;
+
+export function accountTypesRepository(db: Kysely<Database>) {
+  const withUsage = () => db.selectFrom('account_types as t').selectAll('t').select(usage.as('usage'));
+
+  return {
+    list(f: AccountTypeFilter) {
+      let qb = withUsage();
+      if (f.q) qb = qb.where('t.name', 'like', likeTerm(f.q));
+      return paginate(qb, f, {
+        sortable: { name: 't.name', sortOrder: 't.sort_order', createdAt: 't.created_at', usage: 'usage' },
+        defaultSort: { column: 't.sort_order' },
+        tieBreaker: 't.id',
+      });
+    },
+    all: () => withUsage().orderBy('t.sort_order').orderBy('t.id').execute(),
+    find: (id: number) => withUsage().where('t.id', '=', id).executeTakeFirst(),
+    findByName: (name: string) => db.selectFrom('account_types').select('id').where('name', '=', name).executeTakeFirst(),
+    options: () => db.selectFrom('account_types').select(['id', 'name', 'area', 'active']).orderBy('sort_order').orderBy('id').execute(),
+    insert: (row: Omit<AccountTypeRow, 'id'>) => db.insertInto('account_types').values(row).returning('id').executeTakeFirstOrThrow(),
+    update: (id: number, row: Partial<Omit<AccountTypeRow, 'id' | 'builtin_key' | 'created_at'>>) =>
+      db.updateTable('account_types').set(row).where('id', '=', id).execute(),
+    remove: (id: number) => db.deleteFrom('account_types').where('id', '=', id).execute(),
+  };
+}

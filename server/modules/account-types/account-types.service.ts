@@ -1,0 +1,126 @@
+import type { Kysely } from 'kysely';
+import type { AccountTypeRow, Database } from '../../db/schema.ts';
+import { accountTypesRepository, type AccountTypeFilter } from './account-types.repository.ts';
+import { conflict, isUniqueViolation, notFound } from '../../lib/errors.ts';
+import { bool } from '../../lib/list.ts';
+import { auditBy, type Actor } from '../../lib/audit.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { normaliseMatrix, type PermissionMatrix } from '../../../contracts/permissions.ts';
+import {
+  matrixForArea, type AccountType, type AccountTypeInput, type PermissionUpdate,
+} from '../../../contracts/account-types.ts';
+
+const SUPERADMIN = 'superadmin';
+const NAME_TAKEN = '이미 사용 중인 이름입니다.';
+
+function toAccountType(r: AccountTypeRow & { usage: number | string }): AccountType {
+  return {
+    id: r.id, name: r.name, area: r.area, dataScope: r.data_scope, canUnmask: bool(r.can_unmask), canExport: bool(r.can_export),
+    permissions: normaliseMatrix(JSON.parse(r.permissions) as PermissionMatrix), builtinKey: r.builtin_key,
+    sortOrder: r.sort_order, active: bool(r.active), usage: Number(r.usage), createdAt: r.created_at, updatedAt: r.updated_at,
+  };
+}
+
+export function accountTypesService(db: Kysely<Database>, clock: Clock) {
+  const repo = accountTypesRepository(db);
+
+  async function get(id: number) {
+    const row = await repo.find(id);
+    if (!row) throw notFound('계정 유형을 찾을 수 없습니다.');
+    return toAccountType(row);
+  }
+
+  async function assertUniqueName(name: string, selfId?: number) {
+    const same = await repo.findByName(name);
+    if (same && same.id !== selfId) throw conflict(NAME_TAKEN, { name: NAME_TAKEN });
+  }
+
+  /** Runs a write, turning a unique-name race into the same 409 as the pre-check. */
+  async function guarded<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict(NAME_TAKEN, { name: NAME_TAKEN });
+      throw err;
+    }
+  }
+
+  return {
+    async list(f: AccountTypeFilter) {
+      const { rows, total } = await repo.list(f);
+      return { items: rows.map(toAccountType), total };
+    },
+    get,
+    all: async () => ({ items: (await repo.all()).map(toAccountType) }),
+    options: async () => ({ items: (await repo.options()).map((r) => ({ id: r.id, name: r.name, area: r.area, active: bool(r.active) })) }),
+
+    async create(input: AccountTypeInput, actor: Actor) {
+      await assertUniqueName(input.name);
+      const at = clock();
+      const now = at.toISOString();
+      const { id } = await guarded(() =>
+        repo.insert({
+          name: input.name, area: input.area, data_scope: input.dataScope, permissions: JSON.stringify(normaliseMatrix({})),
+          can_unmask: 0, can_export: 0, builtin_key: null, sort_order: input.sortOrder, active: input.active ? 1 : 0,
+          created_at: now, updated_at: now,
+        }),
+      );
+      await auditBy(db, actor, { action: 'account-type.create', target: 'account-type', targetId: id, detail: input }, at);
+      return get(id);
+    },
+
+    async update(id: number, input: AccountTypeInput, actor: Actor) {
+      const cur = await get(id);
+      if (cur.builtinKey === SUPERADMIN) {
+        const fields: Record<string, string> = {};
+        if (input.area !== cur.area) fields.area = '최고관리자 유형의 영역은 변경할 수 없습니다.';
+        if (input.dataScope !== cur.dataScope) fields.dataScope = '최고관리자 유형의 데이터 범위는 변경할 수 없습니다.';
+        if (!input.active) fields.active = '최고관리자 유형은 사용 중지할 수 없습니다.';
+        if (Object.keys(fields).length) throw conflict(Object.values(fields)[0]!, fields);
+      }
+      if (!input.active && cur.active && id === actor.accountTypeId) {
+        throw conflict('자신의 계정 유형은 사용 중지할 수 없습니다.', { active: '자신의 계정 유형은 사용 중지할 수 없습니다.' });
+      }
+      await assertUniqueName(input.name, id);
+      const at = clock();
+      await guarded(() =>
+        repo.update(id, {
+          name: input.name, area: input.area, data_scope: input.dataScope, sort_order: input.sortOrder, active: input.active ? 1 : 0,
+          // Moving to the shop area drops administrator screens from the matrix.
+          ...(input.area !== cur.area ? { permissions: JSON.stringify(matrixForArea(input.area, cur.permissions)) } : {}),
+          updated_at: at.toISOString(),
+        }),
+      );
+      await auditBy(db, actor, { action: 'account-type.update', target: 'account-type', targetId: id, detail: input }, at);
+      return get(id);
+    },
+
+    async remove(id: number, actor: Actor) {
+      const cur = await get(id);
+      if (cur.builtinKey) throw conflict('기본 제공 계정 유형은 삭제할 수 없습니다. 대신 사용 중지하세요.');
+      if (cur.usage > 0) throw conflict(`사용 중인 계정 유형은 삭제할 수 없습니다 (계정 ${cur.usage}개). 계정의 유형을 먼저 바꾸세요.`);
+      await repo.remove(id);
+      await auditBy(db, actor, { action: 'account-type.delete', target: 'account-type', targetId: id, detail: { name: cur.name } }, clock());
+    },
+
+    /** Saves one type's row of the permission matrix. */
+    async updatePermissions(id: number, input: PermissionUpdate, actor: Actor) {
+      const cur = await get(id);
+      if (cur.builtinKey === SUPERADMIN) throw conflict('최고관리자 유형의 권한은 변경할 수 없습니다.');
+      const permissions = matrixForArea(cur.area, input.permissions);
+      const at = clock();
+      await repo.update(id, {
+        permissions: JSON.stringify(permissions), can_unmask: input.canUnmask ? 1 : 0, can_export: input.canExport ? 1 : 0,
+        updated_at: at.toISOString(),
+      });
+      const changed = Object.fromEntries(
+        Object.entries(permissions).filter(([k, v]) => cur.permissions[k] !== v).map(([k, v]) => [k, `${cur.permissions[k]}→${v}`]),
+      );
+      await auditBy(db, actor, {
+        action: 'permission.update', target: 'account-type', targetId: id,
+        detail: { changed, canUnmask: input.canUnmask, canExport: input.canExport },
+      }, at);
+      return get(id);
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { sql, type Kysely } from 'kysely';
+import type { AccountUpdateRow, Database, NewAccount } from '../../db/schema.ts';
+import type { AccountStatus } from '../../../contracts/accounts.ts';
+import { likeTerm, paginate } from '../../lib/list.ts';
+
+export interface AccountFilter {
+  page: number;
+  pageSize: number;
+  sort?: string;
+  q?: string;
+  status?: AccountStatus;
+  accountTypeId?: number;
+}
+
+const shopCount = sql<number>`(select count(*) from shop_permissions p where p.account_id = a.id)`;
+
+export function accountsRepository(db: Kysely<Database>) {
+  const view = () =>
+    db
+      .selectFrom('accounts as a')
+      .innerJoin('account_types as t', 't.id', 'a.account_type_id')
+      .select([
+        'a.id', 'a.login_id', 'a.name', 'a.phone', 'a.email', 'a.account_type_id', 'a.status', 'a.failed_logins',
+        'a.locked_until', 'a.last_login_at', 'a.created_at', 'a.updated_at', 't.name as type_name', 't.builtin_key',
+      ])
+      .select(shopCount.as('shop_count'));
+
+  return {
+    list(f: AccountFilter) {
+      let qb = view();
+      if (f.q) {
+        const term = likeTerm(f.q);
+        qb = qb.where((eb) => eb.or([eb('a.login_id', 'like', term), eb('a.name', 'like', term), eb('a.email', 'like', term)]));
+      }
+      if (f.status) qb = qb.where('a.status', '=', f.status);
+      if (f.accountTypeId) qb = qb.where('a.account_type_id', '=', f.accountTypeId);
+      return paginate(qb, f, {
+        sortable: { loginId: 'a.login_id', name: 'a.name', lastLoginAt: 'a.last_login_at', createdAt: 'a.created_at', status: 'a.status' },
+        defaultSort: { column: 'a.login_id' },
+      });
+    },
+    find: (id: number) => view().where('a.id', '=', id).executeTakeFirst(),
+    findByLoginId: (loginId: string) => db.selectFrom('accounts').select('id').where('login_id', '=', loginId).executeTakeFirst(),
+    findType: (id: number) =>
+      db.selectFrom('account_types').select(['id', 'builtin_key', 'active']).where('id', '=', id).executeTakeFirst(),
+    /** Active 최고관리자 accounts other than `exceptId`. */
+    async otherActiveSuperadmins(exceptId: number) {
+      const row = await db
+        .selectFrom('accounts as a')
+        .innerJoin('account_types as t', 't.id', 'a.account_type_id')
+        .select(sql<number>`count(*)`.as('n'))
+        .where('t.builtin_key', '=', 'superadmin')
+        .where('a.status', '=', 'active')
+        .where('a.id', '<>', exceptId)
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
+    insert: (row: NewAccount) => db.insertInto('accounts').values(row).returning('id').executeTakeFirstOrThrow(),
+    update: (id: number, row: AccountUpdateRow) => db.updateTable('accounts').set(row).where('id', '=', id).execute(),
+    deleteSessions: (accountId: number) => db.deleteFrom('sessions').where('account_id', '=', accountId).execute(),
+  };
+}
+
+export type AccountView = NonNullable<Awaited<ReturnType<ReturnType<typeof accountsRepository>['find']>>>;

@@ -1,0 +1,41 @@
+import type { Kysely } from 'kysely';
+import type { Database, DenyRuleRow } from '../../db/schema.ts';
+import type { DenyKind, DenyScope } from '../../../contracts/deny-rules.ts';
+import { likeTerm, paginate } from '../../lib/list.ts';
+
+export interface DenyRuleFilter {
+  page: number;
+  pageSize: number;
+  sort?: string;
+  q?: string;
+  kind?: DenyKind;
+  scope?: DenyScope;
+}
+
+export type DenyRuleFields = Pick<DenyRuleRow, 'kind' | 'value' | 'scope' | 'reason' | 'expires_at'>;
+
+export function denyRulesRepository(db: Kysely<Database>) {
+  return {
+    list(f: DenyRuleFilter) {
+      let qb = db.selectFrom('deny_rules as d').selectAll('d');
+      if (f.q) {
+        const term = likeTerm(f.q);
+        qb = qb.where((eb) => eb.or([eb('d.value', 'like', term), eb('d.reason', 'like', term)]));
+      }
+      if (f.kind) qb = qb.where('d.kind', '=', f.kind);
+      if (f.scope) qb = qb.where('d.scope', '=', f.scope);
+      return paginate(qb, f, {
+        sortable: { createdAt: 'd.created_at', hits: 'd.hits', expiresAt: 'd.expires_at', kind: 'd.kind' },
+        defaultSort: { column: 'd.created_at', desc: true },
+        tieBreaker: 'd.id',
+      });
+    },
+    find: (id: number) => db.selectFrom('deny_rules').selectAll().where('id', '=', id).executeTakeFirst(),
+    findSame: (r: Pick<DenyRuleRow, 'kind' | 'value' | 'scope'>) =>
+      db.selectFrom('deny_rules').select('id').where('kind', '=', r.kind).where('value', '=', r.value).where('scope', '=', r.scope).executeTakeFirst(),
+    insert: (row: DenyRuleFields & Pick<DenyRuleRow, 'created_by' | 'created_at' | 'updated_at'>) =>
+      db.insertInto('deny_rules').values({ ...row, hits: 0 }).returning('id').executeTakeFirstOrThrow(),
+    update: (id: number, row: DenyRuleFields & { updated_at: string }) => db.updateTable('deny_rules').set(row).where('id', '=', id).execute(),
+    remove: (id: number) => db.deleteFrom('deny_rules').where('id', '=', id).execute(),
+  };
+}

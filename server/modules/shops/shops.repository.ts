@@ -1,0 +1,72 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database, ShopRow } from '../../db/schema.ts';
+import { dialectOf } from '../../db/migration-kit.ts';
+import { likeTerm, paginate } from '../../lib/list.ts';
+
+export interface ShopFilter {
+  page: number;
+  pageSize: number;
+  sort?: string;
+  q?: string;
+  status?: ShopRow['status'];
+  clientTypeId?: number;
+}
+
+export type ShopFields = Omit<ShopRow, 'id' | 'created_at' | 'updated_at'>;
+
+export function shopsRepository(db: Kysely<Database>) {
+  const view = () =>
+    db.selectFrom('shops as s').leftJoin('code_items as c', 'c.id', 's.client_type_id').selectAll('s').select('c.name as client_type_name');
+
+  // The leads table arrives with a later migration; whether it exists is asked once.
+  let leadsTable: Promise<boolean> | undefined;
+  const hasLeadsTable = () =>
+    (leadsTable ??= (async () => {
+      const query =
+        dialectOf(db) === 'postgres'
+          ? sql<{ found: string | null }>`select to_regclass('leads')::text as found`
+          : sql<{ found: string | null }>`select name as found from sqlite_master where type = 'table' and name = 'leads'`;
+      return !!(await query.execute(db)).rows[0]?.found;
+    })());
+
+  /** Leads per shop (every lead, deleted ones too); shops without leads are absent. */
+  async function leadCounts(shopIds: number[]): Promise<Map<number, number>> {
+    if (!shopIds.length || !(await hasLeadsTable())) return new Map();
+    const { rows } = await sql<{ shop_id: number; n: number | string }>`
+      select shop_id, count(*) as n from leads where shop_id in (${sql.join(shopIds)}) group by shop_id`.execute(db);
+    return new Map(rows.map((r) => [Number(r.shop_id), Number(r.n)]));
+  }
+
+  return {
+    list(f: ShopFilter) {
+      let qb = view();
+      if (f.q) {
+        const term = likeTerm(f.q);
+        qb = qb.where((eb) => eb.or([eb('s.name', 'like', term), eb('s.shop_code', 'like', term), eb('s.company_name', 'like', term)]));
+      }
+      if (f.status) qb = qb.where('s.status', '=', f.status);
+      if (f.clientTypeId) qb = qb.where('s.client_type_id', '=', f.clientTypeId);
+      return paginate(qb, f, {
+        sortable: { name: 's.name', shopCode: 's.shop_code', createdAt: 's.created_at', status: 's.status' },
+        defaultSort: { column: 's.name' },
+        tieBreaker: 's.id',
+      });
+    },
+    find: (id: number) => view().where('s.id', '=', id).executeTakeFirst(),
+    findByCode: (shopCode: string) => db.selectFrom('shops').select('id').where('shop_code', '=', shopCode).executeTakeFirst(),
+    activeClientType: (id: number) =>
+      db.selectFrom('code_items').select('id').where('kind', '=', 'client-type').where('id', '=', id).where('active', '=', 1).executeTakeFirst(),
+    leadCounts,
+    leadCount: async (shopId: number) => (await leadCounts([shopId])).get(shopId) ?? 0,
+    async permissionCount(shopId: number) {
+      const row = await db.selectFrom('shop_permissions').select(sql<number>`count(*)`.as('n')).where('shop_id', '=', shopId).executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
+    insert: (row: ShopFields & { created_at: string; updated_at: string }) =>
+      db.insertInto('shops').values(row).returning('id').executeTakeFirstOrThrow(),
+    update: (id: number, row: Partial<ShopFields> & { updated_at: string }) => db.updateTable('shops').set(row).where('id', '=', id).execute(),
+    remove: (id: number) => db.deleteFrom('shops').where('id', '=', id).execute(),
+  };
+}
+
+export type ShopView = NonNullable<Awaited<ReturnType<ReturnType<typeof shopsRepository>['find']>>>;
