@@ -1,0 +1,173 @@
+// Accounts: create, edit, reset password, lock/unlock, disable; last login.
+import { useState } from 'react';
+import { Button, Col, Form, Input, Row, Select, Space, Tag, Tooltip } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import type { ColumnsType } from 'antd/es/table/interface.js';
+import {
+  ACCOUNT_STATUSES, ACCOUNT_STATUS_LABELS, accountCreate, accountUpdate, resetPasswordBody,
+  type Account, type AccountCreate, type AccountUpdate,
+} from '../../../contracts/accounts.ts';
+import { formatPhone } from '../../../contracts/rules.ts';
+import { api } from '../../lib/api.ts';
+import { useAuth } from '../../lib/auth.tsx';
+import { formatDateTime } from '../../lib/format.ts';
+import { useAccountTypeOptions } from '../../lib/options.ts';
+import { zodRule } from '../../lib/zod-rule.ts';
+import { ResourceTable } from '../../components/resource-table.tsx';
+import { ResourceForm, useFormModal } from '../../components/resource-form.tsx';
+import { ConfirmAction } from '../../components/confirm-action.tsx';
+
+const ENDPOINT = '/api/accounts';
+const STATUS_COLORS: Record<Account['status'], string> = { active: 'green', locked: 'orange', disabled: 'default' };
+const PASSWORD_HELP = '영문·숫자·특수문자 중 2종류로 10자 이상, 또는 3종류로 8자 이상';
+
+export default function AccountSetting() {
+  const { can, account: me } = useAuth();
+  const writable = can('account-setting', 'write');
+  const modal = useFormModal<Account>();
+  const [resetting, setResetting] = useState<Account | null>(null);
+  const types = useAccountTypeOptions();
+  const editing = modal.editing;
+
+  const columns: ColumnsType<Account> = [
+    { title: '아이디', dataIndex: 'loginId', key: 'loginId', sorter: true, fixed: 'left' },
+    { title: '이름', dataIndex: 'name', key: 'name', sorter: true },
+    { title: '계정 유형', dataIndex: 'accountTypeName', key: 'accountTypeName' },
+    {
+      title: '상태', dataIndex: 'status', key: 'status', sorter: true,
+      render: (v: Account['status'], row) => (
+        <Tooltip title={v === 'locked' && row.lockedUntil ? `${formatDateTime(row.lockedUntil)}까지 잠김` : undefined}>
+          <Tag color={STATUS_COLORS[v]}>{ACCOUNT_STATUS_LABELS[v]}</Tag>
+        </Tooltip>
+      ),
+    },
+    { title: '연락처', dataIndex: 'phone', key: 'phone', render: (v: string | null) => (v ? formatPhone(v) : '-') },
+    { title: '이메일', dataIndex: 'email', key: 'email', render: (v: string | null) => v ?? '-' },
+    { title: '접근 업체', dataIndex: 'shopCount', key: 'shopCount', render: (v: number) => `${v}곳` },
+    { title: '최근 로그인', dataIndex: 'lastLoginAt', key: 'lastLoginAt', sorter: true, render: formatDateTime },
+    ...(writable
+      ? [
+          {
+            title: '관리', key: 'actions', fixed: 'right' as const,
+            render: (_: unknown, row: Account) => (
+              <Space size={0}>
+                <Button type="link" size="small" onClick={() => modal.edit(row)}>
+                  수정
+                </Button>
+                <Button type="link" size="small" onClick={() => setResetting(row)}>
+                  비밀번호 초기화
+                </Button>
+                {row.status === 'locked' ? (
+                  <ConfirmAction label="잠금 해제" confirm={`${row.loginId} 계정의 잠금을 해제할까요?`} run={() => api.post(`${ENDPOINT}/${row.id}/unlock`)} invalidates={[ENDPOINT]} />
+                ) : (
+                  <ConfirmAction
+                    label="잠금"
+                    danger
+                    disabled={row.id === me?.id || row.status === 'disabled'}
+                    confirm={`${row.loginId} 계정을 30분간 잠글까요? 로그인 중인 세션도 끝납니다.`}
+                    run={() => api.post(`${ENDPOINT}/${row.id}/lock`)}
+                    invalidates={[ENDPOINT]}
+                  />
+                )}
+              </Space>
+            ),
+          },
+        ]
+      : []),
+  ];
+
+  return (
+    <>
+      <ResourceTable<Account>
+        endpoint={ENDPOINT}
+        columns={columns}
+        filters={[
+          { name: 'q', label: '아이디·이름·이메일', type: 'search' },
+          { name: 'status', label: '상태', type: 'select', options: ACCOUNT_STATUSES.map((s) => ({ value: s, label: ACCOUNT_STATUS_LABELS[s] })) },
+          { name: 'accountTypeId', label: '계정 유형', type: 'select', options: types.options },
+        ]}
+        toolbar={
+          writable && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={modal.create}>
+              계정 등록
+            </Button>
+          )
+        }
+      />
+      <ResourceForm<AccountCreate & AccountUpdate>
+        open={modal.open}
+        title={editing ? `계정 수정 — ${editing.loginId}` : '계정 등록'}
+        width={640}
+        initialValues={
+          editing
+            ? { name: editing.name, phone: editing.phone ? formatPhone(editing.phone) : '', email: editing.email ?? '', accountTypeId: editing.accountTypeId, status: editing.status === 'disabled' ? 'disabled' : 'active' }
+            : undefined
+        }
+        submit={(v) => (editing ? api.put(`${ENDPOINT}/${editing.id}`, v) : api.post(ENDPOINT, v))}
+        onClose={modal.close}
+        invalidates={[ENDPOINT]}
+      >
+        <Row gutter={16}>
+          {!editing && (
+            <>
+              <Col span={12}>
+                <Form.Item label="아이디" name="loginId" required rules={[zodRule(accountCreate, 'loginId')]}>
+                  <Input maxLength={30} autoComplete="off" />
+                </Form.Item>
+              </Col>
+              <Col span={12}>
+                <Form.Item label="초기 비밀번호" name="password" required rules={[zodRule(accountCreate, 'password')]} extra={PASSWORD_HELP}>
+                  <Input.Password autoComplete="new-password" />
+                </Form.Item>
+              </Col>
+            </>
+          )}
+          <Col span={12}>
+            <Form.Item label="이름" name="name" required rules={[zodRule(accountUpdate, 'name')]}>
+              <Input maxLength={30} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item label="계정 유형" name="accountTypeId" required rules={[zodRule(accountUpdate, 'accountTypeId')]}>
+              <Select options={types.options} placeholder="선택" />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item label="연락처" name="phone" rules={[zodRule(accountUpdate, 'phone')]}>
+              <Input placeholder="010-1234-5678" maxLength={20} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item label="이메일" name="email" rules={[zodRule(accountUpdate, 'email')]}>
+              <Input maxLength={120} />
+            </Form.Item>
+          </Col>
+          {editing && (
+            <Col span={12}>
+              <Form.Item label="사용 여부" name="status">
+                <Select
+                  options={[
+                    { value: 'active', label: '사용' },
+                    { value: 'disabled', label: '사용 중지 (로그인 불가)' },
+                  ]}
+                />
+              </Form.Item>
+            </Col>
+          )}
+        </Row>
+      </ResourceForm>
+      <ResourceForm<{ password: string }>
+        open={!!resetting}
+        title={`비밀번호 초기화 — ${resetting?.loginId ?? ''}`}
+        submit={(v) => api.post(`${ENDPOINT}/${resetting!.id}/reset-password`, v)}
+        onClose={() => setResetting(null)}
+        invalidates={[ENDPOINT]}
+        successMessage="비밀번호를 초기화했습니다. 잠금도 해제되었습니다."
+      >
+        <Form.Item label="새 비밀번호" name="password" required rules={[zodRule(resetPasswordBody, 'password')]} extra={PASSWORD_HELP}>
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+      </ResourceForm>
+    </>
+  );
+}

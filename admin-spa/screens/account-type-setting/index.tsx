@@ -1,0 +1,118 @@
+// Account types: the roles accounts are given; their rights are set in 권한 설정.
+import { Button, Form, Input, InputNumber, Select, Space, Switch, Tag } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import type { ColumnsType } from 'antd/es/table/interface.js';
+import { accountTypeInput, type AccountType, type AccountTypeInput } from '../../../contracts/account-types.ts';
+import { AREA_LABELS, DATA_SCOPES, DATA_SCOPE_LABELS } from '../../../contracts/permissions.ts';
+import { api } from '../../lib/api.ts';
+import { useAuth } from '../../lib/auth.tsx';
+import { formatDateTime } from '../../lib/format.ts';
+import { zodRule } from '../../lib/zod-rule.ts';
+import { ResourceTable } from '../../components/resource-table.tsx';
+import { ResourceForm, useFormModal } from '../../components/resource-form.tsx';
+import { ConfirmAction } from '../../components/confirm-action.tsx';
+import { Link } from 'react-router-dom';
+
+const ENDPOINT = '/api/account-types';
+
+export default function AccountTypeSetting() {
+  const { can } = useAuth();
+  const writable = can('account-type-setting', 'write');
+  const modal = useFormModal<AccountType>();
+  const editing = modal.editing;
+
+  const columns: ColumnsType<AccountType> = [
+    { title: '순서', dataIndex: 'sortOrder', key: 'sortOrder', sorter: true, width: 80 },
+    {
+      title: '이름', dataIndex: 'name', key: 'name', sorter: true,
+      render: (v: string, row) => (
+        <Space>
+          {v}
+          {row.builtinKey && <Tag color="blue">기본</Tag>}
+        </Space>
+      ),
+    },
+    { title: '영역', dataIndex: 'area', key: 'area', render: (v: AccountType['area']) => AREA_LABELS[v] },
+    { title: '데이터 범위', dataIndex: 'dataScope', key: 'dataScope', render: (v: AccountType['dataScope']) => DATA_SCOPE_LABELS[v] },
+    {
+      title: '개인정보 권한', key: 'rights',
+      render: (_: unknown, row) => (
+        <Space size={4}>
+          {row.canUnmask && <Tag>마스킹 해제</Tag>}
+          {row.canExport && <Tag>다운로드</Tag>}
+          {!row.canUnmask && !row.canExport && '-'}
+        </Space>
+      ),
+    },
+    { title: '사용', dataIndex: 'active', key: 'active', render: (v: boolean) => (v ? <Tag color="green">사용</Tag> : <Tag>사용 안 함</Tag>) },
+    { title: '계정 수', dataIndex: 'usage', key: 'usage', sorter: true },
+    { title: '수정일', dataIndex: 'updatedAt', key: 'updatedAt', render: formatDateTime },
+    ...(writable
+      ? [
+          {
+            title: '관리', key: 'actions',
+            render: (_: unknown, row: AccountType) => (
+              <Space size={0}>
+                <Button type="link" size="small" onClick={() => modal.edit(row)}>
+                  수정
+                </Button>
+                <Link to="/permission-setting" style={{ padding: '0 4px' }}>
+                  권한
+                </Link>
+                <ConfirmAction
+                  label="삭제"
+                  danger
+                  disabled={!!row.builtinKey || row.usage > 0}
+                  confirm={`'${row.name}' 유형을 삭제할까요?`}
+                  run={() => api.del(`${ENDPOINT}/${row.id}`)}
+                  invalidates={[ENDPOINT]}
+                  success="삭제했습니다."
+                />
+              </Space>
+            ),
+          },
+        ]
+      : []),
+  ];
+
+  return (
+    <>
+      <ResourceTable<AccountType>
+        endpoint={ENDPOINT}
+        columns={columns}
+        filters={[{ name: 'q', label: '유형 이름', type: 'search' }]}
+        toolbar={
+          writable && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={modal.create}>
+              계정 유형 등록
+            </Button>
+          )
+        }
+      />
+      <ResourceForm<AccountTypeInput>
+        open={modal.open}
+        title={editing ? '계정 유형 수정' : '계정 유형 등록'}
+        initialValues={editing ?? { area: 'shop', dataScope: 'all', sortOrder: 10, active: true }}
+        submit={(v) => (editing ? api.put(`${ENDPOINT}/${editing.id}`, v) : api.post(ENDPOINT, v))}
+        onClose={modal.close}
+        invalidates={[ENDPOINT]}
+      >
+        <Form.Item label="이름" name="name" required rules={[zodRule(accountTypeInput, 'name')]}>
+          <Input maxLength={30} />
+        </Form.Item>
+        <Form.Item label="영역" name="area" required rules={[zodRule(accountTypeInput, 'area')]} extra="관리자 영역 유형은 모든 업체에 들어갈 수 있고, 업체 영역 유형은 허용된 업체에만 들어갑니다.">
+          <Select disabled={editing?.builtinKey === 'superadmin'} options={(['admin', 'shop'] as const).map((a) => ({ value: a, label: AREA_LABELS[a] }))} />
+        </Form.Item>
+        <Form.Item label="데이터 범위" name="dataScope" required rules={[zodRule(accountTypeInput, 'dataScope')]}>
+          <Select options={DATA_SCOPES.map((d) => ({ value: d, label: DATA_SCOPE_LABELS[d] }))} />
+        </Form.Item>
+        <Form.Item label="정렬 순서" name="sortOrder" rules={[zodRule(accountTypeInput, 'sortOrder')]}>
+          <InputNumber min={0} max={9999} style={{ width: 140 }} />
+        </Form.Item>
+        <Form.Item label="사용" name="active" valuePropName="checked">
+          <Switch />
+        </Form.Item>
+      </ResourceForm>
+    </>
+  );
+}

@@ -1,0 +1,168 @@
+// Shops (clients): list, search, create, edit, disable.
+import { Button, Col, Divider, Form, Input, Row, Select, Space, Tag } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import type { ColumnsType } from 'antd/es/table/interface.js';
+import { SHOP_STATUSES, SHOP_STATUS_LABELS, shopInput, type Shop, type ShopInput } from '../../../contracts/shops.ts';
+import { formatBusinessNumber, formatPhone } from '../../../contracts/rules.ts';
+import { api } from '../../lib/api.ts';
+import { useAuth } from '../../lib/auth.tsx';
+import { formatDateTime } from '../../lib/format.ts';
+import { useCodeOptions } from '../../lib/options.ts';
+import { zodRule } from '../../lib/zod-rule.ts';
+import { ResourceTable } from '../../components/resource-table.tsx';
+import { ResourceForm, useFormModal } from '../../components/resource-form.tsx';
+import { ConfirmAction } from '../../components/confirm-action.tsx';
+
+const ENDPOINT = '/api/shops';
+const statusOptions = SHOP_STATUSES.map((s) => ({ value: s, label: SHOP_STATUS_LABELS[s] }));
+
+function toForm(s: Shop): Partial<ShopInput> {
+  return {
+    shopCode: s.shopCode, name: s.name, clientTypeId: s.clientTypeId, status: s.status, companyName: s.companyName ?? '',
+    representative: s.representative ?? '', businessNumber: s.businessNumber ? formatBusinessNumber(s.businessNumber) : '',
+    phone: s.phone ? formatPhone(s.phone) : '', address: s.address ?? '', privacyOfficerName: s.privacyOfficerName ?? '',
+    privacyOfficerContact: s.privacyOfficerContact ?? '',
+  };
+}
+
+export default function ClientSetting() {
+  const { can } = useAuth();
+  const writable = can('client-setting', 'write');
+  const modal = useFormModal<Shop>();
+  const clientTypes = useCodeOptions('client-type');
+
+  const columns: ColumnsType<Shop> = [
+    { title: '업체명', dataIndex: 'name', key: 'name', sorter: true, fixed: 'left' },
+    { title: '업체 코드', dataIndex: 'shopCode', key: 'shopCode', sorter: true, render: (v: string) => <Tag>{v}</Tag> },
+    { title: '업체 유형', dataIndex: 'clientTypeName', key: 'clientTypeName', render: (v: string | null) => v ?? '-' },
+    {
+      title: '상태', dataIndex: 'status', key: 'status', sorter: true,
+      render: (v: Shop['status']) => <Tag color={v === 'active' ? 'green' : 'default'}>{SHOP_STATUS_LABELS[v]}</Tag>,
+    },
+    { title: '사업자등록번호', dataIndex: 'businessNumber', key: 'businessNumber', render: (v: string | null) => (v ? formatBusinessNumber(v) : '-') },
+    { title: '대표 전화', dataIndex: 'phone', key: 'phone', render: (v: string | null) => (v ? formatPhone(v) : '-') },
+    { title: 'DB 수', dataIndex: 'leadCount', key: 'leadCount', render: (v: number) => v.toLocaleString('ko-KR') },
+    { title: '등록일', dataIndex: 'createdAt', key: 'createdAt', sorter: true, render: formatDateTime },
+    ...(writable
+      ? [
+          {
+            title: '관리', key: 'actions', fixed: 'right' as const,
+            render: (_: unknown, row: Shop) => (
+              <Space size={0}>
+                <Button type="link" size="small" onClick={() => modal.edit(row)}>
+                  수정
+                </Button>
+                <ConfirmAction
+                  label={row.status === 'active' ? '사용 중지' : '다시 사용'}
+                  danger={row.status === 'active'}
+                  confirm={row.status === 'active' ? `'${row.name}'을(를) 사용 중지할까요? 랜딩과 접수는 계속 동작합니다.` : `'${row.name}'을(를) 다시 사용할까요?`}
+                  run={() => api.put(`${ENDPOINT}/${row.id}`, { ...toForm(row), status: row.status === 'active' ? 'disabled' : 'active' })}
+                  invalidates={[ENDPOINT]}
+                />
+              </Space>
+            ),
+          },
+        ]
+      : []),
+  ];
+
+  const editing = modal.editing;
+  return (
+    <>
+      <ResourceTable<Shop>
+        endpoint={ENDPOINT}
+        columns={columns}
+        filters={[
+          { name: 'q', label: '업체명·코드·상호', type: 'search' },
+          { name: 'status', label: '상태', type: 'select', options: statusOptions },
+          { name: 'clientTypeId', label: '업체 유형', type: 'select', options: clientTypes.options },
+        ]}
+        toolbar={
+          writable && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={modal.create}>
+              업체 등록
+            </Button>
+          )
+        }
+      />
+      <ResourceForm<ShopInput>
+        open={modal.open}
+        title={editing ? '업체 수정' : '업체 등록'}
+        width={720}
+        initialValues={editing ? toForm(editing) : { status: 'active' }}
+        submit={(v) => (editing ? api.put(`${ENDPOINT}/${editing.id}`, v) : api.post(ENDPOINT, v))}
+        onClose={modal.close}
+        invalidates={[ENDPOINT]}
+      >
+        <Row gutter={16}>
+          <Col span={12}>
+            <Form.Item label="업체명" name="name" required rules={[zodRule(shopInput, 'name')]}>
+              <Input maxLength={60} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item
+              label="업체 코드"
+              name="shopCode"
+              required
+              rules={[zodRule(shopInput, 'shopCode')]}
+              extra={editing && editing.leadCount > 0 ? 'DB가 있는 업체의 코드는 바꿀 수 없습니다.' : '랜딩 주소에 쓰입니다: /view/업체코드/랜딩코드'}
+            >
+              <Input maxLength={40} disabled={!!editing && editing.leadCount > 0} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item label="업체 유형" name="clientTypeId">
+              <Select allowClear options={clientTypes.options} placeholder="선택" />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item label="상태" name="status">
+              <Select options={statusOptions} />
+            </Form.Item>
+          </Col>
+        </Row>
+        <Divider titlePlacement="start" plain>
+          사업자 정보
+        </Divider>
+        <Row gutter={16}>
+          <Col span={12}>
+            <Form.Item label="상호" name="companyName" rules={[zodRule(shopInput, 'companyName')]}>
+              <Input maxLength={60} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item label="대표자" name="representative" rules={[zodRule(shopInput, 'representative')]}>
+              <Input maxLength={30} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item label="사업자등록번호" name="businessNumber" rules={[zodRule(shopInput, 'businessNumber')]}>
+              <Input placeholder="123-45-67890" maxLength={12} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item label="대표 전화" name="phone" rules={[zodRule(shopInput, 'phone')]}>
+              <Input placeholder="02-1234-5678" maxLength={20} />
+            </Form.Item>
+          </Col>
+          <Col span={24}>
+            <Form.Item label="주소" name="address" rules={[zodRule(shopInput, 'address')]}>
+              <Input maxLength={200} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item label="개인정보 보호책임자" name="privacyOfficerName" rules={[zodRule(shopInput, 'privacyOfficerName')]}>
+              <Input maxLength={30} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item label="보호책임자 연락처" name="privacyOfficerContact" rules={[zodRule(shopInput, 'privacyOfficerContact')]}>
+              <Input maxLength={60} />
+            </Form.Item>
+          </Col>
+        </Row>
+      </ResourceForm>
+    </>
+  );
+}

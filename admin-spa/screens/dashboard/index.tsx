@@ -1,0 +1,119 @@
+// Administrator dashboard: leads today / this month across shops, per shop and medium,
+// the last 14 days, and the state of accounts and defences.
+import { lazy, Suspense, useMemo } from 'react';
+import { Link } from 'react-router-dom';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Card, Col, Empty, List, Row, Skeleton, Statistic, Table, Tag, Typography } from 'antd';
+import type { Dashboard } from '../../../contracts/dashboard.ts';
+import { api } from '../../lib/api.ts';
+import { formatDateTime, formatNumber } from '../../lib/format.ts';
+
+const Chart = lazy(() => import('../../components/chart.tsx'));
+const BLUE = '#1677ff';
+
+export default function DashboardScreen() {
+  const q = useQuery({ queryKey: ['dashboard'], queryFn: () => api.get<Dashboard>('/api/dashboard'), refetchInterval: 60_000 });
+  const d = q.data;
+
+  const dailyOption = useMemo(
+    () =>
+      d && {
+        tooltip: { trigger: 'axis' },
+        grid: { left: 40, right: 16, top: 16, bottom: 28 },
+        xAxis: { type: 'category', data: d.leads.daily.map((x) => x.day.slice(5).replace('-', '/')) },
+        yAxis: { type: 'value', minInterval: 1 },
+        series: [{ type: 'bar', name: 'DB', data: d.leads.daily.map((x) => x.count), itemStyle: { color: BLUE, borderRadius: [3, 3, 0, 0] } }],
+      },
+    [d],
+  );
+  const mediumOption = useMemo(
+    () =>
+      d && {
+        tooltip: { trigger: 'item', formatter: '{b}: {c}건 ({d}%)' },
+        legend: { bottom: 0 },
+        series: [{ type: 'pie', radius: ['45%', '70%'], center: ['50%', '45%'], data: d.leads.byMedium.map((m) => ({ name: m.medium, value: m.month })) }],
+      },
+    [d],
+  );
+
+  if (q.isError) return <Alert type="error" showIcon title={(q.error as Error).message} />;
+  if (!d) return <Skeleton active paragraph={{ rows: 8 }} />;
+
+  return (
+    <Row gutter={[16, 16]}>
+      {[
+        { title: '오늘 접수 DB', value: d.leads.today, suffix: '건', note: `중복 ${formatNumber(d.leads.duplicatesToday)}건 포함` },
+        { title: '이번 달 접수 DB', value: d.leads.month, suffix: '건', note: `${d.today.slice(0, 7)} 기준` },
+        { title: '운영 중인 업체', value: d.shops.active, suffix: '곳', note: `사용 중지 ${d.shops.disabled}곳` },
+        { title: '오늘 차단된 접수', value: d.security.blockedToday, suffix: '건', note: `차단 규칙 ${d.security.activeDenyRules}개 적용 중` },
+      ].map((s) => (
+        <Col key={s.title} xs={24} sm={12} xl={6}>
+          <Card variant="borderless">
+            <Statistic title={s.title} value={s.value} suffix={s.suffix} formatter={(v) => formatNumber(Number(v))} />
+            <Typography.Text type="secondary">{s.note}</Typography.Text>
+          </Card>
+        </Col>
+      ))}
+      <Col xs={24} xl={16}>
+        <Card variant="borderless" title="최근 14일 접수 추이">
+          <Suspense fallback={<Skeleton active />}>{dailyOption && <Chart option={dailyOption} label="최근 14일 일별 DB 접수 막대 그래프" />}</Suspense>
+        </Card>
+      </Col>
+      <Col xs={24} xl={8}>
+        <Card variant="borderless" title="이번 달 매체별">
+          {d.leads.byMedium.length === 0 ? (
+            <Empty description="이번 달 접수된 DB가 없습니다." />
+          ) : (
+            <Suspense fallback={<Skeleton active />}>{mediumOption && <Chart option={mediumOption} label="이번 달 매체별 DB 비율 도넛 그래프" />}</Suspense>
+          )}
+        </Card>
+      </Col>
+      <Col xs={24} xl={16}>
+        <Card variant="borderless" title="업체별 접수 (이번 달 상위 10곳)">
+          <Table
+            rowKey="shopId"
+            size="small"
+            pagination={false}
+            dataSource={d.leads.byShop}
+            locale={{ emptyText: '이번 달 접수된 DB가 없습니다.' }}
+            columns={[
+              { title: '업체', dataIndex: 'shopName' },
+              { title: '오늘', dataIndex: 'today', align: 'right', render: formatNumber },
+              { title: '이번 달', dataIndex: 'month', align: 'right', render: formatNumber },
+            ]}
+          />
+        </Card>
+      </Col>
+      <Col xs={24} xl={8}>
+        <Card variant="borderless" title="계정과 보안" extra={<Link to="/account-setting">계정 관리</Link>}>
+          <Row gutter={8} style={{ marginBottom: 12 }}>
+            <Col span={8}>
+              <Statistic title="사용 중" value={d.accounts.active} />
+            </Col>
+            <Col span={8}>
+              <Statistic title="잠김" value={d.accounts.locked} styles={{ content: d.accounts.locked ? { color: '#fa541c' } : undefined }} />
+            </Col>
+            <Col span={8}>
+              <Statistic title="오늘 로그인 실패" value={d.security.failedLoginsToday} />
+            </Col>
+          </Row>
+          <Typography.Text strong>최근 로그인</Typography.Text>
+          <List
+            size="small"
+            dataSource={d.recentLogins}
+            renderItem={(l) => (
+              <List.Item>
+                <span>
+                  {l.name} <Tag>{l.loginId}</Tag>
+                </span>
+                <Typography.Text type="secondary">
+                  {formatDateTime(l.at)} {l.ip ?? ''}
+                </Typography.Text>
+              </List.Item>
+            )}
+          />
+        </Card>
+      </Col>
+    </Row>
+  );
+}

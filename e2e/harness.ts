@@ -1,0 +1,97 @@
+// Starts the built product on a free port with a fresh data directory and demo data,
+// and drives Debian's Chromium through playwright-core.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const ADMIN_PASSWORD = 'E2e-Admin!2345';
+export const DEMO_PASSWORD = 'leadroom-demo1';
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export interface Product {
+  url: string;
+  dataDir: string;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+export async function startProduct(env: Record<string, string> = {}): Promise<Product> {
+  const entry = path.join(ROOT, 'dist/app/server/main.js');
+  if (!fs.existsSync(entry)) throw new Error('dist/app/server/main.js missing: run `npm run build` first');
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadroom-e2e-'));
+  let out = '';
+  const child: ChildProcess = spawn(process.execPath, [entry], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD, SEED_DEMO: '1', LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (b) => (out += b));
+  child.stderr!.on('data', (b) => (out += b));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start: ${out}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    dataDir,
+    output: () => out,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+export async function newPage(browser: Browser, baseURL: string, options: Parameters<Browser['newContext']>[0] = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL, locale: 'ko-KR', timezoneId: 'Asia/Seoul', viewport: { width: 1366, height: 860 }, ...options });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+export async function login(page: Page, loginId = 'admin', password = ADMIN_PASSWORD): Promise<void> {
+  await page.goto('/bclog');
+  await page.getByLabel('아이디').fill(loginId);
+  await page.getByLabel('비밀번호').fill(password);
+  await page.getByRole('button', { name: '로그인' }).click();
+  await page.waitForURL((u) => !u.pathname.startsWith('/bclog'));
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = path.join(ROOT, 'screenshots');
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+}

@@ -1,0 +1,47 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { DialectName } from '../../db/dialect.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { dashboardRepository } from './dashboard.repository.ts';
+import { addDays, seoulDay, seoulDayStart } from '../../../contracts/kst.ts';
+import type { Dashboard } from '../../../contracts/dashboard.ts';
+
+export const DAILY_DAYS = 14;
+
+export function dashboardService(db: Kysely<Database>, dialect: DialectName, clock: Clock) {
+  const repo = dashboardRepository(db, dialect);
+  return {
+    async get(): Promise<Dashboard> {
+      const now = clock();
+      const today = seoulDay(now);
+      const todayStart = seoulDayStart(today).toISOString();
+      const monthStart = seoulDayStart(`${today.slice(0, 8)}01`).toISOString();
+      const firstDay = addDays(today, -(DAILY_DAYS - 1));
+      const [counts, byShop, byMedium, daily, shops, accounts, denyRules, blocked, failed, logins] = await Promise.all([
+        repo.leadCounts(todayStart, monthStart),
+        repo.byShop(todayStart, monthStart),
+        repo.byMedium(monthStart),
+        repo.daily(seoulDayStart(firstDay).toISOString()),
+        repo.shopCounts(),
+        repo.accountCounts(),
+        repo.activeDenyRules(now.toISOString()),
+        repo.blockedSince(todayStart),
+        repo.auditCount('login-failed', todayStart),
+        repo.recentLogins(),
+      ]);
+      return {
+        today,
+        leads: {
+          ...counts,
+          byShop,
+          byMedium,
+          daily: Array.from({ length: DAILY_DAYS }, (_, i) => addDays(firstDay, i)).map((day) => ({ day, count: daily.get(day) ?? 0 })),
+        },
+        shops: { active: shops.active ?? 0, disabled: shops.disabled ?? 0 },
+        accounts: { active: accounts.active ?? 0, locked: accounts.locked ?? 0, disabled: accounts.disabled ?? 0 },
+        security: { activeDenyRules: denyRules, blockedToday: blocked, failedLoginsToday: failed },
+        recentLogins: logins.map((l) => ({ loginId: l.login_id, name: l.name, ip: l.ip, at: l.at })),
+      };
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { testApp, type TestApp } from '../../test-helpers.ts';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await testApp({ seedDemo: true });
+});
+afterEach(async () => {
+  await t.close();
+});
+
+async function addLead(shopId: number, phone: string, createdAt: string, dup: number | null = null) {
+  return t.app.db
+    .insertInto('leads')
+    .values({
+      shop_id: shopId, landing_id: null, name: '홍길동', phone, answers: '{}', privacy_consent: 1, marketing_consent: 0,
+      privacy_policy_id: null, utm_source: null, utm_medium: null, utm_campaign: null, utm_content: null, utm_term: null,
+      media_type_id: null, referrer: null, ip: null, user_agent: null, cs_status: '미처리', assignee_id: null, reserved_at: null,
+      memo: null, duplicate_of: dup, invalid_reason: null, deleted_at: null, purged_at: null, created_at: createdAt, updated_at: createdAt,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+}
+
+describe('dashboard', () => {
+  it('counts leads by Seoul day and month, per shop, and lists recent logins', async () => {
+    // The test clock is 2026-11-21T01:00Z = 10:00 in Seoul.
+    const shops = await t.app.db.selectFrom('shops').select(['id', 'name']).orderBy('id').execute();
+    const a = shops[0]!.id;
+    const b = shops[1]!.id;
+    const first = await addLead(a, '01011112222', '2026-11-20T15:30:00.000Z'); // 00:30 on the 21st in Seoul: today
+    await addLead(a, '01011112222', '2026-11-20T16:00:00.000Z', first.id); // today, a duplicate
+    await addLead(b, '01033334444', '2026-11-20T14:59:00.000Z'); // 23:59 on the 20th in Seoul: this month, not today
+    await addLead(b, '01055556666', '2026-10-31T14:00:00.000Z'); // 31 Oct in Seoul: last month
+    const admin = await t.login();
+    const res = await admin.get('/api/dashboard');
+    expect(res.statusCode).toBe(200);
+    const d = res.json();
+    expect(d.today).toBe('2026-11-21');
+    expect(d.leads).toMatchObject({ today: 2, month: 3, duplicatesToday: 1 });
+    expect(d.leads.byShop).toEqual([
+      { shopId: a, shopName: shops[0]!.name, today: 2, month: 2 },
+      { shopId: b, shopName: shops[1]!.name, today: 0, month: 1 },
+    ]);
+    expect(d.leads.daily).toHaveLength(14);
+    expect(d.leads.daily.at(-1)).toEqual({ day: '2026-11-21', count: 2 });
+    expect(d.leads.daily.at(-2)).toEqual({ day: '2026-11-20', count: 1 });
+    expect(d.shops.active).toBe(2);
+    expect(d.recentLogins[0]).toMatchObject({ loginId: 'admin' });
+  });
+
+  it('is refused to shop-area accounts', async () => {
+    const owner = await t.login('owner', 'leadroom-demo1');
+    expect((await owner.get('/api/dashboard')).statusCode).toBe(403);
+  });
+});
