@@ -1,6 +1,6 @@
 // The modal form every create/edit uses: validates inline with the contract's zod
 // schema, shows the server's field errors next to their fields, never loses input.
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { App, Form, Modal, type FormInstance } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../lib/api.ts';
@@ -25,6 +25,8 @@ export function ResourceForm<V extends object>({
   open, title, initialValues, submit, onClose, invalidates = [], successMessage = '저장했습니다.', width = 560, children,
 }: ResourceFormProps<V>) {
   const [form] = Form.useForm<V>();
+  // A form name of its own keeps field ids unique beside the filter bar and other modals.
+  const formName = `form-${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
   const [saving, setSaving] = useState(false);
   const { message } = App.useApp();
   const queryClient = useQueryClient();
@@ -71,7 +73,7 @@ export function ResourceForm<V extends object>({
       destroyOnHidden
       forceRender
     >
-      <Form form={form} layout="vertical" requiredMark="optional" onFinish={onOk} style={{ marginTop: 16 }}>
+      <Form form={form} name={formName} layout="vertical" requiredMark="optional" onFinish={onOk} style={{ marginTop: 16 }}>
         {typeof children === 'function' ? children(form) : children}
         <button type="submit" hidden />
       </Form>

@@ -101,6 +101,7 @@ export function ResourceTable<T extends object>({ endpoint, columns, filters = [
         {filters.length > 0 && (
           <Form
             form={form}
+            name="list-filter"
             layout="inline"
             initialValues={params.filters}
             key={JSON.stringify(params.filters)}

@@ -16,6 +16,7 @@ interface AuthState {
 }
 
 const AuthContext = createContext<AuthState | null>(null);
+let signingOut = false;
 
 export function readStoredAccount(): SessionAccount | null {
   try {
@@ -46,6 +47,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     setUnauthenticatedHandler(() => {
+      // A request that was still in flight when the user logged out is no news.
+      if (signingOut) return;
       clear();
       if (window.location.pathname !== '/bclog') window.location.assign('/bclog');
     });
@@ -57,10 +60,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       account,
       loading,
       signIn(next) {
+        signingOut = false;
         sessionStorage.setItem(LOGIN_ACCOUNT_KEY, JSON.stringify(next));
         setAccount(next);
       },
       async signOut() {
+        signingOut = true;
         try {
           await api.post('/api/auth/logout');
         } catch {
