@@ -15,6 +15,7 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { spaPlugin } from './plugins/spa.ts';
+import { landingPlugin } from './plugins/landing.ts';
 import { defineRoute } from './plugins/route.ts';
 import { z } from '../contracts/zod.ts';
 import { MODULES } from './modules/index.ts';
@@ -80,6 +81,8 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
     },
   });
 
+  // Public landing pages (before the modules, which tell it about landing changes).
+  await landingPlugin(app);
   for (const mod of MODULES) await mod(app);
   await spaPlugin(app);
   return app;

@@ -25,3 +25,19 @@ export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e?.message ?? '');
 }
+
+/** A row another table still refers to (delete refused by a foreign key) on either engine. */
+export function isForeignKeyViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === '23503' || e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || /FOREIGN KEY constraint failed/.test(e?.message ?? '');
+}
+
+/** Runs a write; a unique-constraint hit (a race the service's own check missed) answers 409 on `field`. */
+export async function uniqueOr409<T>(write: () => Promise<T>, field: string, message: string): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(message, { [field]: message });
+    throw err;
+  }
+}

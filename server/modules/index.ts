@@ -7,7 +7,14 @@ import { accountsRoutes } from './accounts/accounts.routes.ts';
 import { shopsRoutes } from './shops/shops.routes.ts';
 import { shopPermissionsRoutes } from './shop-permissions/shop-permissions.routes.ts';
 import { denyRulesRoutes } from './deny-rules/deny-rules.routes.ts';
+import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
+import { landingsRoutes } from './landings/landings.routes.ts';
+import { landingScriptsRoutes } from './landing-scripts/landing-scripts.routes.ts';
+import { privacyPoliciesRoutes } from './privacy-policies/privacy-policies.routes.ts';
+import { intakeRoutes } from './intake/intake.routes.ts';
 
 export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [
   authRoutes, codeItemsRoutes, accountTypesRoutes, accountsRoutes, shopsRoutes, shopPermissionsRoutes, denyRulesRoutes,
+  dashboardRoutes,
+  landingsRoutes, landingScriptsRoutes, privacyPoliciesRoutes, intakeRoutes,
 ];

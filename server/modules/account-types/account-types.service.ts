@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AccountTypeRow, Database } from '../../db/schema.ts';
 import { accountTypesRepository, type AccountTypeFilter } from './account-types.repository.ts';
-import { conflict, isUniqueViolation, notFound } from '../../lib/errors.ts';
+import { conflict, notFound, uniqueOr409 } from '../../lib/errors.ts';
 import { bool } from '../../lib/list.ts';
 import { auditBy, type Actor } from '../../lib/audit.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -35,15 +35,7 @@ export function accountTypesService(db: Kysely<Database>, clock: Clock) {
     if (same && same.id !== selfId) throw conflict(NAME_TAKEN, { name: NAME_TAKEN });
   }
 
-  /** Runs a write, turning a unique-name race into the same 409 as the pre-check. */
-  async function guarded<T>(write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(NAME_TAKEN, { name: NAME_TAKEN });
-      throw err;
-    }
-  }
+  const guarded = <T>(write: () => Promise<T>) => uniqueOr409(write, 'name', NAME_TAKEN);
 
   return {
     async list(f: AccountTypeFilter) {

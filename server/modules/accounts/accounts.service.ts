@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AccountUpdateRow, Database } from '../../db/schema.ts';
 import { accountsRepository, type AccountFilter, type AccountView } from './accounts.repository.ts';
-import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, forbidden, notFound, uniqueOr409 } from '../../lib/errors.ts';
 import { auditBy, type Actor } from '../../lib/audit.ts';
 import { addMinutes, type Clock } from '../../lib/clock.ts';
 import { hashPassword } from '../../lib/password.ts';
@@ -69,18 +69,17 @@ export function accountsService(db: Kysely<Database>, clock: Clock) {
       if (await repo.findByLoginId(input.loginId)) throw conflict(LOGIN_TAKEN, { loginId: LOGIN_TAKEN });
       const at = clock();
       const now = at.toISOString();
-      let id: number;
-      try {
-        ({ id } = await repo.insert({
-          login_id: input.loginId, name: input.name, phone: input.phone ?? null, email: input.email ?? null,
-          account_type_id: input.accountTypeId, status: 'active', password_hash: await hashPassword(input.password),
-          failed_logins: 0, locked_until: null, last_login_at: null, last_login_ip: null, password_changed_at: now,
-          created_at: now, updated_at: now,
-        }));
-      } catch (err) {
-        if (isUniqueViolation(err)) throw conflict(LOGIN_TAKEN, { loginId: LOGIN_TAKEN });
-        throw err;
-      }
+      const passwordHash = await hashPassword(input.password);
+      const { id } = await uniqueOr409(
+        () =>
+          repo.insert({
+            login_id: input.loginId, name: input.name, phone: input.phone ?? null, email: input.email ?? null,
+            account_type_id: input.accountTypeId, status: 'active', password_hash: passwordHash,
+            failed_logins: 0, locked_until: null, last_login_at: null, last_login_ip: null, password_changed_at: now,
+            created_at: now, updated_at: now,
+          }),
+        'loginId', LOGIN_TAKEN,
+      );
       const { password: _password, ...detail } = input;
       await auditBy(db, actor, { action: 'account.create', target: 'account', targetId: id, detail }, at);
       return get(id);

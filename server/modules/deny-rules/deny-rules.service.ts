@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, DenyRuleRow } from '../../db/schema.ts';
 import { denyRulesRepository, type DenyRuleFields, type DenyRuleFilter } from './deny-rules.repository.ts';
-import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, notFound, uniqueOr409 } from '../../lib/errors.ts';
 import { auditBy, type Actor } from '../../lib/audit.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { ruleMatchesIp, type DenyRule, type DenyRuleInput } from '../../../contracts/deny-rules.ts';
@@ -41,14 +41,7 @@ export function denyRulesService(db: Kysely<Database>, clock: Clock) {
     return { kind: input.kind, value: input.value, scope: input.scope, reason: input.reason, expires_at: expiresAt };
   }
 
-  async function unique<T>(write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(DUPLICATE, { value: DUPLICATE });
-      throw err;
-    }
-  }
+  const unique = <T>(write: () => Promise<T>) => uniqueOr409(write, 'value', DUPLICATE);
 
   return {
     async list(f: DenyRuleFilter) {

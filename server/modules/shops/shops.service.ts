@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { shopsRepository, type ShopFields, type ShopFilter, type ShopView } from './shops.repository.ts';
-import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, isForeignKeyViolation, notFound, uniqueOr409 } from '../../lib/errors.ts';
 import { auditBy, type Actor } from '../../lib/audit.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Shop, ShopDetails, ShopInput } from '../../../contracts/shops.ts';
+
 const CODE_TAKEN = '이미 사용 중인 업체 코드입니다.';
 
 function toShop(r: ShopView, leadCount: number): Shop {
@@ -53,14 +54,7 @@ export function shopsService(db: Kysely<Database>, clock: Clock) {
     }
   }
 
-  async function uniqueCode<T>(write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(CODE_TAKEN, { shopCode: CODE_TAKEN });
-      throw err;
-    }
-  }
+  const uniqueCode = <T>(write: () => Promise<T>) => uniqueOr409(write, 'shopCode', CODE_TAKEN);
 
   return {
     async list(f: ShopFilter) {
@@ -94,7 +88,13 @@ export function shopsService(db: Kysely<Database>, clock: Clock) {
       if (cur.leadCount > 0) throw conflict(`DB가 접수된 업체(${cur.leadCount}건)는 삭제할 수 없습니다. 대신 사용 중지하세요.`);
       const permitted = await repo.permissionCount(id);
       if (permitted > 0) throw conflict(`접근 권한이 부여된 계정(${permitted}개)이 있는 업체는 삭제할 수 없습니다. 권한을 먼저 회수하거나 사용 중지하세요.`);
-      await repo.remove(id);
+      try {
+        await repo.remove(id);
+      } catch (err) {
+        // Landings, policies and the like of later modules refer to the shop too.
+        if (isForeignKeyViolation(err)) throw conflict('이 업체에 연결된 데이터(랜딩 등)가 있어 삭제할 수 없습니다. 대신 사용 중지하세요.');
+        throw err;
+      }
       await auditBy(db, actor, { action: 'shop.delete', target: 'shop', targetId: id, detail: { shopCode: cur.shopCode, name: cur.name } }, clock());
     },
 
