@@ -1,5 +1,5 @@
 // The one list contract on the server: a filtered query → { items, total } page.
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { parseSort, type ListQuery } from '../../contracts/list.ts';
 
 export interface ListSpec {
@@ -32,9 +32,16 @@ export async function paginate<DB, TB extends keyof DB, O>(
   return { rows, total };
 }
 
-/** `%term%` for a LIKE filter, with LIKE's own wildcards escaped. */
-export function likeTerm(q: string): string {
-  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/**
+ * A case-insensitive "contains" search over some text columns, the same on both engines:
+ * LIKE's own wildcards in the search text are escaped, so `50%` finds "50%" literally.
+ */
+export function textMatch(columns: string[], q: string): RawBuilder<boolean> {
+  const term = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<boolean>`(${sql.join(
+    columns.map((c) => sql`lower(${sql.ref(c)}) like ${term} escape '\\'`),
+    sql` or `,
+  )})`;
 }
 
 export const bool = (v: number | boolean) => v === true || v === 1;

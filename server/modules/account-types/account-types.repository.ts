@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { AccountTypeRow, Database } from '../../db/schema.ts';
-import { likeTerm, paginate } from '../../lib/list.ts';
+import { paginate, textMatch } from '../../lib/list.ts';
 
 export interface AccountTypeFilter {
   page: number;
@@ -18,7 +18,7 @@ export function accountTypesRepository(db: Kysely<Database>) {
   return {
     list(f: AccountTypeFilter) {
       let qb = withUsage();
-      if (f.q) qb = qb.where('t.name', 'like', likeTerm(f.q));
+      if (f.q) qb = qb.where(textMatch(['t.name'], f.q));
       return paginate(qb, f, {
         sortable: { name: 't.name', sortOrder: 't.sort_order', createdAt: 't.created_at', usage: 'usage' },
         defaultSort: { column: 't.sort_order' },

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { AccountUpdateRow, Database, NewAccount } from '../../db/schema.ts';
 import type { AccountStatus } from '../../../contracts/accounts.ts';
-import { likeTerm, paginate } from '../../lib/list.ts';
+import { paginate, textMatch } from '../../lib/list.ts';
 
 export interface AccountFilter {
   page: number;
@@ -29,8 +29,7 @@ export function accountsRepository(db: Kysely<Database>) {
     list(f: AccountFilter) {
       let qb = view();
       if (f.q) {
-        const term = likeTerm(f.q);
-        qb = qb.where((eb) => eb.or([eb('a.login_id', 'like', term), eb('a.name', 'like', term), eb('a.email', 'like', term)]));
+        qb = qb.where(textMatch(['a.login_id', 'a.name', 'a.email'], f.q));
       }
       if (f.status) qb = qb.where('a.status', '=', f.status);
       if (f.accountTypeId) qb = qb.where('a.account_type_id', '=', f.accountTypeId);

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { CodeItemRow, Database } from '../../db/schema.ts';
 import type { CodeKind } from '../../../contracts/code-items.ts';
-import { likeTerm, paginate } from '../../lib/list.ts';
+import { paginate, textMatch } from '../../lib/list.ts';
 
 export interface CodeItemFilter {
   page: number;
@@ -31,7 +31,7 @@ export function codeItemsRepository(db: Kysely<Database>) {
   return {
     async list(kind: CodeKind, f: CodeItemFilter) {
       let qb = db.selectFrom('code_items as c').selectAll('c').select(usageExpr(kind).as('usage')).where('c.kind', '=', kind);
-      if (f.q) qb = qb.where((eb) => eb.or([eb('c.name', 'like', likeTerm(f.q!)), eb('c.code', 'like', likeTerm(f.q!))]));
+      if (f.q) qb = qb.where(textMatch(['c.name', 'c.code'], f.q));
       if (f.active !== undefined) qb = qb.where('c.active', '=', f.active ? 1 : 0);
       return paginate(qb, f, {
         sortable: { name: 'c.name', code: 'c.code', sortOrder: 'c.sort_order', active: 'c.active', createdAt: 'c.created_at', usage: 'usage' },

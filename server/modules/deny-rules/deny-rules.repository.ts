@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, DenyRuleRow } from '../../db/schema.ts';
 import type { DenyKind, DenyScope } from '../../../contracts/deny-rules.ts';
-import { likeTerm, paginate } from '../../lib/list.ts';
+import { paginate, textMatch } from '../../lib/list.ts';
 
 export interface DenyRuleFilter {
   page: number;
@@ -19,8 +19,7 @@ export function denyRulesRepository(db: Kysely<Database>) {
     list(f: DenyRuleFilter) {
       let qb = db.selectFrom('deny_rules as d').selectAll('d');
       if (f.q) {
-        const term = likeTerm(f.q);
-        qb = qb.where((eb) => eb.or([eb('d.value', 'like', term), eb('d.reason', 'like', term)]));
+        qb = qb.where(textMatch(['d.value', 'd.reason'], f.q));
       }
       if (f.kind) qb = qb.where('d.kind', '=', f.kind);
       if (f.scope) qb = qb.where('d.scope', '=', f.scope);

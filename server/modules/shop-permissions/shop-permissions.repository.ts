@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { likeTerm, paginate } from '../../lib/list.ts';
+import { paginate, textMatch } from '../../lib/list.ts';
 
 export interface ShopPermissionFilter {
   page: number;
@@ -23,8 +23,7 @@ export function shopPermissionsRepository(db: Kysely<Database>) {
     list(f: ShopPermissionFilter) {
       let qb = accounts();
       if (f.q) {
-        const term = likeTerm(f.q);
-        qb = qb.where((eb) => eb.or([eb('a.login_id', 'like', term), eb('a.name', 'like', term)]));
+        qb = qb.where(textMatch(['a.login_id', 'a.name'], f.q));
       }
       if (f.area) qb = qb.where('t.area', '=', f.area);
       return paginate(qb, f, {

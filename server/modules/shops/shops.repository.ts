@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, ShopRow } from '../../db/schema.ts';
 import { dialectOf } from '../../db/migration-kit.ts';
-import { likeTerm, paginate } from '../../lib/list.ts';
+import { paginate, textMatch } from '../../lib/list.ts';
 
 export interface ShopFilter {
   page: number;
@@ -41,8 +41,7 @@ export function shopsRepository(db: Kysely<Database>) {
     list(f: ShopFilter) {
       let qb = view();
       if (f.q) {
-        const term = likeTerm(f.q);
-        qb = qb.where((eb) => eb.or([eb('s.name', 'like', term), eb('s.shop_code', 'like', term), eb('s.company_name', 'like', term)]));
+        qb = qb.where(textMatch(['s.name', 's.shop_code', 's.company_name'], f.q));
       }
       if (f.status) qb = qb.where('s.status', '=', f.status);
       if (f.clientTypeId) qb = qb.where('s.client_type_id', '=', f.clientTypeId);
