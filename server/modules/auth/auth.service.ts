@@ -11,9 +11,9 @@ import { homePath, normaliseMatrix, type PermissionMatrix } from '../../../contr
 import type { SessionAccount } from '../../../contracts/auth.ts';
 import { passwordProblem } from '../../../contracts/rules.ts';
 import { ERROR_CODES } from '../../../contracts/errors.ts';
+import { ACCOUNT_LOCK_MINUTES } from '../../../contracts/accounts.ts';
 
 export const MAX_FAILED_LOGINS = 5;
-export const LOCK_MINUTES = 30;
 const BAD_CREDENTIALS = '아이디 또는 비밀번호가 올바르지 않습니다.';
 
 export interface SessionPolicy {
@@ -60,16 +60,16 @@ export function authService(db: Kysely<Database>, clock: Clock, policy: SessionP
       // Verify even for an unknown id, so the answer takes the same time either way.
       const ok = await verifyPassword(password, account?.password_hash ?? DUMMY_HASH);
       if (account?.status === 'locked') {
-        throw new AppError(423, ERROR_CODES.LOCKED, `로그인 ${MAX_FAILED_LOGINS}회 실패로 계정이 잠겼습니다. ${LOCK_MINUTES}분 후 다시 시도하거나 관리자에게 잠금 해제를 요청하세요.`);
+        throw new AppError(423, ERROR_CODES.LOCKED, `로그인 ${MAX_FAILED_LOGINS}회 실패로 계정이 잠겼습니다. ${ACCOUNT_LOCK_MINUTES}분 후 다시 시도하거나 관리자에게 잠금 해제를 요청하세요.`);
       }
       if (!account || !ok || account.status !== 'active' || !account.type_active) {
         if (account && account.status === 'active') {
           const failed = account.failed_logins + 1;
-          const lockedUntil = failed >= MAX_FAILED_LOGINS ? addMinutes(now, LOCK_MINUTES).toISOString() : null;
+          const lockedUntil = failed >= MAX_FAILED_LOGINS ? addMinutes(now, ACCOUNT_LOCK_MINUTES).toISOString() : null;
           await repo.recordFailure(account.id, failed, lockedUntil, now.toISOString());
           await audit(db, { accountId: account.id, action: lockedUntil ? 'login-locked' : 'login-failed', target: 'account', targetId: account.id, ip: meta.ip }, now);
           if (lockedUntil) {
-            throw new AppError(423, ERROR_CODES.LOCKED, `로그인 ${MAX_FAILED_LOGINS}회 실패로 계정이 ${LOCK_MINUTES}분간 잠겼습니다.`);
+            throw new AppError(423, ERROR_CODES.LOCKED, `로그인 ${MAX_FAILED_LOGINS}회 실패로 계정이 ${ACCOUNT_LOCK_MINUTES}분간 잠겼습니다.`);
           }
         }
         throw unauthenticated(BAD_CREDENTIALS);
