@@ -43,7 +43,11 @@ export default function AccountSetting() {
     },
     { title: '연락처', dataIndex: 'phone', key: 'phone', render: (v: string | null) => (v ? formatPhone(v) : '-') },
     { title: '이메일', dataIndex: 'email', key: 'email', render: (v: string | null) => v ?? '-' },
-    { title: '접근 업체', dataIndex: 'shopCount', key: 'shopCount', render: (v: number) => `${v}곳` },
+    {
+      title: '접근 업체', dataIndex: 'shopCount', key: 'shopCount',
+      // Administrator-area types enter every shop; the count only matters for shop-area types.
+      render: (v: number, row) => (types.types.find((t) => t.id === row.accountTypeId)?.area === 'admin' ? '전체' : `${v}곳`),
+    },
     { title: '최근 로그인', dataIndex: 'lastLoginAt', key: 'lastLoginAt', sorter: true, render: formatDateTime },
     ...(writable
       ? [

@@ -3,9 +3,10 @@
 import { lazy, Suspense, useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Card, Col, Empty, List, Row, Skeleton, Statistic, Table, Tag, Typography } from 'antd';
+import { Card, Col, Empty, List, Row, Skeleton, Statistic, Table, Tag, Typography } from 'antd';
 import type { Dashboard } from '../../../contracts/dashboard.ts';
 import { api } from '../../lib/api.ts';
+import { ServerError } from '../../layouts/results.tsx';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
 
 const Chart = lazy(() => import('../../components/chart.tsx'));
@@ -36,7 +37,7 @@ export default function DashboardScreen() {
     [d],
   );
 
-  if (q.isError) return <Alert type="error" showIcon title={(q.error as Error).message} />;
+  if (q.isError) return <ServerError message={(q.error as Error).message} onRetry={() => q.refetch()} />;
   if (!d) return <Skeleton active paragraph={{ rows: 8 }} />;
 
   return (

@@ -8,6 +8,7 @@ import { SCREENS, type Screen } from '../../../contracts/screens.ts';
 import { ACCESS_LEVELS, ACCESS_LEVEL_LABELS, AREA_LABELS, type AccessLevel, type PermissionMatrix } from '../../../contracts/permissions.ts';
 import type { AccountType } from '../../../contracts/account-types.ts';
 import { api } from '../../lib/api.ts';
+import { ServerError } from '../../layouts/results.tsx';
 import { useAuth } from '../../lib/auth.tsx';
 
 interface Draft {
@@ -33,7 +34,7 @@ export default function PermissionSetting() {
   const dirty = !!selected && !!drafts[selected.id];
 
   if (types.isLoading) return <Spin style={{ display: 'block', margin: 48 }} />;
-  if (types.isError) return <Alert type="error" showIcon title={(types.error as Error).message} />;
+  if (types.isError) return <ServerError message={(types.error as Error).message} onRetry={() => types.refetch()} />;
   if (!selected || !draft) return <Empty description="계정 유형이 없습니다." />;
 
   const setDraft = (patch: Partial<Draft>) => setDrafts((d) => ({ ...d, [selected.id]: { ...draft, ...patch } }));
