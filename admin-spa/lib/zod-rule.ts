@@ -26,5 +26,9 @@ export function zodRule(schema: AnySchema, field: string): Rule {
 
 /** Server field errors ({ field: message }) in antd's setFields form. */
 export function fieldErrors(fields: Record<string, string> | undefined) {
-  return Object.entries(fields ?? {}).map(([name, message]) => ({ name: name.split('.'), errors: [message] }));
+  // List indexes ("formFields.0.key") become numbers, as antd's Form.List names them.
+  return Object.entries(fields ?? {}).map(([name, message]) => ({
+    name: name.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part)),
+    errors: [message],
+  }));
 }
