@@ -5,6 +5,7 @@ import vikeReact from 'vike-react/config';
 export default {
   extends: [vikeReact],
   clientHooks: false,
-  prerender: { partial: true, keepDistServer: true },
+  // `npm run prerender` renders open landings from the database; a build never needs one.
+  prerender: { partial: true, keepDistServer: true, disableAutoRun: true },
   passToClient: [],
 } satisfies Config;

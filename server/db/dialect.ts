@@ -43,10 +43,27 @@ export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
   if (opts.url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(opts.url)), { recursive: true });
   const sqlite = new Sqlite(opts.url);
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
+  // FULL: a commit is on disk (not just in the OS cache) before we answer; intake's group
+  // commit makes that one fsync per batch of leads.
+  sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // Kysely prepares every query; preparing costs more than running a small one, so
+  // statements are kept by their SQL text (bounded; queries are built from fixed shapes).
+  const statements = new Map<string, ReturnType<typeof sqlite.prepare>>();
+  const database = {
+    prepare(sql: string) {
+      let stmt = statements.get(sql);
+      if (!stmt) {
+        if (statements.size >= 1000) statements.delete(statements.keys().next().value!);
+        stmt = sqlite.prepare(sql);
+        statements.set(sql, stmt);
+      }
+      return stmt;
+    },
+    close: () => sqlite.close(),
+  };
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

@@ -107,6 +107,131 @@ export interface AuditEventsTable {
   at: string;
 }
 
+// Landings and intake (2026-11-21-landings).
+export interface LandingsTable {
+  id: Id;
+  shop_id: number;
+  landing_code: string;
+  title: string;
+  status: 'draft' | 'open' | 'closed';
+  open_at: string | null;
+  close_at: string | null;
+  media_type_id: number | null;
+  event_type_id: number | null;
+  content: string;
+  form_fields: string;
+  privacy_consent_text: string;
+  marketing_consent_text: string | null;
+  thank_you_message: string;
+  thank_you_url: string | null;
+  duplicate_window_days: number;
+  head_script: ColumnType<string, string | undefined, string>;
+  body_script: ColumnType<string, string | undefined, string>;
+  conversion_script: ColumnType<string, string | undefined, string>;
+  privacy_policy_version_id: number | null;
+  published_at: string | null;
+  version: ColumnType<number, number | undefined, number>;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PrivacyPoliciesTable {
+  id: Id;
+  shop_id: number;
+  version: number;
+  purpose: string;
+  items: string;
+  retention_days: number;
+  third_parties: string;
+  officer_name: string | null;
+  officer_contact: string | null;
+  body: string;
+  published_at: string | null;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LeadsTable {
+  id: Id;
+  shop_id: number;
+  landing_id: number | null;
+  source: ColumnType<string, string | undefined, string>;
+  name: string;
+  phone: string;
+  answers: string;
+  privacy_consent: number;
+  marketing_consent: number;
+  privacy_policy_id: number | null;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+  utm_content: string | null;
+  utm_term: string | null;
+  media_type_id: number | null;
+  referrer: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  cs_status: string;
+  assignee_id: number | null;
+  reserved_at: string | null;
+  memo: string | null;
+  duplicate_of: number | null;
+  validity: ColumnType<string, string | undefined, string>;
+  invalid_reason: string | null;
+  deleted_at: string | null;
+  purged_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The PIPA access record: who did what to which lead, from where. */
+export interface LeadEventsTable {
+  id: Id;
+  lead_id: number;
+  account_id: number | null;
+  action: string;
+  before: string | null;
+  after: string | null;
+  ip: string | null;
+  at: string;
+}
+
+export interface BlockedSubmissionsTable {
+  id: Id;
+  shop_id: number | null;
+  landing_id: number | null;
+  reason: 'deny-rule' | 'honeypot' | 'too-fast';
+  deny_rule_id: number | null;
+  ip: string | null;
+  phone: string | null;
+  name: string | null;
+  user_agent: string | null;
+  detail: string | null;
+  at: string;
+}
+
+export interface VisitsTable {
+  landing_id: number;
+  day: string;
+  source: string;
+  count: number;
+}
+
+export interface UploadsTable {
+  id: Id;
+  key: string;
+  shop_id: number;
+  mime: string;
+  width: number;
+  height: number;
+  size: number;
+  data: Buffer;
+  created_by: number | null;
+  created_at: string;
+}
+
 export interface Database {
   account_types: AccountTypesTable;
   accounts: AccountsTable;
@@ -116,6 +241,13 @@ export interface Database {
   shop_permissions: ShopPermissionsTable;
   deny_rules: DenyRulesTable;
   audit_events: AuditEventsTable;
+  landings: LandingsTable;
+  privacy_policies: PrivacyPoliciesTable;
+  leads: LeadsTable;
+  lead_events: LeadEventsTable;
+  blocked_submissions: BlockedSubmissionsTable;
+  visits: VisitsTable;
+  uploads: UploadsTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;
@@ -125,3 +257,6 @@ export type CodeItemRow = Selectable<CodeItemsTable>;
 export type DenyRuleRow = Selectable<DenyRulesTable>;
 export type NewAccount = Insertable<AccountsTable>;
 export type AccountUpdateRow = Updateable<AccountsTable>;
+export type LandingRow = Selectable<LandingsTable>;
+export type PrivacyPolicyRow = Selectable<PrivacyPoliciesTable>;
+export type LeadRow = Selectable<LeadsTable>;

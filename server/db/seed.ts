@@ -7,6 +7,7 @@ import { BUILTIN_ACCOUNT_TYPES } from '../../contracts/permissions.ts';
 import { hashPassword, randomPassword } from '../lib/password.ts';
 import { passwordProblem } from '../../contracts/rules.ts';
 import { DEMO_PASSWORD, seedDemo } from './demo-data.ts';
+import { seedDemoLandings } from './demo-landings.ts';
 
 export async function ensureEssentials(db: Kysely<Database>, config: Config, say: (m: string) => void): Promise<void> {
   const now = new Date().toISOString();
@@ -45,6 +46,7 @@ export async function ensureEssentials(db: Kysely<Database>, config: Config, say
 
   if (config.seedDemo) {
     await seedDemo(db);
+    await seedDemoLandings(db);
     say(`데모 계정 (비밀번호 ${DEMO_PASSWORD}): manager(관리자), marketer(마케터), owner(업체관리자), counselor(상담원)`);
   }
 }

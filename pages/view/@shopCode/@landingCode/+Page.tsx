@@ -1,6 +1,6 @@
-import { useData } from 'vike-react/useData';
+import type { LandingView } from '../../../../contracts/landings.ts';
+import { LandingBody } from '../../render/landing-body.tsx';
 
-export default function Page() {
-  const data = useData<{ title: string }>();
-  return <h1>{data.title}</h1>;
+export default function Page({ view }: { view: LandingView }) {
+  return <LandingBody view={view} />;
 }

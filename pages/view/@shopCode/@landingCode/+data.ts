@@ -1,5 +1,1 @@
-import type { PageContextServer } from 'vike/types';
-
-export async function data(pageContext: PageContextServer) {
-  return { title: `${pageContext.routeParams.shopCode}/${pageContext.routeParams.landingCode}` };
-}
+export { landingData as data } from '../../page-data.ts';

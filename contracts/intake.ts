@@ -1,0 +1,116 @@
+// Lead intake from a landing form: POST /api/public/leads (JSON or form-encoded).
+import { z } from './zod.ts';
+import { isKoreanPhone, normalisePhone } from './rules.ts';
+import type { FormField } from './landings.ts';
+
+export const UTM_KEYS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term'] as const;
+export type UtmKey = (typeof UTM_KEYS)[number];
+/** Hidden field people never see; bots fill it in. */
+export const HONEYPOT_FIELD = 'website';
+/** Hidden field carrying the signed render stamp. */
+export const TOKEN_FIELD = '_t';
+/** Submissions faster than this after the page was rendered are refused. */
+export const MIN_FILL_MS = 2000;
+
+export const INTAKE_MESSAGES = {
+  badRequest: '잘못된 요청입니다. 페이지를 새로고침한 뒤 다시 시도해 주세요.',
+  notFound: '신청 페이지를 찾을 수 없습니다. 주소를 확인해 주세요.',
+  closed: '신청이 마감된 페이지입니다.',
+  validation: '입력 내용을 확인해 주세요.',
+  tooFast: '입력이 너무 빨라 접수되지 않았습니다. 잠시 후 다시 제출해 주세요.',
+  bot: '비정상적인 제출로 판단되어 접수되지 않았습니다.',
+  token: '페이지 정보가 올바르지 않습니다. 페이지를 새로고침한 뒤 다시 시도해 주세요.',
+  denied: '접수가 제한되었습니다. 다른 방법으로 문의해 주세요.',
+  rateLimited: '짧은 시간에 너무 많이 신청하셨습니다. 잠시 후 다시 시도해 주세요.',
+  tooLarge: '보낸 내용이 너무 큽니다.',
+  internal: '일시적인 오류로 접수하지 못했습니다. 잠시 후 다시 시도해 주세요.',
+} as const;
+
+/** Checkbox-ish values from JSON or a form post. */
+const consentFlag = z
+  .union([z.boolean(), z.string(), z.number(), z.null()])
+  .optional()
+  .transform((v) => v === true || v === 1 || (typeof v === 'string' && ['1', 'on', 'true', 'yes', 'y', 'Y'].includes(v.trim())));
+
+const optional = (max: number) =>
+  z
+    .union([z.string(), z.null()])
+    .optional()
+    .transform((v) => (typeof v === 'string' && v.trim() ? v.trim().slice(0, max) : null));
+
+export const intakeTarget = z.object({
+  shopCode: z.string().trim().min(1).max(40),
+  landingCode: z.string().trim().min(1).max(40),
+});
+
+/** The fixed part of every landing form. */
+export const intakeFields = z.object({
+  name: z.string('이름을 입력해 주세요.').trim().min(1, '이름을 입력해 주세요.').max(30, '이름은 30자 이하로 입력해 주세요.'),
+  phone: z
+    .string('연락처를 입력해 주세요.')
+    .trim()
+    .min(1, '연락처를 입력해 주세요.')
+    .max(20, '올바른 연락처를 입력해 주세요.')
+    .transform(normalisePhone)
+    .refine(isKoreanPhone, '올바른 연락처를 입력해 주세요. (예: 010-1234-5678)'),
+  privacyConsent: consentFlag.refine((v) => v, '개인정보 수집·이용에 동의해 주세요.'),
+  marketingConsent: consentFlag,
+  utm_source: optional(200),
+  utm_medium: optional(200),
+  utm_campaign: optional(200),
+  utm_content: optional(200),
+  utm_term: optional(200),
+  referrer: optional(500),
+});
+export type IntakeFields = z.infer<typeof intakeFields>;
+
+export type AnswerValue = string | string[];
+
+/** Validates a landing's extra fields; unknown keys are ignored. */
+export function validateAnswers(
+  fields: readonly FormField[],
+  raw: Record<string, unknown>,
+): { answers: Record<string, AnswerValue>; errors: Record<string, string> } {
+  const answers: Record<string, AnswerValue> = {};
+  const errors: Record<string, string> = {};
+  for (const f of fields) {
+    const value = raw[f.key];
+    if (f.type === 'checkbox') {
+      const list = (Array.isArray(value) ? value : value === undefined || value === null || value === '' ? [] : [value]).map((v) => String(v).trim());
+      if (list.some((v) => !f.options.includes(v))) errors[f.key] = `${f.label}: 목록에 있는 항목을 선택해 주세요.`;
+      else if (f.required && list.length === 0) errors[f.key] = `${f.label}을(를) 선택해 주세요.`;
+      else if (list.length) answers[f.key] = [...new Set(list)];
+      continue;
+    }
+    const s = Array.isArray(value) ? String(value[0] ?? '') : value === undefined || value === null ? '' : String(value);
+    const v = s.trim();
+    if (!v) {
+      if (f.required) errors[f.key] = f.type === 'short-text' ? `${f.label}을(를) 입력해 주세요.` : `${f.label}을(를) 선택해 주세요.`;
+      continue;
+    }
+    if (f.type === 'short-text') {
+      if (v.length > 200) errors[f.key] = `${f.label}은(는) 200자 이하로 입력해 주세요.`;
+      else answers[f.key] = v;
+    } else if (!f.options.includes(v)) {
+      errors[f.key] = `${f.label}: 목록에 있는 항목을 선택해 주세요.`;
+    } else {
+      answers[f.key] = v;
+    }
+  }
+  return { answers, errors };
+}
+
+export const intakeAccepted = z.object({ ok: z.literal(true) });
+
+/** Visit beacon (navigator.sendBeacon, form-encoded). */
+export const visitBeacon = z.object({
+  shopCode: z.string().trim().min(1).max(40),
+  landingCode: z.string().trim().min(1).max(40),
+  source: z.string().optional(),
+});
+
+/** utm_source, else the referrer's host, else "direct" — lower-case, at most 40 characters. */
+export function visitSource(raw: string | undefined | null): string {
+  const s = String(raw ?? '').trim().toLowerCase().replace(/[^a-z0-9._-]/g, '').slice(0, 40);
+  return s || 'direct';
+}

@@ -1,0 +1,286 @@
+// Landing pages: editor input, list, scripts, and the view model the public page renders.
+import { z } from './zod.ts';
+import { listQuery } from './list.ts';
+import { SHOP_CODE_RE } from './rules.ts';
+import { DAY_RE } from './kst.ts';
+import type { PrivacyPolicyView } from './privacy.ts';
+
+export const LANDING_STATUSES = ['draft', 'open', 'closed'] as const;
+export type LandingStatus = (typeof LANDING_STATUSES)[number];
+export const LANDING_STATUS_LABELS: Record<LandingStatus, string> = { draft: '작성 중', open: '게시', closed: '종료' };
+
+/** What a visitor gets right now: status combined with the schedule. */
+export const LANDING_STATES = ['draft', 'scheduled', 'open', 'ended'] as const;
+export type LandingState = (typeof LANDING_STATES)[number];
+export const LANDING_STATE_LABELS: Record<LandingState, string> = { draft: '작성 중', scheduled: '게시 예약', open: '게시 중', ended: '종료' };
+
+export function landingState(l: { status: LandingStatus; openAt: string | null; closeAt: string | null }, now: Date): LandingState {
+  if (l.status === 'draft') return 'draft';
+  if (l.status === 'closed' || (l.closeAt && new Date(l.closeAt) <= now)) return 'ended';
+  if (l.openAt && new Date(l.openAt) > now) return 'scheduled';
+  return 'open';
+}
+
+export const landingPath = (shopCode: string, landingCode: string) => `/view/${shopCode}/${landingCode}`;
+export const privacyPath = (shopCode: string, landingCode: string) => `/view/${shopCode}/${landingCode}/privacy`;
+
+export const FIELD_TYPES = ['short-text', 'select', 'radio', 'checkbox'] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+export const FIELD_TYPE_LABELS: Record<FieldType, string> = { 'short-text': '단답형', select: '드롭다운', radio: '단일 선택', checkbox: '복수 선택' };
+
+/** Keys the intake form uses itself; extra fields may not take them. */
+export const RESERVED_FIELD_KEYS = [
+  'shopCode', 'landingCode', 'name', 'phone', 'privacyConsent', 'marketingConsent', 'referrer', 'website', '_t',
+  'utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term',
+] as const;
+export const FIELD_KEY_RE = /^[a-z][a-zA-Z0-9_]{0,29}$/;
+export const HEX_COLOR_RE = /^#[0-9a-fA-F]{6}$/;
+/** Images uploaded through the editor are served from /uploads/<key>.<ext>. */
+export const UPLOAD_URL_RE = /^\/uploads\/[A-Za-z0-9_-]{8,64}\.(png|jpg|webp|gif)$/;
+
+/** Only absolute http(s) URLs: never javascript:, data: or protocol-relative ones. */
+export function isHttpUrl(value: string): boolean {
+  if (!/^https?:\/\/[^\s"'<>`\\]+$/i.test(value)) return false;
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname;
+  } catch {
+    return false;
+  }
+}
+
+const text = (max: number) => z.string().trim().max(max, `${max}자 이하로 입력하세요.`);
+const required = (max: number, message: string) => text(max).min(1, message);
+const hex = z.string().trim().regex(HEX_COLOR_RE, '색상은 #RRGGBB 형식으로 입력하세요.');
+export const httpUrl = z.string().trim().max(500, '500자 이하로 입력하세요.').refine(isHttpUrl, 'http:// 또는 https:// 로 시작하는 주소만 입력할 수 있습니다.');
+const isoDateTime = z.iso
+  .datetime({ offset: true, message: '올바른 일시가 아닙니다.' })
+  .transform((v) => new Date(v).toISOString());
+
+export const imageRef = z.object({
+  url: z
+    .string()
+    .trim()
+    .max(500)
+    // https only: the page's CSP (and browsers' mixed-content rules) would block http images.
+    .refine((v) => UPLOAD_URL_RE.test(v) || (isHttpUrl(v) && /^https:/i.test(v)), '이미지는 업로드한 파일이나 https:// 주소만 사용할 수 있습니다.'),
+  width: z.number().int().min(1).max(10000),
+  height: z.number().int().min(1).max(10000),
+  alt: text(100).default(''),
+});
+export type ImageRef = z.infer<typeof imageRef>;
+
+export const DEFAULT_COLORS = { primary: '#1677ff', background: '#f5f7fb', text: '#1f2329' };
+export const landingColors = z.object({ primary: hex, background: hex, text: hex });
+
+export const landingContent = z.object({
+  hero: imageRef.nullable().default(null),
+  headline: required(80, '대표 문구를 입력하세요.'),
+  subheadline: text(160).default(''),
+  /** Plain text; blank lines separate paragraphs. */
+  body: text(3000).default(''),
+  bullets: z.array(required(100, '항목을 입력하세요.')).max(10, '10개 이하로 입력하세요.').default([]),
+  /** Further images below the text, loaded lazily. */
+  images: z.array(imageRef).max(6, '6개 이하로 올리세요.').default([]),
+  ctaLabel: required(20, '버튼 문구를 입력하세요.').default('무료 상담 신청'),
+  colors: landingColors.default(DEFAULT_COLORS),
+});
+export type LandingContent = z.infer<typeof landingContent>;
+
+export const formField = z
+  .object({
+    key: z.string().trim().regex(FIELD_KEY_RE, '키는 영문 소문자로 시작하는 영문·숫자·_ 30자 이내입니다.'),
+    label: required(40, '항목 이름을 입력하세요.'),
+    type: z.enum(FIELD_TYPES, '유형을 선택하세요.'),
+    options: z.array(required(50, '선택지를 입력하세요.')).max(20, '선택지는 20개 이하입니다.').default([]),
+    required: z.boolean().default(false),
+  })
+  .superRefine((f, ctx) => {
+    if (f.type !== 'short-text' && f.options.length === 0) ctx.addIssue({ code: 'custom', path: ['options'], message: '선택지를 1개 이상 입력하세요.' });
+    if (new Set(f.options).size !== f.options.length) ctx.addIssue({ code: 'custom', path: ['options'], message: '같은 선택지가 두 번 있습니다.' });
+  })
+  .transform((f) => (f.type === 'short-text' ? { ...f, options: [] } : f));
+export type FormField = z.infer<typeof formField>;
+
+export const formFields = z
+  .array(formField)
+  .max(10, '추가 항목은 10개 이하입니다.')
+  .superRefine((fields, ctx) => {
+    const seen = new Set<string>();
+    fields.forEach((f, i) => {
+      if ((RESERVED_FIELD_KEYS as readonly string[]).includes(f.key)) ctx.addIssue({ code: 'custom', path: [i, 'key'], message: '기본 항목이 쓰는 키입니다. 다른 키를 입력하세요.' });
+      if (seen.has(f.key)) ctx.addIssue({ code: 'custom', path: [i, 'key'], message: '같은 키가 두 번 있습니다.' });
+      seen.add(f.key);
+    });
+  });
+
+export const DEFAULT_PRIVACY_CONSENT =
+  '상담 신청을 위해 이름과 연락처를 수집하며, 상담 및 안내 목적으로만 이용합니다. 동의를 거부할 수 있으나 거부 시 상담 신청이 제한됩니다.';
+export const DEFAULT_THANK_YOU = '신청이 접수되었습니다. 담당자가 곧 연락드리겠습니다.';
+
+/** Everything /landing-status edits. Scripts are not here: only /landing-script-management sets them. */
+export const landingInput = z
+  .object({
+    landingCode: z.string().trim().regex(SHOP_CODE_RE, '랜딩 코드는 영문 소문자·숫자·하이픈으로 40자 이내입니다.'),
+    title: required(60, '랜딩 이름을 입력하세요.'),
+    openAt: isoDateTime.nullable().default(null),
+    closeAt: isoDateTime.nullable().default(null),
+    mediaTypeId: z.number().int().positive().nullable().default(null),
+    eventTypeId: z.number().int().positive().nullable().default(null),
+    content: landingContent,
+    formFields: formFields.default([]),
+    privacyConsentText: required(2000, '개인정보 수집·이용 동의 문구를 입력하세요.').default(DEFAULT_PRIVACY_CONSENT),
+    /** Null: the form has no marketing consent checkbox. */
+    marketingConsentText: text(1000).transform((v) => v || null).nullable().default(null),
+    thankYouMessage: required(300, '신청 완료 문구를 입력하세요.').default(DEFAULT_THANK_YOU),
+    /** When set, visitors are sent here after submitting instead of seeing the message. */
+    thankYouUrl: z.union([z.literal(''), httpUrl]).transform((v) => v || null).nullable().default(null),
+    duplicateWindowDays: z.coerce.number().int('정수로 입력하세요.').min(0).max(365, '365일 이하로 입력하세요.').default(30),
+    /** Null: the shop's latest published privacy policy. */
+    privacyPolicyVersionId: z.number().int().positive().nullable().default(null),
+  })
+  .refine((v) => !v.openAt || !v.closeAt || v.openAt < v.closeAt, { path: ['closeAt'], message: '종료 일시는 시작 일시보다 뒤여야 합니다.' });
+export type LandingInput = z.infer<typeof landingInput>;
+
+export const landing = z.object({
+  id: z.number(),
+  shopId: z.number(),
+  landingCode: z.string(),
+  title: z.string(),
+  status: z.enum(LANDING_STATUSES),
+  state: z.enum(LANDING_STATES),
+  openAt: z.string().nullable(),
+  closeAt: z.string().nullable(),
+  mediaTypeId: z.number().nullable(),
+  eventTypeId: z.number().nullable(),
+  content: landingContent,
+  formFields: z.array(formField),
+  privacyConsentText: z.string(),
+  marketingConsentText: z.string().nullable(),
+  thankYouMessage: z.string(),
+  thankYouUrl: z.string().nullable(),
+  duplicateWindowDays: z.number(),
+  privacyPolicyVersionId: z.number().nullable(),
+  hasScripts: z.boolean(),
+  publishedAt: z.string().nullable(),
+  version: z.number(),
+  /** Public path, e.g. /view/smile-dental/implant-event. */
+  url: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Landing = z.infer<typeof landing>;
+
+export const landingListItem = z.object({
+  id: z.number(),
+  landingCode: z.string(),
+  title: z.string(),
+  status: z.enum(LANDING_STATUSES),
+  state: z.enum(LANDING_STATES),
+  openAt: z.string().nullable(),
+  closeAt: z.string().nullable(),
+  mediaTypeName: z.string().nullable(),
+  eventTypeName: z.string().nullable(),
+  publishedAt: z.string().nullable(),
+  url: z.string(),
+  /** For the chosen period (Seoul days, inclusive). */
+  visits: z.number(),
+  submissions: z.number(),
+  /** Submissions per visit in percent, one decimal; null without visits. */
+  conversionRate: z.number().nullable(),
+  updatedAt: z.string(),
+});
+export type LandingListItem = z.infer<typeof landingListItem>;
+
+const day = z.string().regex(DAY_RE, '날짜는 YYYY-MM-DD 형식입니다.');
+export const landingListQuery = listQuery.extend({
+  status: z.enum(LANDING_STATUSES).optional(),
+  /** Statistics period; defaults to the last 30 days (Seoul) up to today. */
+  from: day.optional(),
+  to: day.optional(),
+});
+export type LandingListQuery = z.infer<typeof landingListQuery>;
+
+export const landingListResponse = z.object({
+  items: z.array(landingListItem),
+  total: z.number().int(),
+  period: z.object({ from: z.string(), to: z.string() }),
+});
+
+export const landingParams = z.object({ shopId: z.coerce.number().int().positive(), id: z.coerce.number().int().positive() });
+
+const SCRIPT_MAX = 20_000;
+const scriptText = z
+  .string()
+  .max(SCRIPT_MAX, `${SCRIPT_MAX}자 이하로 입력하세요.`)
+  .refine((v) => !/<\/?(html|head|body|template)\b/i.test(v), 'html·head·body·template 태그는 넣을 수 없습니다.')
+  .default('');
+export const landingScriptsInput = z.object({
+  headScript: scriptText,
+  bodyScript: scriptText,
+  conversionScript: scriptText,
+});
+export type LandingScriptsInput = z.infer<typeof landingScriptsInput>;
+
+export const landingScripts = z.object({
+  landingId: z.number(),
+  landingCode: z.string(),
+  title: z.string(),
+  headScript: z.string(),
+  bodyScript: z.string(),
+  conversionScript: z.string(),
+  updatedAt: z.string(),
+});
+export type LandingScripts = z.infer<typeof landingScripts>;
+
+export const uploadResponse = z.object({
+  id: z.number(),
+  url: z.string(),
+  mime: z.string(),
+  width: z.number(),
+  height: z.number(),
+  size: z.number(),
+});
+export const IMAGE_UPLOAD_MAX_BYTES = 3 * 1024 * 1024;
+export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
+
+/** What the public page renders: one landing with its shop and current privacy policy. */
+export interface LandingView {
+  shop: {
+    code: string;
+    name: string;
+    companyName: string | null;
+    representative: string | null;
+    businessNumber: string | null;
+    phone: string | null;
+    address: string | null;
+  };
+  landing: {
+    id: number;
+    code: string;
+    title: string;
+    content: LandingContent;
+    formFields: FormField[];
+    privacyConsentText: string;
+    marketingConsentText: string | null;
+    thankYouMessage: string;
+    thankYouUrl: string | null;
+    headScript: string;
+    bodyScript: string;
+    conversionScript: string;
+    version: number;
+  };
+  policy: PrivacyPolicyView | null;
+  /** Signed render stamp the form posts back (minimum fill time). */
+  token: string;
+  /** Editor preview: no scripts, no submitting. */
+  preview?: boolean;
+}
+
+/** What the public privacy page renders. */
+export interface PrivacyPageView {
+  shop: LandingView['shop'];
+  landing: { code: string; title: string };
+  /** Null when the shop has not published a policy yet. */
+  policy: PrivacyPolicyView | null;
+}

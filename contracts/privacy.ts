@@ -1,0 +1,68 @@
+// Versioned privacy policies per shop. A published version is frozen; new submissions
+// consent to the latest published one (or the version a landing pins).
+import { z } from './zod.ts';
+
+const text = (max: number) => z.string().trim().max(max, `${max}자 이하로 입력하세요.`);
+const required = (max: number, message: string) => text(max).min(1, message);
+const optionalText = (max: number) => text(max).transform((v) => v || null).nullable().default(null);
+
+export const thirdParty = z.object({
+  recipient: required(60, '제공받는 자를 입력하세요.'),
+  purpose: required(200, '제공 목적을 입력하세요.'),
+  items: required(200, '제공 항목을 입력하세요.'),
+  period: required(100, '보유·이용 기간을 입력하세요.'),
+});
+export type ThirdParty = z.infer<typeof thirdParty>;
+
+export const privacyPolicyInput = z.object({
+  purpose: required(1000, '수집·이용 목적을 입력하세요.'),
+  items: required(500, '수집 항목을 입력하세요.'),
+  retentionDays: z.coerce.number().int('정수로 입력하세요.').min(1, '1일 이상 입력하세요.').max(3650, '3650일 이하로 입력하세요.'),
+  thirdParties: z.array(thirdParty).max(10, '10곳 이하로 입력하세요.').default([]),
+  /** Defaults to the shop's privacy officer when empty. */
+  officerName: optionalText(30),
+  officerContact: optionalText(60),
+  /** Further text shown below the structured sections; blank lines separate paragraphs. */
+  body: text(20000).default(''),
+});
+export type PrivacyPolicyInput = z.infer<typeof privacyPolicyInput>;
+
+export const POLICY_STATUSES = ['draft', 'published'] as const;
+export const POLICY_STATUS_LABELS: Record<(typeof POLICY_STATUSES)[number], string> = { draft: '초안', published: '게시됨' };
+
+export const privacyPolicy = z.object({
+  id: z.number(),
+  shopId: z.number(),
+  version: z.number(),
+  status: z.enum(POLICY_STATUSES),
+  /** The latest published version: what new submissions consent to by default. */
+  current: z.boolean(),
+  purpose: z.string(),
+  items: z.string(),
+  retentionDays: z.number(),
+  thirdParties: z.array(thirdParty),
+  officerName: z.string().nullable(),
+  officerContact: z.string().nullable(),
+  body: z.string(),
+  publishedAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type PrivacyPolicy = z.infer<typeof privacyPolicy>;
+
+export const privacyPolicyListResponse = z.object({ items: z.array(privacyPolicy), total: z.number().int() });
+export const policyParams = z.object({ shopId: z.coerce.number().int().positive(), id: z.coerce.number().int().positive() });
+
+/** A policy as the public privacy page and the landing's consent block show it. */
+export interface PrivacyPolicyView {
+  id: number;
+  version: number;
+  purpose: string;
+  items: string;
+  retentionDays: number;
+  thirdParties: ThirdParty[];
+  officerName: string | null;
+  officerContact: string | null;
+  body: string;
+  publishedAt: string;
+}

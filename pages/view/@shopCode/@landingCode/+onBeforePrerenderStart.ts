@@ -1,0 +1,3 @@
+import { prerenderUrls } from '../../page-data.ts';
+
+export const onBeforePrerenderStart = () => prerenderUrls('landing');

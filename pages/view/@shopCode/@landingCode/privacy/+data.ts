@@ -1,0 +1,1 @@
+export { privacyData as data } from '../../../page-data.ts';

@@ -1,0 +1,157 @@
+// Shared by the benchmark scripts: start our server (or `serve`) as a child process, wait
+// for it, and drive lead intake with a fixed number of keep-alive connections.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+
+export const ROOT = path.resolve(import.meta.dirname, '..');
+
+export interface Child {
+  process: ChildProcess;
+  url: string;
+  /** SIGTERM and wait for the exit. */
+  stop(): Promise<void>;
+  /** SIGKILL: no shutdown hooks, no flushing. */
+  kill(): Promise<void>;
+}
+
+function child(proc: ChildProcess, url: string): Child {
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  return {
+    process: proc,
+    url,
+    async stop() {
+      if (proc.exitCode === null) proc.kill('SIGTERM');
+      await exited;
+    },
+    async kill() {
+      if (proc.exitCode === null) proc.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+export async function waitForHttp(url: string, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > until) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+/** Our server (server/main.ts through tsx) on its own data directory. */
+export async function startServer(o: { dataDir: string; port: number; env?: Record<string, string> }): Promise<Child> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: {
+      ...process.env, NODE_ENV: 'production', DATA_DIR: o.dataDir, DATABASE_URL: '', PORT: String(o.port), HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn', INITIAL_ADMIN_PASSWORD: 'Bench-admin-2026!', ...o.env,
+    },
+  });
+  proc.stdout!.resume();
+  const c = child(proc, `http://127.0.0.1:${o.port}`);
+  await waitForHttp(`${c.url}/api/health`);
+  return c;
+}
+
+/** `serve` (the npm package) on a directory. */
+export async function startServe(dir: string, port: number): Promise<Child> {
+  const main = path.join(ROOT, 'node_modules/serve/build/main.js');
+  const proc = spawn(process.execPath, [main, '-L', '-n', '-l', `tcp://127.0.0.1:${port}`, dir], { cwd: ROOT, stdio: 'ignore' });
+  const c = child(proc, `http://127.0.0.1:${port}`);
+  await waitForHttp(c.url);
+  return c;
+}
+
+export const fileExists = (p: string) => fs.existsSync(p);
+
+export interface LoadResult {
+  /** Answers by status code. */
+  statuses: Record<number, number>;
+  ok: number;
+  errors: number;
+  /** Per-request latency in ms, sorted. */
+  latencies: number[];
+  /** The bodies of 2xx requests' `phone` field. */
+  acked: string[];
+  seconds: number;
+}
+
+/**
+ * `connections` loops, each sending one request at a time on its own keep-alive socket
+ * until the deadline; a request in flight at the deadline is waited for, so every
+ * request sent has its answer counted.
+ */
+export async function intakeLoad(o: {
+  url: string;
+  connections: number;
+  durationMs: number;
+  body: (n: number) => { json: string; phone: string };
+  /** Stop early (the crash test kills the server). */
+  signal?: AbortSignal;
+}): Promise<LoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: o.connections });
+  const target = new URL(o.url);
+  const statuses: Record<number, number> = {};
+  const latencies: number[] = [];
+  const acked: string[] = [];
+  let errors = 0;
+  let n = 0;
+  const started = performance.now();
+  const deadline = started + o.durationMs;
+
+  const post = (json: string) =>
+    new Promise<number>((resolve, reject) => {
+      const req = http.request(
+        { agent, host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(json);
+    });
+
+  const loop = async () => {
+    while (performance.now() < deadline && !o.signal?.aborted) {
+      const { json, phone } = o.body(n++);
+      const t0 = performance.now();
+      try {
+        const status = await post(json);
+        latencies.push(performance.now() - t0);
+        statuses[status] = (statuses[status] ?? 0) + 1;
+        if (status >= 200 && status < 300) acked.push(phone);
+      } catch {
+        errors++;
+        if (o.signal?.aborted) return;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: o.connections }, loop));
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const ok = Object.entries(statuses).filter(([s]) => Number(s) >= 200 && Number(s) < 300).reduce((a, [, c]) => a + c, 0);
+  return { statuses, ok, errors, latencies, acked, seconds: (performance.now() - started) / 1000 };
+}
+
+export const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0);
+
+/** A form token from the landing's HTML. */
+export async function tokenOf(pageUrl: string): Promise<string> {
+  const html = await (await fetch(pageUrl)).text();
+  const m = /name="_t" value="([^"]+)"/.exec(html);
+  if (!m) throw new Error(`no form token in ${pageUrl}`);
+  return m[1]!;
+}

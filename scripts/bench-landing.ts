@@ -1,0 +1,183 @@
+// npm run bench:landing — the landing page and intake figures, side by side in one run:
+//   1. gzip bytes of a demo landing's HTML (goal ≤ 14 KB) and of its inline script (≤ 2 KB)
+//   2. GET req/s of that landing from our server and from `serve` on the same file (goal ≥ 7×)
+//   3. intake leads/s and p99 with 50 connections for ~10 s, rate limit off (goal ≥ 10,000/s,
+//      p99 ≤ 20 ms), and the check that stored rows equal 2xx answers
+//   4. seconds to pre-render 1,000 landings through Vike (goal ≤ 30 s)
+// Our server runs as its own process (server/main.ts) on a fresh SQLite data directory.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import autocannon from 'autocannon';
+import { sql } from 'kysely';
+import { ROOT, startServe, startServer, tokenOf } from './bench-kit.ts';
+import { openDatabase } from '../server/db/dialect.ts';
+import { migrateToLatest } from '../server/db/migrate.ts';
+import { pageRenderer } from '../server/plugins/landing-renderer.ts';
+import { prerenderLandings } from '../server/modules/landings/landing-prerender.ts';
+import { INLINE_SCRIPT } from '../pages/view/render/inline-script.ts';
+
+const CONNECTIONS = 50;
+const GET_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const INTAKE_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const PRERENDER_COUNT = 1000;
+const PATH = '/view/smile-dental/implant-event';
+const DIST = path.join(ROOT, 'dist');
+
+const gz = (s: string | Buffer) => zlib.gzipSync(s, { level: 9 }).length;
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const rows: Array<[string, string, string]> = [];
+const row = (what: string, value: string, goal: string) => {
+  rows.push([what, value, goal]);
+  console.log(`  ${what.padEnd(46)} ${value.padStart(16)}   ${goal}`);
+};
+
+function newestMtime(dir: string): number {
+  let t = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newestMtime(p) : fs.statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+/** The Vike build the server renders with; rebuilt when pages/ is newer. */
+function ensurePagesBuild() {
+  const entry = path.join(DIST, 'server/entry.mjs');
+  const sources = Math.max(newestMtime(path.join(ROOT, 'pages')), newestMtime(path.join(ROOT, 'contracts')));
+  if (fs.existsSync(entry) && fs.statSync(entry).mtimeMs > sources) return;
+  console.log('  (building the Vike pages: npm run build:pages)');
+  const r = spawnSync('npm', ['run', 'build:pages', '--silent'], { cwd: ROOT, stdio: 'ignore' });
+  if (r.status !== 0) throw new Error('npm run build:pages failed');
+}
+
+async function getRate(url: string, headers: Record<string, string>): Promise<number> {
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: GET_SECONDS, headers });
+  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return r.requests.average;
+}
+
+async function main() {
+  ensurePagesBuild();
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'leadroom-bench-'));
+  const dataDir = path.join(work, 'data');
+  console.log(`\nLeadroom landing benchmark — ${os.cpus().length} CPU, Node ${process.version}, ${CONNECTIONS} connections\n`);
+  const server = await startServer({ dataDir, port: 4311, env: { INTAKE_RATE_LIMIT: '0' } });
+  let serve: Awaited<ReturnType<typeof startServe>> | undefined;
+  try {
+    // 1. Sizes.
+    const page = await fetch(server.url + PATH);
+    const html = await page.text();
+    if (page.status !== 200) throw new Error(`${PATH}: ${page.status}`);
+    row('demo landing HTML, gzip (incl. inline CSS)', kb(gz(html)), 'goal ≤ 14 KB');
+    row('inline script, gzip', `${gz(INLINE_SCRIPT)} B`, 'goal ≤ 2 KB');
+
+    // 2. GET: our cache vs `serve` on the same pre-rendered file.
+    const staticDir = path.join(work, 'static');
+    fs.mkdirSync(path.join(staticDir, PATH), { recursive: true });
+    fs.writeFileSync(path.join(staticDir, PATH, 'index.html'), html);
+    serve = await startServe(staticDir, 4312);
+    const served = await (await fetch(serve.url + PATH)).text();
+    if (served !== html) throw new Error('serve answers different bytes');
+    for (const [label, headers] of [['browser (accept-encoding: gzip, br)', { 'accept-encoding': 'gzip, deflate, br' }], ['no compression', {}]] as const) {
+      const ours = await getRate(server.url + PATH, headers);
+      const theirs = await getRate(serve.url + PATH, headers);
+      row(`GET req/s, ours — ${label}`, fmt(ours), '');
+      row(`GET req/s, serve — ${label}`, fmt(theirs), `ours = ${(ours / theirs).toFixed(1)}× (goal ≥ 7×)`);
+    }
+    await serve.stop();
+    serve = undefined;
+
+    // 3. Intake: a short warm-up measures the rate, then a run of ~10 s with a fixed number of
+    // requests, so no request is cut off mid-flight and every answer can be checked.
+    const token = await tokenOf(server.url + PATH);
+    await new Promise((r) => setTimeout(r, 2100)); // the form's minimum fill time
+    let n = 0;
+    const acked: string[] = [];
+    const intake = (prefix: string, opts: { duration?: number; amount?: number }) =>
+      autocannon({
+        url: `${server.url}/api/public/leads`,
+        connections: CONNECTIONS,
+        ...opts,
+        requests: [
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            setupRequest(req: autocannon.Request, context: Record<string, unknown>) {
+              const phone = `${prefix}${String(n++).padStart(7, '0')}`;
+              context.phone = phone;
+              const body = { shopCode: 'smile-dental', landingCode: 'implant-event', name: '부하시험', phone, privacyConsent: true, treatment: '임플란트', utm_source: 'bench', _t: token };
+              return { ...req, body: JSON.stringify(body) };
+            },
+            onResponse(status: number, _body: string, context: Record<string, unknown>) {
+              if (prefix === '0109' && status >= 200 && status < 300) acked.push(context.phone as string);
+            },
+          },
+        ],
+      });
+    const warm = await intake('0108', { duration: 3 });
+    const amount = Math.max(CONNECTIONS * 20, Math.round((warm.requests.average * INTAKE_SECONDS) / CONNECTIONS) * CONNECTIONS);
+    const run = await intake('0109', { amount });
+    const { db, close } = await openDatabase({ url: path.join(dataDir, 'leadroom.sqlite') });
+    const stored = await db.selectFrom('leads').select('phone').where('phone', 'like', '0109%').execute();
+    const events = await db
+      .selectFrom('lead_events as e')
+      .innerJoin('leads as l', 'l.id', 'e.lead_id')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('l.phone', 'like', '0109%')
+      .where('e.action', '=', 'created')
+      .executeTakeFirstOrThrow();
+    await close();
+    const storedSet = new Set(stored.map((r) => r.phone));
+    const missing = acked.filter((p) => !storedSet.has(p)).length;
+    row('intake leads/s (2xx ÷ seconds)', fmt(run['2xx'] / run.duration), 'goal ≥ 10,000/s');
+    row('intake latency p50 / p99', `${run.latency.p50} / ${run.latency.p99} ms`, 'goal p99 ≤ 20 ms');
+    row('intake requests · 2xx · other · errors', `${fmt(amount)} · ${fmt(run['2xx'])} · ${run.non2xx} · ${run.errors}`, `${run.duration.toFixed(1)} s`);
+    const equal = stored.length === run['2xx'] && missing === 0 && Number(events.n) === stored.length;
+    row('stored rows = 2xx answers', `${fmt(stored.length)} = ${fmt(run['2xx'])}`, equal ? 'OK (each with its created event)' : `MISMATCH (${missing} acknowledged but missing)`);
+    if (!equal) process.exitCode = 1;
+  } finally {
+    await serve?.stop();
+    await server.stop();
+  }
+
+  // 4. Pre-render 1,000 open landings through Vike's renderPage.
+  const handle = await openDatabase({ url: path.join(work, 'prerender.sqlite') });
+  await migrateToLatest(handle.db);
+  const now = new Date().toISOString();
+  const shop = await handle.db
+    .insertInto('shops')
+    .values({ shop_code: 'bench', name: '벤치치과', client_type_id: null, status: 'active', company_name: '벤치치과의원', representative: '김벤치', business_number: '1078616321', phone: '0212345678', address: '서울', privacy_officer_name: '이보호', privacy_officer_contact: '02-555-0100', created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await handle.db
+    .insertInto('privacy_policies')
+    .values({ shop_id: shop.id, version: 1, purpose: '상담 신청 접수', items: '이름, 연락처', retention_days: 180, third_parties: '[]', officer_name: null, officer_contact: null, body: '', published_at: now, created_by: null, created_at: now, updated_at: now })
+    .execute();
+  const content = JSON.stringify({ headline: '임플란트 무료 상담', subheadline: '11월 한정', body: '정밀 진단과 1:1 상담.\n\n지금 신청하세요.', bullets: ['3D CT', '야간 진료'], ctaLabel: '상담 신청' });
+  const fields = JSON.stringify([{ key: 'area', label: '지역', type: 'select', options: ['서울', '경기'], required: true }]);
+  for (let i = 0; i < PRERENDER_COUNT; i += 200) {
+    await handle.db
+      .insertInto('landings')
+      .values(Array.from({ length: Math.min(200, PRERENDER_COUNT - i) }, (_, j) => ({
+        shop_id: shop.id, landing_code: `landing-${i + j}`, title: `랜딩 ${i + j}`, status: 'open' as const, open_at: null, close_at: null,
+        media_type_id: null, event_type_id: null, content, form_fields: fields, privacy_consent_text: '동의합니다.', marketing_consent_text: null,
+        thank_you_message: '감사합니다.', thank_you_url: null, duplicate_window_days: 30, privacy_policy_version_id: null, published_at: now,
+        created_by: null, created_at: now, updated_at: now,
+      })))
+      .execute();
+  }
+  const renderer = await pageRenderer(DIST);
+  const t0 = performance.now();
+  const result = await prerenderLandings({ db: handle.db, renderer, secret: Buffer.from('bench'), outDir: path.join(work, 'prerendered') });
+  const seconds = (performance.now() - t0) / 1000;
+  await handle.close();
+  row(`pre-render ${fmt(PRERENDER_COUNT)} landings + privacy pages (${renderer.kind})`, `${seconds.toFixed(1)} s`, `${fmt(result.pages.length)} files; goal ≤ 30 s`);
+  fs.rmSync(work, { recursive: true, force: true });
+  console.log('');
+}
+
+await main();

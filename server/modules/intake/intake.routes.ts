@@ -1,0 +1,98 @@
+// Public intake endpoints, posted from landing pages (no session, no CSRF origin check).
+// JSON requests get JSON; a plain form post (no JavaScript) gets an HTML page or a 303.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { intakeService, IntakeError, type LandingDefinition } from './intake.service.ts';
+import { AppError } from '../../lib/errors.ts';
+import { landingSecret } from '../../lib/landing-security.ts';
+import { formErrorPage, STATIC_PAGE_CSP, thankYouPage } from '../../lib/public-pages.ts';
+import { INTAKE_MESSAGES } from '../../../contracts/intake.ts';
+import { landingPath } from '../../../contracts/landings.ts';
+import { SHOP_CODE_RE } from '../../../contracts/rules.ts';
+
+export const INTAKE_BODY_LIMIT = 16 * 1024;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Visit beacons are counted in memory; flush() writes them (before statistics are read). */
+    visitCounter: { flush(): Promise<void> };
+  }
+}
+
+/** A form post from a browser without JavaScript (the inline script asks for JSON). */
+function wantsHtml(req: FastifyRequest): boolean {
+  const type = req.headers['content-type'] ?? '';
+  return !type.includes('json') && !(req.headers.accept ?? '').includes('application/json');
+}
+
+const bodyObject = (body: unknown): Record<string, unknown> =>
+  body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+
+function backUrl(body: Record<string, unknown>): string | null {
+  const { shopCode, landingCode } = body;
+  return typeof shopCode === 'string' && typeof landingCode === 'string' && SHOP_CODE_RE.test(shopCode) && SHOP_CODE_RE.test(landingCode)
+    ? landingPath(shopCode, landingCode)
+    : null;
+}
+
+export async function intakeRoutes(app: FastifyInstance): Promise<void> {
+  let secret: Buffer | undefined;
+  const service = intakeService(app.db, app.clock, {
+    rateLimit: app.config.intakeRateLimit,
+    secret: () => (secret ??= landingSecret(app.config.dataDir)),
+  });
+  app.landingPages.onChange(() => service.forget());
+  app.decorate('visitCounter', { flush: service.flushVisits });
+  app.addHook('onClose', async () => service.close());
+
+  function refusal(err: unknown): AppError {
+    if (err instanceof AppError) return err;
+    const status = (err as FastifyError).statusCode ?? 500;
+    if (status === 413) return new AppError(413, 'PAYLOAD_TOO_LARGE', INTAKE_MESSAGES.tooLarge);
+    if (status >= 400 && status < 500) return new AppError(400, 'BAD_REQUEST', INTAKE_MESSAGES.badRequest);
+    return new AppError(500, 'INTERNAL', INTAKE_MESSAGES.internal);
+  }
+
+  function sendRefusal(err: unknown, req: FastifyRequest, reply: FastifyReply) {
+    const e = refusal(err);
+    if (e.status >= 500) req.log.error({ err }, 'intake failed');
+    if (wantsHtml(req)) {
+      const landing: LandingDefinition | undefined = err instanceof IntakeError ? err.landing : undefined;
+      const back = landing ? landingPath(landing.shopCode, landing.landingCode) : backUrl(bodyObject(req.body));
+      return reply.code(e.status).header('content-security-policy', STATIC_PAGE_CSP).header('cache-control', 'no-store')
+        .type('text/html; charset=utf-8').send(formErrorPage(e.message, e.fields, back));
+    }
+    return reply.code(e.status).send({ error: { code: e.code, message: e.message, ...(e.fields ? { fields: e.fields } : {}) } });
+  }
+
+  app.route({
+    method: 'POST',
+    url: '/api/public/leads',
+    bodyLimit: INTAKE_BODY_LIMIT,
+    config: { access: { public: true } },
+    errorHandler: (err, req, reply) => sendRefusal(err, req, reply),
+    async handler(req, reply) {
+      const { landing } = await service.submit(bodyObject(req.body), { ip: req.ip, userAgent: req.headers['user-agent'] });
+      if (!wantsHtml(req)) return reply.code(201).type('application/json; charset=utf-8').send('{"ok":true}');
+      if (landing.thankYouUrl) return reply.redirect(landing.thankYouUrl, 303);
+      const page = thankYouPage({
+        title: landing.title, message: landing.thankYouMessage, color: landing.color, backUrl: landingPath(landing.shopCode, landing.landingCode),
+        headScript: landing.headScript, conversionScript: landing.conversionScript,
+      });
+      return reply.code(200).header('content-security-policy', page.csp).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page.html);
+    },
+  });
+
+  // The visit beacon (navigator.sendBeacon): counted per landing, Seoul day and source.
+  app.route({
+    method: 'POST',
+    url: '/api/public/visits',
+    bodyLimit: 2048,
+    config: { access: { public: true } },
+    errorHandler: (_err, _req, reply) => reply.code(204).send(),
+    async handler(req, reply) {
+      await service.countVisit(bodyObject(req.body));
+      return reply.code(204).send();
+    },
+  });
+}
+

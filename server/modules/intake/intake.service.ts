@@ -1,0 +1,213 @@
+// Lead intake. The hot path keeps landing definitions in memory, checks everything it can
+// without the database, and hands the rest to one group-committed transaction per batch.
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { intakeRepository, type LandingDefinitionRow, type Outcome, type PendingBlock, type PendingLead } from './intake.repository.ts';
+import { GroupCommit } from '../../lib/group-commit.ts';
+import { AppError } from '../../lib/errors.ts';
+import { verifyRenderStamp } from '../../lib/landing-security.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { seoulDay } from '../../../contracts/kst.ts';
+import { DEFAULT_COLORS, formFields as formFieldsSchema, landingState, type FormField } from '../../../contracts/landings.ts';
+import {
+  HONEYPOT_FIELD, INTAKE_MESSAGES, MIN_FILL_MS, TOKEN_FIELD, intakeFields, intakeTarget, validateAnswers, visitSource,
+} from '../../../contracts/intake.ts';
+
+const DEFINITION_TTL_MS = 5_000;
+const VISIT_FLUSH_MS = 5_000;
+
+export interface LandingDefinition {
+  id: number;
+  shopId: number;
+  shopCode: string;
+  landingCode: string;
+  title: string;
+  status: LandingDefinitionRow['status'];
+  openAt: string | null;
+  closeAt: string | null;
+  shopActive: boolean;
+  formFields: FormField[];
+  thankYouMessage: string;
+  thankYouUrl: string | null;
+  duplicateWindowDays: number;
+  mediaTypeId: number | null;
+  policyId: number | null;
+  headScript: string;
+  conversionScript: string;
+  color: string;
+}
+
+function toDefinition(r: LandingDefinitionRow): LandingDefinition {
+  const content = JSON.parse(r.content) as { colors?: { primary?: string } };
+  return {
+    id: r.id, shopId: r.shop_id, shopCode: r.shop_code, landingCode: r.landing_code, title: r.title, status: r.status,
+    openAt: r.open_at, closeAt: r.close_at, shopActive: r.shop_status === 'active',
+    formFields: formFieldsSchema.parse(JSON.parse(r.form_fields)), thankYouMessage: r.thank_you_message, thankYouUrl: r.thank_you_url,
+    duplicateWindowDays: r.duplicate_window_days, mediaTypeId: r.media_type_id, policyId: r.policy_id,
+    headScript: r.head_script, conversionScript: r.conversion_script, color: content.colors?.primary ?? DEFAULT_COLORS.primary,
+  };
+}
+
+/** A refused submission; `landing` is known when the refusal came after finding it. */
+export class IntakeError extends AppError {
+  constructor(status: number, code: string, message: string, fields?: Record<string, string>, readonly landing?: LandingDefinition) {
+    super(status, code, message, fields);
+  }
+}
+
+export interface IntakeMeta {
+  ip: string;
+  userAgent: string | undefined;
+}
+
+export interface IntakeOptions {
+  /** Submissions per IP and landing per minute; 0 turns the limit off. */
+  rateLimit: number;
+  secret: () => Buffer;
+}
+
+/** Fixed one-minute windows; the counters are dropped every window. */
+function windowLimiter(limit: number) {
+  let window = -1;
+  let counts = new Map<string, number>();
+  return (key: string, nowMs: number): boolean => {
+    if (limit <= 0) return true;
+    const w = Math.floor(nowMs / 60_000);
+    if (w !== window) {
+      window = w;
+      counts = new Map();
+    }
+    const n = (counts.get(key) ?? 0) + 1;
+    counts.set(key, n);
+    return n <= limit;
+  };
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) ? String(v[0] ?? '') : v == null ? '' : String(v));
+
+export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOptions) {
+  const repo = intakeRepository(db);
+  const definitions = new Map<string, { def: LandingDefinition | null; until: number }>();
+  const allow = windowLimiter(opts.rateLimit);
+  const committer = new GroupCommit<PendingLead | PendingBlock, Outcome>((items) => repo.commitBatch(items, clock()));
+  // Every visitor of a cached page posts the same token: remember the verified ones.
+  const stamps = new Map<string, number>();
+  const renderTime = (landingId: number, token: unknown): number | null => {
+    const key = `${landingId}|${String(token)}`;
+    const known = stamps.get(key);
+    if (known !== undefined) return known;
+    const ms = verifyRenderStamp(opts.secret(), landingId, token);
+    if (ms !== null) {
+      if (stamps.size >= 1000) stamps.clear();
+      stamps.set(key, ms);
+    }
+    return ms;
+  };
+
+  async function definition(shopCode: string, landingCode: string): Promise<LandingDefinition | null> {
+    const key = `${shopCode}/${landingCode}`;
+    const now = Date.now();
+    const hit = definitions.get(key);
+    if (hit && now < hit.until) return hit.def;
+    const row = await repo.definition(shopCode, landingCode);
+    const def = row ? toDefinition(row) : null;
+    if (definitions.size > 10_000) definitions.clear();
+    definitions.set(key, { def, until: now + DEFINITION_TTL_MS });
+    return def;
+  }
+
+  /** An open landing by its codes, or the right refusal. */
+  async function openLanding(raw: Record<string, unknown>): Promise<LandingDefinition> {
+    const target = intakeTarget.safeParse({ shopCode: str(raw.shopCode), landingCode: str(raw.landingCode) });
+    if (!target.success) throw new IntakeError(400, 'BAD_REQUEST', INTAKE_MESSAGES.badRequest);
+    const def = await definition(target.data.shopCode, target.data.landingCode);
+    if (!def) throw new IntakeError(404, 'NOT_FOUND', INTAKE_MESSAGES.notFound);
+    const state = def.shopActive ? landingState(def, clock()) : 'ended';
+    if (state === 'ended') throw new IntakeError(410, 'GONE', INTAKE_MESSAGES.closed, undefined, def);
+    if (state !== 'open') throw new IntakeError(404, 'NOT_FOUND', INTAKE_MESSAGES.notFound);
+    return def;
+  }
+
+  // Visits are counted in memory and written every few seconds (one upsert per landing, day and source).
+  let visits = new Map<string, { landing_id: number; day: string; source: string; count: number }>();
+  const flushVisits = async () => {
+    if (!visits.size) return;
+    const rows = [...visits.values()];
+    visits = new Map();
+    await repo.addVisits(rows);
+  };
+  const visitTimer = setInterval(() => void flushVisits().catch(() => {}), VISIT_FLUSH_MS);
+  visitTimer.unref();
+
+  return {
+    /** Checks, stores and answers one submission; resolves after its transaction committed. */
+    async submit(raw: Record<string, unknown>, meta: IntakeMeta): Promise<{ landing: LandingDefinition; leadId: number; duplicateOf: number | null }> {
+      const def = await openLanding(raw);
+      const now = clock();
+      const refuse = (status: number, code: string, message: string, fields?: Record<string, string>) => new IntakeError(status, code, message, fields, def);
+      if (!allow(`${meta.ip}|${def.id}`, now.getTime())) throw refuse(429, 'RATE_LIMITED', INTAKE_MESSAGES.rateLimited);
+
+      const block = async (reason: PendingBlock['row']['reason'], message: string) => {
+        await committer.submit({
+          kind: 'block',
+          row: {
+            shop_id: def.shopId, landing_id: def.id, reason, ip: meta.ip, phone: str(raw.phone).slice(0, 20) || null,
+            name: str(raw.name).slice(0, 30) || null, user_agent: meta.userAgent?.slice(0, 300) ?? null, detail: null,
+          },
+        });
+        return refuse(400, 'BLOCKED', message);
+      };
+      if (str(raw[HONEYPOT_FIELD]).trim()) throw await block('honeypot', INTAKE_MESSAGES.bot);
+      const renderedAt = renderTime(def.id, raw[TOKEN_FIELD]);
+      if (renderedAt === null || renderedAt > now.getTime() + 60_000) throw refuse(400, 'BAD_TOKEN', INTAKE_MESSAGES.token);
+      if (now.getTime() - renderedAt < MIN_FILL_MS) throw await block('too-fast', INTAKE_MESSAGES.tooFast);
+
+      const parsed = intakeFields.safeParse(raw);
+      const { answers, errors } = validateAnswers(def.formFields, raw);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? '_')] ??= issue.message;
+      }
+      if (!parsed.success || Object.keys(errors).length) throw refuse(422, 'VALIDATION', INTAKE_MESSAGES.validation, errors);
+      const f = parsed.data;
+
+      const outcome = await committer.submit({
+        kind: 'lead',
+        duplicateWindowDays: def.duplicateWindowDays,
+        text: [f.name, ...Object.values(answers).flat()].join(' '),
+        lead: {
+          shop_id: def.shopId, landing_id: def.id, source: 'landing', name: f.name, phone: f.phone, answers: JSON.stringify(answers),
+          privacy_consent: 1, marketing_consent: f.marketingConsent ? 1 : 0, privacy_policy_id: def.policyId,
+          utm_source: f.utm_source, utm_medium: f.utm_medium, utm_campaign: f.utm_campaign, utm_content: f.utm_content, utm_term: f.utm_term,
+          media_type_id: def.mediaTypeId, referrer: f.referrer, ip: meta.ip, user_agent: meta.userAgent?.slice(0, 300) ?? null,
+          cs_status: '미처리',
+        },
+      });
+      if (outcome.status === 'denied') throw refuse(403, 'DENIED', INTAKE_MESSAGES.denied);
+      if (outcome.status !== 'created') throw refuse(500, 'INTERNAL', INTAKE_MESSAGES.internal);
+      return { landing: def, leadId: outcome.leadId, duplicateOf: outcome.duplicateOf };
+    },
+
+    /** The landing behind a form post, when its codes are valid (for error pages). */
+    landingOf: (raw: Record<string, unknown>) => openLanding(raw).catch(() => null),
+
+    async countVisit(raw: Record<string, unknown>) {
+      const def = await openLanding(raw).catch(() => null);
+      if (!def) return;
+      const day = seoulDay(clock());
+      const source = visitSource(str(raw.source));
+      const key = `${def.id}|${day}|${source}`;
+      const row = visits.get(key);
+      if (row) row.count++;
+      else visits.set(key, { landing_id: def.id, day, source, count: 1 });
+      if (visits.size > 5_000) await flushVisits();
+    },
+    flushVisits,
+    /** Landings changed: forget their definitions. */
+    forget: () => definitions.clear(),
+    async close() {
+      clearInterval(visitTimer);
+      await committer.idle();
+      await flushVisits();
+    },
+  };
+}

@@ -1,0 +1,63 @@
+// Pre-renders every open landing and its privacy page into a static directory a CDN can
+// serve (`npm run prerender` → dist/client/view/<shop>/<landing>/index.html), with the
+// uploaded images they show (…/uploads/<key>.<ext>).
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { PageRenderer } from '../../plugins/landing-renderer.ts';
+import { landingViews, publicState } from './landing-view.ts';
+import { landingsRepository } from './landings.repository.ts';
+import { landingPath, privacyPath } from '../../../contracts/landings.ts';
+
+export interface PrerenderOptions {
+  db: Kysely<Database>;
+  renderer: PageRenderer;
+  secret: Buffer;
+  outDir: string;
+  now?: Date;
+  concurrency?: number;
+}
+
+export interface PrerenderResult {
+  /** Public paths written. */
+  pages: string[];
+  uploads: number;
+}
+
+export async function prerenderLandings(o: PrerenderOptions): Promise<PrerenderResult> {
+  const now = o.now ?? new Date();
+  const open = (await landingViews(o.db).states()).filter((s) => publicState(s, now) === 'open');
+  const ctx = { db: o.db, secret: o.secret, now };
+  const pages: string[] = [];
+  const uploadKeys = new Set<string>();
+
+  const write = async (publicPath: string, html: string) => {
+    const file = path.join(o.outDir, ...publicPath.split('/').filter(Boolean), 'index.html');
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(file, html);
+    for (const m of html.matchAll(/\/uploads\/([A-Za-z0-9_-]{8,64}\.(?:png|jpg|webp|gif))/g)) uploadKeys.add(m[1]!);
+    pages.push(publicPath);
+  };
+
+  let next = 0;
+  const worker = async () => {
+    while (next < open.length) {
+      const s = open[next++]!;
+      const landing = await o.renderer.landing(s.shop_code, s.landing_code, ctx);
+      const privacy = await o.renderer.privacy(s.shop_code, s.landing_code, ctx);
+      if (landing) await write(landingPath(s.shop_code, s.landing_code), landing);
+      if (privacy) await write(privacyPath(s.shop_code, s.landing_code), privacy);
+    }
+  };
+  await Promise.all(Array.from({ length: o.concurrency ?? 8 }, worker));
+
+  const files = [...uploadKeys];
+  const rows = await landingsRepository(o.db).uploadsByKey(files.map((f) => f.replace(/\.\w+$/, '')));
+  if (rows.length) await fs.mkdir(path.join(o.outDir, 'uploads'), { recursive: true });
+  for (const r of rows) {
+    const file = files.find((f) => f.startsWith(`${r.key}.`))!;
+    await fs.writeFile(path.join(o.outDir, 'uploads', file), Buffer.from(r.data));
+  }
+  return { pages: pages.sort(), uploads: rows.length };
+}

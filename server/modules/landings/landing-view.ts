@@ -1,0 +1,112 @@
+// The view models the public pages render, loaded from the database. Used by the Vike
+// data hooks (pages/view/…), the page cache, the editor preview and the prerender script.
+import type { Kysely } from 'kysely';
+import type { Database, LandingRow, PrivacyPolicyRow, ShopRow } from '../../db/schema.ts';
+import { landingsRepository, type PublicState } from './landings.repository.ts';
+import {
+  formFields as formFieldsSchema, landingContent, landingPath, landingState, type LandingInput, type LandingState, type LandingView, type PrivacyPageView,
+} from '../../../contracts/landings.ts';
+import type { PrivacyPolicyView, ThirdParty } from '../../../contracts/privacy.ts';
+
+/** What a visitor gets now; a disabled shop's landings count as ended. */
+export function publicState(st: Pick<PublicState, 'status' | 'open_at' | 'close_at' | 'shop_status'>, now: Date): LandingState {
+  if (st.shop_status !== 'active') return 'ended';
+  return landingState({ status: st.status, openAt: st.open_at, closeAt: st.close_at }, now);
+}
+
+/** What rendered HTML depends on: the landing's version, the shop's details, the policy in force. */
+export const renderStamp = (st: Pick<PublicState, 'version' | 'shop_updated_at' | 'policy_id'>) =>
+  `${st.version}.${st.shop_updated_at}.${st.policy_id ?? 0}`;
+
+export function shopView(s: ShopRow): LandingView['shop'] {
+  return {
+    code: s.shop_code, name: s.name, companyName: s.company_name, representative: s.representative,
+    businessNumber: s.business_number, phone: s.phone, address: s.address,
+  };
+}
+
+export function policyView(p: PrivacyPolicyRow | undefined, shop: Pick<ShopRow, 'privacy_officer_name' | 'privacy_officer_contact'>): PrivacyPolicyView | null {
+  if (!p || !p.published_at) return null;
+  return {
+    id: p.id, version: p.version, purpose: p.purpose, items: p.items, retentionDays: p.retention_days,
+    thirdParties: JSON.parse(p.third_parties) as ThirdParty[],
+    officerName: p.officer_name ?? shop.privacy_officer_name, officerContact: p.officer_contact ?? shop.privacy_officer_contact,
+    body: p.body, publishedAt: p.published_at,
+  };
+}
+
+type ViewLanding = Omit<LandingView['landing'], 'id' | 'version'>;
+
+export function landingFieldsView(l: LandingRow): ViewLanding {
+  return {
+    code: l.landing_code, title: l.title,
+    content: landingContent.parse(JSON.parse(l.content)), formFields: formFieldsSchema.parse(JSON.parse(l.form_fields)),
+    privacyConsentText: l.privacy_consent_text, marketingConsentText: l.marketing_consent_text,
+    thankYouMessage: l.thank_you_message, thankYouUrl: l.thank_you_url,
+    headScript: l.head_script, bodyScript: l.body_script, conversionScript: l.conversion_script,
+  };
+}
+
+export function inputView(i: LandingInput): Omit<ViewLanding, 'headScript' | 'bodyScript' | 'conversionScript'> {
+  return {
+    code: i.landingCode, title: i.title, content: i.content, formFields: i.formFields,
+    privacyConsentText: i.privacyConsentText, marketingConsentText: i.marketingConsentText,
+    thankYouMessage: i.thankYouMessage, thankYouUrl: i.thankYouUrl,
+  };
+}
+
+type PublicLandingRow = NonNullable<Awaited<ReturnType<ReturnType<typeof landingsRepository>['publicLanding']>>>;
+
+const shopOfRow = (r: PublicLandingRow): LandingView['shop'] => ({
+  code: r.shop_code, name: r.shop_name, companyName: r.company_name, representative: r.representative,
+  businessNumber: r.business_number, phone: r.shop_phone, address: r.address,
+});
+
+export function landingViews(db: Kysely<Database>) {
+  const repo = landingsRepository(db);
+
+  async function load(shopCode: string, landingCode: string) {
+    const st = await repo.publicState(shopCode, landingCode);
+    if (!st) return null;
+    const row = await repo.publicLanding(st.id);
+    if (!row) return null;
+    const policy = row.policy_id ? await repo.policy(row.policy_id) : undefined;
+    return { st, row, policy };
+  }
+
+  return {
+    state: repo.publicState,
+    stateById: repo.publicStateById,
+    states: repo.publicStates,
+
+    /** The landing page's view; the caller signs the form token. */
+    async landing(shopCode: string, landingCode: string, token: (landingId: number) => string): Promise<LandingView | null> {
+      const found = await load(shopCode, landingCode);
+      if (!found) return null;
+      const { row, policy } = found;
+      return {
+        shop: shopOfRow(row),
+        landing: { id: row.id, version: row.version, ...landingFieldsView(row) },
+        policy: policyView(policy, row),
+        token: token(row.id),
+      };
+    },
+
+    async privacy(shopCode: string, landingCode: string): Promise<PrivacyPageView | null> {
+      const found = await load(shopCode, landingCode);
+      if (!found) return null;
+      const { row, policy } = found;
+      return {
+        shop: shopOfRow(row),
+        landing: { code: row.landing_code, title: row.title },
+        policy: policyView(policy, row),
+      };
+    },
+  };
+}
+
+/** Public URLs of every landing open now (npm start prints them; prerender lists them). */
+export async function openLandingUrls(db: Kysely<Database>, origin = '', now = new Date()): Promise<string[]> {
+  const states = await landingsRepository(db).publicStates();
+  return states.filter((s) => publicState(s, now) === 'open').map((s) => `${origin}${landingPath(s.shop_code, s.landing_code)}`);
+}

@@ -1,0 +1,104 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database, LandingRow } from '../../db/schema.ts';
+import { paginate, textMatch } from '../../lib/list.ts';
+import { effectivePolicyId } from '../../db/landing-sql.ts';
+import type { LandingStatus } from '../../../contracts/landings.ts';
+
+export interface LandingFilter {
+  page: number;
+  pageSize: number;
+  sort?: string;
+  q?: string;
+  status?: LandingStatus;
+}
+
+/** Period bounds for list statistics: Seoul days for visits, UTC instants for leads. */
+export interface StatsPeriod {
+  fromDay: string;
+  toDay: string;
+  fromIso: string;
+  toIso: string;
+}
+
+export type LandingFields = Omit<LandingRow, 'id' | 'version' | 'created_at' | 'updated_at' | 'head_script' | 'body_script' | 'conversion_script' | 'published_at' | 'created_by'>;
+
+export function landingsRepository(db: Kysely<Database>) {
+  const publicBase = () =>
+    db
+      .selectFrom('landings as l')
+      .innerJoin('shops as s', 's.id', 'l.shop_id')
+      .select([
+        'l.id', 'l.shop_id', 'l.landing_code', 'l.status', 'l.open_at', 'l.close_at', 'l.version', 's.shop_code',
+        's.updated_at as shop_updated_at', 's.status as shop_status', effectivePolicyId.as('policy_id'),
+      ]);
+
+  return {
+    list(shopId: number, f: LandingFilter, period: StatsPeriod) {
+      let qb = db
+        .selectFrom('landings as l')
+        .leftJoin('code_items as m', 'm.id', 'l.media_type_id')
+        .leftJoin('code_items as e', 'e.id', 'l.event_type_id')
+        .select([
+          'l.id', 'l.landing_code', 'l.title', 'l.status', 'l.open_at', 'l.close_at', 'l.published_at', 'l.updated_at',
+          'm.name as media_type_name', 'e.name as event_type_name',
+          sql<number>`(select coalesce(sum(v.count), 0) from visits v where v.landing_id = l.id and v.day >= ${period.fromDay} and v.day <= ${period.toDay})`.as('visits'),
+          sql<number>`(select count(*) from leads d where d.landing_id = l.id and d.deleted_at is null and d.created_at >= ${period.fromIso} and d.created_at < ${period.toIso})`.as('submissions'),
+        ])
+        .where('l.shop_id', '=', shopId);
+      if (f.q) {
+        qb = qb.where(textMatch(['l.title', 'l.landing_code'], f.q));
+      }
+      if (f.status) qb = qb.where('l.status', '=', f.status);
+      return paginate(qb, f, {
+        sortable: {
+          title: 'l.title', landingCode: 'l.landing_code', status: 'l.status', openAt: 'l.open_at', closeAt: 'l.close_at',
+          publishedAt: 'l.published_at', updatedAt: 'l.updated_at', visits: 'visits', submissions: 'submissions',
+        },
+        defaultSort: { column: 'l.updated_at', desc: true },
+        tieBreaker: 'l.id',
+      });
+    },
+    find: (shopId: number, id: number) =>
+      db.selectFrom('landings').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst(),
+    findIdByCode: (shopId: number, code: string) =>
+      db.selectFrom('landings').select('id').where('shop_id', '=', shopId).where('landing_code', '=', code).executeTakeFirst(),
+    codeItemKind: async (id: number) => (await db.selectFrom('code_items').select('kind').where('id', '=', id).executeTakeFirst())?.kind,
+    publishedPolicy: (shopId: number, id: number) =>
+      db.selectFrom('privacy_policies').select('id').where('shop_id', '=', shopId).where('id', '=', id).where('published_at', 'is not', null).executeTakeFirst(),
+    latestPublishedPolicy: (shopId: number) =>
+      db.selectFrom('privacy_policies').select('id').where('shop_id', '=', shopId).where('published_at', 'is not', null).orderBy('version', 'desc').limit(1).executeTakeFirst(),
+    insert: (row: LandingFields & { created_by: number | null; created_at: string; updated_at: string }) =>
+      db.insertInto('landings').values(row).returning('id').executeTakeFirstOrThrow(),
+    /** Any change bumps the version, which the page cache keys on. */
+    update: (id: number, row: Partial<LandingFields> & { updated_at: string; published_at?: string | null }) =>
+      db.updateTable('landings').set({ ...row, version: sql<number>`version + 1` }).where('id', '=', id).execute(),
+
+    insertUpload: (row: Omit<Database['uploads'], 'id'>) => db.insertInto('uploads').values(row).returning('id').executeTakeFirstOrThrow(),
+    findUpload: (key: string) => db.selectFrom('uploads').select(['mime', 'data', 'size']).where('key', '=', key).executeTakeFirst(),
+    uploadsByKey: (keys: string[]) =>
+      keys.length ? db.selectFrom('uploads').select(['key', 'mime', 'data']).where('key', 'in', keys).execute() : Promise.resolve([]),
+
+    // The public side.
+    /** Status, schedule and what the rendered HTML depends on, by public codes. */
+    publicState: (shopCode: string, landingCode: string) =>
+      publicBase().where('s.shop_code', '=', shopCode).where('l.landing_code', '=', landingCode).executeTakeFirst(),
+    publicStateById: (id: number) => publicBase().where('l.id', '=', id).executeTakeFirst(),
+    /** The same for every landing that is not a draft (page-cache revalidation, prerender). */
+    publicStates: () => publicBase().where('l.status', '!=', 'draft').execute(),
+    publicLanding: (id: number) =>
+      db
+        .selectFrom('landings as l')
+        .innerJoin('shops as s', 's.id', 'l.shop_id')
+        .selectAll('l')
+        .select([
+          's.shop_code', 's.name as shop_name', 's.company_name', 's.representative', 's.business_number', 's.phone as shop_phone',
+          's.address', 's.privacy_officer_name', 's.privacy_officer_contact', effectivePolicyId.as('policy_id'),
+        ])
+        .where('l.id', '=', id)
+        .executeTakeFirst(),
+    policy: (id: number) => db.selectFrom('privacy_policies').selectAll().where('id', '=', id).executeTakeFirst(),
+    shop: (shopId: number) => db.selectFrom('shops').selectAll().where('id', '=', shopId).executeTakeFirst(),
+  };
+}
+
+export type PublicState = NonNullable<Awaited<ReturnType<ReturnType<typeof landingsRepository>['publicState']>>>;

@@ -1,0 +1,195 @@
+import crypto from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database, LandingRow } from '../../db/schema.ts';
+import { landingsRepository, type LandingFields } from './landings.repository.ts';
+import { inputView, landingFieldsView, policyView, shopView } from './landing-view.ts';
+import { imageInfo } from './image-info.ts';
+import { AppError, badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors.ts';
+import { auditBy, type Actor } from '../../lib/audit.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { addDays, seoulDay, seoulDayStart } from '../../../contracts/kst.ts';
+import {
+  formFields as formFieldsSchema, landingContent, landingPath, landingState,
+  type Landing, type LandingInput, type LandingListItem, type LandingListQuery, type LandingView,
+} from '../../../contracts/landings.ts';
+
+export interface LandingHooks {
+  /** Drop cached pages of these landings and re-render them. */
+  changed(ids: number[]): Promise<void>;
+  /** Counted visits still in memory reach the database. */
+  flushVisits(): Promise<void>;
+  preview(view: LandingView): Promise<string>;
+}
+
+const conversion = (submissions: number, visits: number) => (visits > 0 ? Math.round((submissions / visits) * 1000) / 10 : null);
+
+export function toLanding(r: LandingRow, shopCode: string, now: Date): Landing {
+  return {
+    id: r.id, shopId: r.shop_id, landingCode: r.landing_code, title: r.title, status: r.status,
+    state: landingState({ status: r.status, openAt: r.open_at, closeAt: r.close_at }, now),
+    openAt: r.open_at, closeAt: r.close_at, mediaTypeId: r.media_type_id, eventTypeId: r.event_type_id,
+    content: landingContent.parse(JSON.parse(r.content)), formFields: formFieldsSchema.parse(JSON.parse(r.form_fields)),
+    privacyConsentText: r.privacy_consent_text, marketingConsentText: r.marketing_consent_text,
+    thankYouMessage: r.thank_you_message, thankYouUrl: r.thank_you_url, duplicateWindowDays: r.duplicate_window_days,
+    privacyPolicyVersionId: r.privacy_policy_version_id,
+    hasScripts: !!(r.head_script.trim() || r.body_script.trim() || r.conversion_script.trim()),
+    publishedAt: r.published_at, version: r.version, url: landingPath(shopCode, r.landing_code),
+    createdAt: r.created_at, updatedAt: r.updated_at,
+  };
+}
+
+function fieldsOf(shopId: number, i: LandingInput): Omit<LandingFields, 'status'> {
+  return {
+    shop_id: shopId, landing_code: i.landingCode, title: i.title, open_at: i.openAt, close_at: i.closeAt,
+    media_type_id: i.mediaTypeId, event_type_id: i.eventTypeId,
+    content: JSON.stringify(i.content), form_fields: JSON.stringify(i.formFields),
+    privacy_consent_text: i.privacyConsentText, marketing_consent_text: i.marketingConsentText,
+    thank_you_message: i.thankYouMessage, thank_you_url: i.thankYouUrl, duplicate_window_days: i.duplicateWindowDays,
+    privacy_policy_version_id: i.privacyPolicyVersionId,
+  };
+}
+
+export function landingsService(db: Kysely<Database>, clock: Clock, hooks: LandingHooks) {
+  const repo = landingsRepository(db);
+
+  async function shopOf(shopId: number) {
+    const shop = await repo.shop(shopId);
+    if (!shop) throw notFound('업체를 찾을 수 없습니다.');
+    return shop;
+  }
+
+  async function row(shopId: number, id: number) {
+    const r = await repo.find(shopId, id);
+    if (!r) throw notFound('랜딩을 찾을 수 없습니다.');
+    return r;
+  }
+
+  async function get(shopId: number, id: number): Promise<Landing> {
+    const [r, shop] = await Promise.all([row(shopId, id), shopOf(shopId)]);
+    return toLanding(r, shop.shop_code, clock());
+  }
+
+  async function checkReferences(shopId: number, i: LandingInput, selfId?: number) {
+    const fields: Record<string, string> = {};
+    if (i.mediaTypeId && (await repo.codeItemKind(i.mediaTypeId)) !== 'media-type') fields.mediaTypeId = '매체 유형을 찾을 수 없습니다.';
+    if (i.eventTypeId && (await repo.codeItemKind(i.eventTypeId)) !== 'event-type') fields.eventTypeId = '이벤트 유형을 찾을 수 없습니다.';
+    if (i.privacyPolicyVersionId && !(await repo.publishedPolicy(shopId, i.privacyPolicyVersionId))) {
+      fields.privacyPolicyVersionId = '게시된 개인정보 처리방침 버전을 선택하세요.';
+    }
+    if (Object.keys(fields).length) throw badRequest(Object.values(fields)[0]!, fields);
+    const same = await repo.findIdByCode(shopId, i.landingCode);
+    if (same && same.id !== selfId) throw conflict('이미 사용 중인 랜딩 코드입니다.', { landingCode: '이미 사용 중인 랜딩 코드입니다.' });
+  }
+
+  async function policyFor(shopId: number, pinned: number | null) {
+    const id = pinned ?? (await repo.latestPublishedPolicy(shopId))?.id;
+    return id ? repo.policy(id) : undefined;
+  }
+
+  return {
+    get,
+
+    async list(shopId: number, q: LandingListQuery) {
+      const now = clock();
+      const to = q.to ?? seoulDay(now);
+      const from = q.from ?? addDays(to, -29);
+      if (from > to) throw badRequest('시작일이 종료일보다 늦습니다.', { from: '시작일이 종료일보다 늦습니다.' });
+      await hooks.flushVisits();
+      const [shop, { rows, total }] = await Promise.all([
+        shopOf(shopId),
+        repo.list(shopId, q, { fromDay: from, toDay: to, fromIso: seoulDayStart(from).toISOString(), toIso: seoulDayStart(addDays(to, 1)).toISOString() }),
+      ]);
+      const items: LandingListItem[] = rows.map((r) => {
+        const visits = Number(r.visits);
+        const submissions = Number(r.submissions);
+        return {
+          id: r.id, landingCode: r.landing_code, title: r.title, status: r.status,
+          state: landingState({ status: r.status, openAt: r.open_at, closeAt: r.close_at }, now),
+          openAt: r.open_at, closeAt: r.close_at, mediaTypeName: r.media_type_name, eventTypeName: r.event_type_name,
+          publishedAt: r.published_at, url: landingPath(shop.shop_code, r.landing_code),
+          visits, submissions, conversionRate: conversion(submissions, visits), updatedAt: r.updated_at,
+        };
+      });
+      return { items, total, period: { from, to } };
+    },
+
+    async create(shopId: number, input: LandingInput, actor: Actor) {
+      await shopOf(shopId);
+      await checkReferences(shopId, input);
+      const now = clock().toISOString();
+      try {
+        const { id } = await repo.insert({ ...fieldsOf(shopId, input), status: 'draft', created_by: actor.id, created_at: now, updated_at: now });
+        await auditBy(db, actor, { action: 'landing-create', target: 'landing', targetId: id, detail: { shopId, landingCode: input.landingCode } }, clock());
+        return get(shopId, id);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflict('이미 사용 중인 랜딩 코드입니다.', { landingCode: '이미 사용 중인 랜딩 코드입니다.' });
+        throw err;
+      }
+    },
+
+    /** Saving an open landing changes the live page at once; scripts are never touched here. */
+    async update(shopId: number, id: number, input: LandingInput, actor: Actor) {
+      const current = await row(shopId, id);
+      if (current.published_at && input.landingCode !== current.landing_code) {
+        throw conflict('게시한 적이 있는 랜딩의 코드는 바꿀 수 없습니다. 광고에 연결된 주소가 끊깁니다.', { landingCode: '게시 후에는 바꿀 수 없습니다.' });
+      }
+      await checkReferences(shopId, input, id);
+      await repo.update(id, { ...fieldsOf(shopId, input), updated_at: clock().toISOString() });
+      await auditBy(db, actor, { action: 'landing-update', target: 'landing', targetId: id }, clock());
+      await hooks.changed([id]);
+      return get(shopId, id);
+    },
+
+    async publish(shopId: number, id: number, actor: Actor) {
+      const current = await row(shopId, id);
+      const now = clock();
+      if (current.close_at && new Date(current.close_at) <= now) {
+        throw conflict('종료 일시가 지난 랜딩은 게시할 수 없습니다. 일정을 먼저 바꾸세요.', { closeAt: '종료 일시가 지났습니다.' });
+      }
+      if (!(await policyFor(shopId, current.privacy_policy_version_id))) {
+        throw conflict('게시된 개인정보 처리방침이 없습니다. 개인정보 처리방침을 먼저 게시하세요.');
+      }
+      await repo.update(id, { status: 'open', published_at: now.toISOString(), updated_at: now.toISOString() });
+      await auditBy(db, actor, { action: 'landing-publish', target: 'landing', targetId: id }, now);
+      await hooks.changed([id]);
+      return get(shopId, id);
+    },
+
+    async close(shopId: number, id: number, actor: Actor) {
+      const current = await row(shopId, id);
+      if (current.status === 'draft') throw conflict('게시하지 않은 랜딩은 종료할 수 없습니다.');
+      const now = clock();
+      await repo.update(id, { status: 'closed', updated_at: now.toISOString() });
+      await auditBy(db, actor, { action: 'landing-close', target: 'landing', targetId: id }, now);
+      await hooks.changed([id]);
+      return get(shopId, id);
+    },
+
+    /** The saved landing, or unsaved editor input, as a visitor would see it (no scripts, no submitting). */
+    async preview(shopId: number, id: number | null, input: LandingInput | null): Promise<string> {
+      const shop = await shopOf(shopId);
+      const saved = id ? await row(shopId, id) : null;
+      const landing = input ? inputView(input) : landingFieldsView(saved!);
+      const policy = await policyFor(shopId, input ? input.privacyPolicyVersionId : saved!.privacy_policy_version_id);
+      return hooks.preview({
+        shop: shopView(shop),
+        landing: { id: saved?.id ?? 0, version: saved?.version ?? 0, ...landing, headScript: '', bodyScript: '', conversionScript: '' },
+        policy: policyView(policy, shop),
+        token: 'preview',
+        preview: true,
+      });
+    },
+
+    async upload(shopId: number, data: Buffer, actor: Actor) {
+      await shopOf(shopId);
+      const info = imageInfo(data);
+      if (!info) throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'PNG, JPEG, WebP, GIF 이미지만 올릴 수 있습니다.');
+      const key = crypto.randomBytes(16).toString('base64url');
+      const now = clock().toISOString();
+      const { id } = await repo.insertUpload({
+        key, shop_id: shopId, mime: info.mime, width: info.width, height: info.height, size: data.length, data, created_by: actor.id, created_at: now,
+      });
+      return { id, url: `/uploads/${key}.${info.ext}`, mime: info.mime, width: info.width, height: info.height, size: data.length };
+    },
+  };
+}

@@ -1,0 +1,97 @@
+// Renders the public pages. With a build (dist/server/entry.mjs) everything goes through
+// Vike's renderPage: routing, the +data hooks (given our database through pageContextInit)
+// and +onRenderHtml. Without one (tests, a dev server before `vite build`) the same data
+// and document functions run directly, so both paths produce the same HTML.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { landingPath, privacyPath, type LandingView } from '../../contracts/landings.ts';
+import { landingViews } from '../modules/landings/landing-view.ts';
+import { signRenderStamp } from '../lib/landing-security.ts';
+
+export interface RenderContext {
+  db: Kysely<Database>;
+  secret: Buffer;
+  /** The render time the form token carries (the app's clock). */
+  now: Date;
+}
+
+export interface PageRenderer {
+  kind: 'vike' | 'direct';
+  /** Changes with the page code: cached HTML from another version is not reused. */
+  version: string;
+  /** The landing's HTML, or null when it cannot be rendered (unknown). */
+  landing(shopCode: string, landingCode: string, ctx: RenderContext): Promise<string | null>;
+  privacy(shopCode: string, landingCode: string, ctx: RenderContext): Promise<string | null>;
+  /** The editor preview of a view as given. */
+  preview(view: LandingView, ctx: RenderContext): Promise<string>;
+}
+
+const renderers = new Map<string, Promise<PageRenderer>>();
+
+export function pageRenderer(distDir: string): Promise<PageRenderer> {
+  const entry = path.join(distDir, 'server', 'entry.mjs');
+  let r = renderers.get(entry);
+  if (!r) {
+    r = fs.existsSync(entry) ? vikeRenderer(entry) : directRenderer();
+    renderers.set(entry, r);
+  }
+  return r;
+}
+
+/** A hash of every file of the Vike server build. */
+function buildHash(dir: string): string {
+  const hash = crypto.createHash('sha1');
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else hash.update(e.name).update(fs.readFileSync(p));
+    }
+  };
+  walk(dir);
+  return hash.digest('base64url').slice(0, 16);
+}
+
+async function vikeRenderer(entry: string): Promise<PageRenderer> {
+  const version = `vike-${buildHash(path.dirname(entry))}`;
+  await import(pathToFileURL(entry).href);
+  const { renderPage } = await import('vike/server');
+  const render = async (url: string, init: Record<string, unknown>) => {
+    const pc = await renderPage({ urlOriginal: url, ...init });
+    const res = pc.httpResponse;
+    return res && res.statusCode === 200 ? res.body : null;
+  };
+  return {
+    kind: 'vike',
+    version,
+    landing: (s, l, ctx) => render(landingPath(s, l), { db: ctx.db, landingSecret: ctx.secret, renderedAt: ctx.now }),
+    privacy: (s, l, ctx) => render(privacyPath(s, l), { db: ctx.db, landingSecret: ctx.secret, renderedAt: ctx.now }),
+    async preview(view, ctx) {
+      const html = await render(landingPath(view.shop.code, view.landing.code), { db: ctx.db, landingView: view });
+      if (html === null) throw new Error('preview render failed');
+      return html;
+    },
+  };
+}
+
+async function directRenderer(): Promise<PageRenderer> {
+  const { renderLanding, renderPrivacy } = await import('../../pages/view/render/document.tsx');
+  return {
+    kind: 'direct',
+    // Sources may change between runs without a build: never reuse this process's files.
+    version: `direct-${process.pid}-${Date.now()}`,
+    async landing(s, l, ctx) {
+      const view = await landingViews(ctx.db).landing(s, l, (id) => signRenderStamp(ctx.secret, id, ctx.now));
+      return view && renderLanding(view);
+    },
+    async privacy(s, l, ctx) {
+      const view = await landingViews(ctx.db).privacy(s, l);
+      return view && renderPrivacy(view);
+    },
+    preview: async (view) => renderLanding(view),
+  };
+}

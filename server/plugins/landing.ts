@@ -1,0 +1,320 @@
+// Public landing pages: GET /view/:shopCode/:landingCode and …/privacy from a page cache.
+// Each entry holds the HTML with its gzip and brotli bodies and ready-made headers, so a
+// cached GET is one Map lookup and one write. A miss renders (Vike, see landing-renderer.ts)
+// and writes the HTML atomically under <dataDir>/pages/… (reused after a restart while the
+// landing is unchanged). Changes made here drop entries at once and re-render; a poller
+// picks up changes made by other processes within seconds. Unknown or unpublished
+// landings get a small static 404 page, closed ones a 410 page — never an error page.
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { landingPath, privacyPath, type LandingView } from '../../contracts/landings.ts';
+import { SHOP_CODE_RE } from '../../contracts/rules.ts';
+import { landingViews, publicState, renderStamp } from '../modules/landings/landing-view.ts';
+import { landingsRepository } from '../modules/landings/landings.repository.ts';
+import { landingSecret } from '../lib/landing-security.ts';
+import { GONE_PAGE, NOT_FOUND_PAGE, STATIC_PAGE_CSP } from '../lib/public-pages.ts';
+import { pageRenderer, type PageRenderer } from './landing-renderer.ts';
+
+const NEGATIVE_TTL_MS = 10_000;
+const REVALIDATE_MS = 3_000;
+const MAX_ENTRIES = 20_000;
+/** CDNs may keep a page 10 s, then serve it stale for a minute while revalidating by ETag. */
+const CACHE_CONTROL = 'public, max-age=10, stale-while-revalidate=60';
+
+type Encoding = 'identity' | 'gzip' | 'br';
+interface Variant {
+  headers: Record<string, string>;
+  body: Buffer;
+}
+interface Entry {
+  status: 200 | 404 | 410;
+  landingId: number | null;
+  stamp: string | null;
+  /** Served until this time (a landing's close_at; a negative entry's TTL). */
+  until: number;
+  etag: string;
+  variants: Record<Encoding, Variant>;
+  notModified: Record<string, string>;
+}
+
+const COMMON_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  vary: 'accept-encoding',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'SAMEORIGIN',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+};
+
+interface Encoded {
+  html: Buffer;
+  gzip: Buffer;
+  br: Buffer;
+  etag: string;
+}
+
+function encode(html: string): Encoded {
+  const buf = Buffer.from(html);
+  return {
+    html: buf,
+    gzip: zlib.gzipSync(buf, { level: 9 }),
+    br: zlib.brotliCompressSync(buf, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: buf.length } }),
+    etag: `W/"${crypto.createHash('sha1').update(buf).digest('base64url').slice(0, 20)}"`,
+  };
+}
+
+function makeEntry(status: Entry['status'], e: Encoded, csp: string, cacheControl: string, meta: Pick<Entry, 'landingId' | 'stamp' | 'until'>): Entry {
+  const base = { ...COMMON_HEADERS, 'cache-control': cacheControl, etag: e.etag, 'content-security-policy': `${csp}; frame-ancestors 'self'` };
+  const variant = (body: Buffer, encoding?: string): Variant => ({
+    headers: { ...base, 'content-length': String(body.length), ...(encoding ? { 'content-encoding': encoding } : {}) },
+    body,
+  });
+  return {
+    status, ...meta, etag: e.etag,
+    variants: { identity: variant(e.html), gzip: variant(e.gzip, 'gzip'), br: variant(e.br, 'br') },
+    notModified: { 'cache-control': cacheControl, etag: e.etag, vary: 'accept-encoding' },
+  };
+}
+
+const STATIC_404 = encode(NOT_FOUND_PAGE);
+const STATIC_410 = encode(GONE_PAGE);
+
+function staticEntry(status: 404 | 410, landingId: number | null, until: number): Entry {
+  return makeEntry(status, status === 404 ? STATIC_404 : STATIC_410, STATIC_PAGE_CSP, status === 404 ? 'public, max-age=10' : 'public, max-age=60', {
+    landingId, stamp: null, until,
+  });
+}
+
+const NOT_FOUND_ENTRY = staticEntry(404, null, Infinity);
+
+const pickEncoding = (accept: string | undefined): Encoding => (!accept ? 'identity' : accept.includes('br') ? 'br' : accept.includes('gzip') ? 'gzip' : 'identity');
+
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const bare = etag.slice(2);
+  return header.split(',').some((t) => {
+    const v = t.trim();
+    return v === '*' || v === etag || v === bare || v.slice(2) === bare;
+  });
+}
+
+export interface Served {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer | null;
+}
+
+function respond(entry: Entry, acceptEncoding: string | undefined, ifNoneMatch: string | undefined): Served {
+  if (entry.status === 200 && etagMatches(ifNoneMatch, entry.etag)) return { status: 304, headers: entry.notModified, body: null };
+  const v = entry.variants[pickEncoding(acceptEncoding)];
+  return { status: entry.status, headers: v.headers, body: v.body };
+}
+
+const cspOf = (html: string) =>
+  (/<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)?.[1] ?? STATIC_PAGE_CSP).replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+
+async function writeAtomic(file: string, data: string): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+  await fs.writeFile(tmp, data);
+  await fs.rename(tmp, file);
+}
+
+export interface LandingPages {
+  renderer(): Promise<PageRenderer>;
+  /** The cached answer for a public path (/view/…); renders on a miss. */
+  serve(pathname: string, acceptEncoding?: string, ifNoneMatch?: string): Promise<Served>;
+  /** Landings changed in this process: drop their pages (and every negative entry), tell listeners, re-render the open ones. */
+  changed(landingIds: number[]): Promise<void>;
+  onChange(listener: (landingIds: number[]) => void): void;
+  /** Drops entries whose landing changed elsewhere (runs every few seconds). */
+  revalidate(): Promise<void>;
+  preview(view: LandingView): Promise<string>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    landingPages: LandingPages;
+  }
+}
+
+/** /view/<shop>/<landing>[/privacy] → its parts; null for any other path. */
+function parsePath(pathname: string): { shopCode: string; landingCode: string; privacy: boolean } | null {
+  const parts = pathname.split('/');
+  if (parts[1] !== 'view' || parts.length < 4 || parts.length > 5) return null;
+  const [shopCode, landingCode, sub] = [parts[2]!, parts[3]!, parts[4]];
+  if (sub !== undefined && sub !== 'privacy') return null;
+  if (!SHOP_CODE_RE.test(shopCode) || !SHOP_CODE_RE.test(landingCode)) return null;
+  return { shopCode, landingCode, privacy: sub === 'privacy' };
+}
+
+export async function landingPlugin(app: FastifyInstance, opts: { fastPath?: boolean } = {}): Promise<void> {
+  const views = landingViews(app.db);
+  const repo = landingsRepository(app.db);
+  const cache = new Map<string, Entry>();
+  const inflight = new Map<string, Promise<Entry>>();
+  const listeners: Array<(ids: number[]) => void> = [];
+  let generation = 0;
+  const pagesDir = path.join(app.config.dataDir, 'pages');
+  const renderer = () => pageRenderer(app.config.distDir);
+  const context = () => ({ db: app.db, secret: landingSecret(app.config.dataDir), now: app.clock() });
+
+  function put(key: string, entry: Entry, gen: number): Entry {
+    if (gen !== generation) return entry; // a change arrived while rendering: serve once, do not keep
+    if (cache.size >= MAX_ENTRIES) {
+      for (const [k, e] of cache) if (e.status !== 200) cache.delete(k);
+      if (cache.size >= MAX_ENTRIES) cache.clear();
+    }
+    cache.set(key, entry);
+    return entry;
+  }
+
+  async function cachedFile(file: string, stamp: string): Promise<string | null> {
+    try {
+      const meta = JSON.parse(await fs.readFile(`${file}.json`, 'utf8')) as { stamp?: string };
+      return meta.stamp === stamp ? await fs.readFile(file, 'utf8') : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async function build(key: string, target: NonNullable<ReturnType<typeof parsePath>>, gen: number): Promise<Entry> {
+    const now = app.clock();
+    const negative = (status: 404 | 410, id: number | null) => put(key, staticEntry(status, id, now.getTime() + NEGATIVE_TTL_MS), gen);
+    const st = await views.state(target.shopCode, target.landingCode);
+    if (!st) return negative(404, null);
+    const state = publicState(st, now);
+    const servable = target.privacy ? state === 'open' || state === 'ended' : state === 'open';
+    if (!servable) return negative(state === 'ended' ? 410 : 404, st.id);
+    const stamp = renderStamp(st);
+    const r = await renderer();
+    const fileStamp = `${r.version}:${stamp}`;
+    const file = path.join(pagesDir, st.shop_code, st.landing_code, ...(target.privacy ? ['privacy'] : []), 'index.html');
+    let html = await cachedFile(file, fileStamp);
+    if (html === null) {
+      html = target.privacy
+        ? await r.privacy(st.shop_code, st.landing_code, context())
+        : await r.landing(st.shop_code, st.landing_code, context());
+      if (html === null) return negative(404, st.id);
+      try {
+        await writeAtomic(file, html);
+        await writeAtomic(`${file}.json`, JSON.stringify({ stamp: fileStamp }));
+      } catch (err) {
+        app.log.warn({ err, file }, 'landing page file not written');
+      }
+    }
+    const until = !target.privacy && st.close_at ? Date.parse(st.close_at) : Infinity;
+    return put(key, makeEntry(200, encode(html), cspOf(html), CACHE_CONTROL, { landingId: st.id, stamp, until }), gen);
+  }
+
+  async function entryFor(pathname: string): Promise<Entry> {
+    const hit = cache.get(pathname);
+    if (hit && app.clock().getTime() < hit.until) return hit;
+    const target = parsePath(pathname);
+    if (!target) return NOT_FOUND_ENTRY;
+    let pending = inflight.get(pathname);
+    if (!pending) {
+      pending = build(pathname, target, generation).finally(() => inflight.delete(pathname));
+      inflight.set(pathname, pending);
+    }
+    return pending;
+  }
+
+  const pages: LandingPages = {
+    renderer,
+    async serve(pathname, acceptEncoding, ifNoneMatch) {
+      return respond(await entryFor(pathname), acceptEncoding, ifNoneMatch);
+    },
+    async changed(ids) {
+      generation++;
+      inflight.clear(); // renders started before the change may read old rows: start afresh
+      for (const [k, e] of cache) if (e.status !== 200 || (e.landingId !== null && ids.includes(e.landingId))) cache.delete(k);
+      for (const l of listeners) l(ids);
+      for (const id of ids) {
+        try {
+          const st = await views.stateById(id);
+          if (st && publicState(st, app.clock()) === 'open') {
+            await entryFor(landingPath(st.shop_code, st.landing_code));
+            await entryFor(privacyPath(st.shop_code, st.landing_code));
+          }
+        } catch (err) {
+          app.log.error({ err, landingId: id }, 'landing re-render failed');
+        }
+      }
+    },
+    onChange(listener) {
+      listeners.push(listener);
+    },
+    async revalidate() {
+      if (!cache.size) return;
+      const now = app.clock();
+      const byId = new Map((await views.states()).map((s) => [s.id, s]));
+      const stale = new Set<number>();
+      for (const [k, e] of cache) {
+        if (e.status !== 200 || e.landingId === null) continue;
+        const s = byId.get(e.landingId);
+        if (!s || renderStamp(s) !== e.stamp || (!k.endsWith('/privacy') && publicState(s, now) !== 'open')) {
+          cache.delete(k);
+          stale.add(e.landingId);
+        }
+      }
+      if (stale.size) for (const l of listeners) l([...stale]);
+    },
+    preview: async (view) => (await renderer()).preview(view, context()),
+  };
+  app.decorate('landingPages', pages);
+
+  const timer = setInterval(() => {
+    pages.revalidate().catch((err) => app.log.warn({ err }, 'landing revalidation failed'));
+  }, REVALIDATE_MS);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+
+  const send = (reply: FastifyReply, s: Served) => reply.code(s.status).headers(s.headers).send(s.body ?? undefined);
+  const handler = async (req: FastifyRequest, reply: FastifyReply) =>
+    send(reply, await pages.serve(req.url.split('?')[0]!, req.headers['accept-encoding'], req.headers['if-none-match']));
+  const routeOpts = { config: { access: { public: true } as const }, compress: false as const };
+  app.get('/view/:shopCode/:landingCode', routeOpts, handler);
+  app.get('/view/:shopCode/:landingCode/privacy', routeOpts, handler);
+  app.get('/view/*', routeOpts, async (req, reply) => {
+    // A pasted ad link with a trailing slash still reaches the page.
+    const [pathname, query] = req.url.split('?') as [string, string | undefined];
+    const bare = pathname.replace(/\/+$/, '');
+    if (bare !== pathname && parsePath(bare)) return reply.redirect(query ? `${bare}?${query}` : bare, 301);
+    return send(reply, respond(NOT_FOUND_ENTRY, req.headers['accept-encoding'], undefined));
+  });
+
+  app.get('/uploads/:file', { config: { access: { public: true } } }, async (req, reply) => {
+    const m = /^([A-Za-z0-9_-]{8,64})\.(png|jpg|webp|gif)$/.exec((req.params as { file: string }).file);
+    const row = m ? await repo.findUpload(m[1]!) : undefined;
+    if (!row) return reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
+    return reply
+      .headers({ 'content-type': row.mime, 'cache-control': 'public, max-age=31536000, immutable', 'content-security-policy': "default-src 'none'" })
+      .send(Buffer.from(row.data));
+  });
+
+  // The hot path: a cached page is answered before Fastify's routing and hooks run.
+  if (opts.fastPath !== false) {
+    const server = app.server;
+    const [fastify] = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+    if (fastify && server.listenerCount('request') === 1) {
+      server.removeAllListeners('request');
+      server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+        if ((req.method === 'GET' || req.method === 'HEAD') && req.url!.startsWith('/view/')) {
+          const q = req.url!.indexOf('?');
+          const entry = cache.get(q < 0 ? req.url! : req.url!.slice(0, q));
+          if (entry && entry.status === 200 && app.clock().getTime() < entry.until) {
+            const s = respond(entry, req.headers['accept-encoding'], req.headers['if-none-match']);
+            res.writeHead(s.status, s.headers);
+            res.end(req.method === 'HEAD' ? undefined : (s.body ?? undefined));
+            return;
+          }
+        }
+        fastify.call(server, req, res);
+      });
+    }
+  }
+}

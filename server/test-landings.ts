@@ -1,0 +1,124 @@
+// Test support for landing pages and intake: a shop with a published privacy policy,
+// landings, signed form tokens and submissions as a browser would send them.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { testApp, type Client, type TestApp } from './test-helpers.ts';
+import type { Config } from './config.ts';
+import { landingSecret, signRenderStamp } from './lib/landing-security.ts';
+
+export interface LandingTestApp extends TestApp {
+  dataDir: string;
+  admin: Client;
+  shopId: number;
+  shopCode: string;
+}
+
+/** A fresh app with its own data directory, an administrator client and one shop with a published policy. */
+export async function landingTestApp(config: Partial<Config> = {}): Promise<LandingTestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadroom-test-'));
+  const t = await testApp({ dataDir, intakeRateLimit: 0, ...config });
+  const admin = await t.login();
+  const shop = await admin.post('/api/shops', {
+    shopCode: 'smile', name: '미소치과', companyName: '미소치과의원', representative: '김미소', businessNumber: '1078616321',
+    phone: '02-1234-5678', address: '서울 강남구', privacyOfficerName: '이보호', privacyOfficerContact: 'privacy@smile.kr',
+  });
+  if (shop.statusCode !== 201) throw new Error(`shop: ${shop.statusCode} ${shop.body}`);
+  const shopId = shop.json().id as number;
+  await publishPolicy(admin, shopId);
+  return {
+    ...t, dataDir, admin, shopId, shopCode: 'smile',
+    async close() {
+      await t.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const policyInput = (extra: Record<string, unknown> = {}) => ({
+  purpose: '상담 신청 접수 및 안내', items: '이름, 연락처', retentionDays: 180,
+  thirdParties: [], officerName: '', officerContact: '', body: '', ...extra,
+});
+
+export async function publishPolicy(c: Client, shopId: number, extra: Record<string, unknown> = {}): Promise<number> {
+  const created = await c.post(`/api/shops/${shopId}/privacy-policies`, policyInput(extra));
+  if (created.statusCode !== 201) throw new Error(`policy: ${created.statusCode} ${created.body}`);
+  const id = created.json().id as number;
+  const published = await c.post(`/api/shops/${shopId}/privacy-policies/${id}/publish`);
+  if (published.statusCode !== 200) throw new Error(`publish policy: ${published.statusCode} ${published.body}`);
+  return id;
+}
+
+export const landingInput = (extra: Record<string, unknown> = {}) => ({
+  landingCode: 'implant',
+  title: '임플란트 상담 이벤트',
+  content: {
+    headline: '임플란트 무료 상담', subheadline: '11월 한정 혜택', body: '첫 문단입니다.\n\n둘째 문단입니다.',
+    bullets: ['정밀 3D CT 검사', '야간 진료'], ctaLabel: '상담 신청하기',
+  },
+  formFields: [
+    { key: 'area', label: '지역', type: 'select', options: ['서울', '경기'], required: true },
+    { key: 'time', label: '통화 가능 시간', type: 'radio', options: ['오전', '오후'], required: false },
+  ],
+  ...extra,
+});
+
+/** Creates and publishes a landing; returns its id. */
+export async function openLanding(t: LandingTestApp, extra: Record<string, unknown> = {}): Promise<number> {
+  const created = await t.admin.post(`/api/shops/${t.shopId}/landings`, landingInput(extra));
+  if (created.statusCode !== 201) throw new Error(`landing: ${created.statusCode} ${created.body}`);
+  const id = created.json().id as number;
+  const published = await t.admin.post(`/api/shops/${t.shopId}/landings/${id}/publish`);
+  if (published.statusCode !== 200) throw new Error(`publish landing: ${published.statusCode} ${published.body}`);
+  return id;
+}
+
+/** A form token as if the page had been rendered `msAgo` before the app's clock. */
+export const formToken = (t: LandingTestApp, landingId: number, msAgo = 10_000) =>
+  signRenderStamp(landingSecret(t.dataDir), landingId, new Date(t.clock.current.getTime() - msAgo));
+
+export interface SubmitOptions {
+  /** Post form-encoded like a browser without JavaScript. */
+  form?: boolean;
+  ip?: string;
+  headers?: Record<string, string>;
+}
+
+export function submit(t: LandingTestApp, body: Record<string, unknown>, o: SubmitOptions = {}) {
+  const payload = o.form
+    ? new URLSearchParams(
+        Object.entries(body).flatMap(([k, v]): Array<[string, string]> => (Array.isArray(v) ? v.map((x) => [k, String(x)]) : v === undefined ? [] : [[k, String(v)]])),
+      ).toString()
+    : JSON.stringify(body);
+  return t.app.inject({
+    method: 'POST', url: '/api/public/leads', remoteAddress: o.ip ?? '203.0.113.7', payload,
+    headers: {
+      host: 'localhost', 'user-agent': 'Mozilla/5.0 (iPhone) test',
+      'content-type': o.form ? 'application/x-www-form-urlencoded' : 'application/json',
+      ...o.headers,
+    },
+  });
+}
+
+/** A valid submission for a landing made with landingInput(). */
+export const leadBody = (t: LandingTestApp, landingId: number, extra: Record<string, unknown> = {}) => ({
+  shopCode: t.shopCode, landingCode: 'implant', name: '홍길동', phone: '010-1234-5678', privacyConsent: true,
+  area: '서울', _t: formToken(t, landingId), ...extra,
+});
+
+export async function countRows(t: TestApp, table: 'leads' | 'lead_events' | 'blocked_submissions' | 'visits'): Promise<number> {
+  const row = await t.app.db.selectFrom(table).select(sql<number>`count(*)`.as('n')).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** A shop-area account of a built-in type (marketer, shop-owner, counselor) permitted the test shop, logged in. */
+export async function shopAccount(t: LandingTestApp, loginId: string, builtinKey: string): Promise<Client> {
+  const type = await t.app.db.selectFrom('account_types').select('id').where('builtin_key', '=', builtinKey).executeTakeFirstOrThrow();
+  const password = 'Shop-pass-2026';
+  const created = await t.admin.post('/api/accounts', { loginId, password, name: loginId, accountTypeId: type.id });
+  if (created.statusCode !== 201) throw new Error(`account: ${created.statusCode} ${created.body}`);
+  const permitted = await t.admin.put(`/api/shop-permissions/${created.json().id}`, { shopIds: [t.shopId] });
+  if (permitted.statusCode >= 300) throw new Error(`shop permission: ${permitted.statusCode} ${permitted.body}`);
+  return t.login(loginId, password);
+}
