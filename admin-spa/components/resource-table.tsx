@@ -35,7 +35,9 @@ export function useListParams(filterNames: string[]) {
   };
   const update = (patch: Partial<ListParams>) => {
     const next = { ...params, ...patch, filters: { ...params.filters, ...patch.filters } };
-    const out = new URLSearchParams();
+    // Parameters the table does not own (a screen's period, an open editor) survive paging and filtering.
+    const out = new URLSearchParams(search);
+    for (const k of ['page', 'pageSize', 'sort', ...filterNames]) out.delete(k);
     if (next.page > 1) out.set('page', String(next.page));
     if (next.pageSize !== 20) out.set('pageSize', String(next.pageSize));
     if (next.sort) out.set('sort', next.sort);

@@ -28,12 +28,13 @@ export function withQuery(path: string, query?: Query): string {
 
 async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   let res: Response;
+  const form = body instanceof FormData;
   try {
     res = await fetch(path, {
       method,
       credentials: 'same-origin',
-      headers: body !== undefined ? { 'content-type': 'application/json' } : {},
-      body: body !== undefined ? JSON.stringify(body) : undefined,
+      headers: body !== undefined && !form ? { 'content-type': 'application/json' } : {},
+      body: form ? body : body !== undefined ? JSON.stringify(body) : undefined,
     });
   } catch {
     throw new ApiError(0, 'NETWORK', '서버에 연결할 수 없습니다. 네트워크를 확인하세요.');
@@ -52,5 +53,7 @@ export const api = {
   get: <T>(path: string, query?: Query) => request<T>('GET', withQuery(path, query)),
   post: <T>(path: string, body: unknown = {}) => request<T>('POST', path, body),
   put: <T>(path: string, body: unknown) => request<T>('PUT', path, body),
+  /** multipart/form-data (file uploads); the browser sets the boundary. */
+  upload: <T>(path: string, body: FormData) => request<T>('POST', path, body),
   del: <T = void>(path: string) => request<T>('DELETE', path),
 };

@@ -5,7 +5,7 @@ import { intakeService, IntakeError, type LandingDefinition } from './intake.ser
 import { AppError } from '../../lib/errors.ts';
 import { landingSecret } from '../../lib/landing-security.ts';
 import { formErrorPage, STATIC_PAGE_CSP, thankYouPage } from '../../lib/public-pages.ts';
-import { INTAKE_MESSAGES } from '../../../contracts/intake.ts';
+import { INTAKE_MESSAGES, UTM_KEYS } from '../../../contracts/intake.ts';
 import { landingPath } from '../../../contracts/landings.ts';
 import { SHOP_CODE_RE } from '../../../contracts/rules.ts';
 
@@ -32,6 +32,23 @@ function backUrl(body: Record<string, unknown>): string | null {
   return typeof shopCode === 'string' && typeof landingCode === 'string' && SHOP_CODE_RE.test(shopCode) && SHOP_CODE_RE.test(landingCode)
     ? landingPath(shopCode, landingCode)
     : null;
+}
+
+/**
+ * Without JavaScript nothing copies the landing URL's UTM parameters into the form, but the
+ * browser names that URL in Referer (same origin): take them from there when the body has none.
+ */
+export function withRefererUtm(body: Record<string, unknown>, referer: string | undefined, host: string | undefined): Record<string, unknown> {
+  if (!referer || UTM_KEYS.some((k) => body[k])) return body;
+  let url: URL;
+  try {
+    url = new URL(referer);
+  } catch {
+    return body;
+  }
+  if (url.host !== host || !url.pathname.startsWith('/view/')) return body;
+  const utm = Object.fromEntries(UTM_KEYS.map((k) => [k, url.searchParams.get(k)]).filter(([, v]) => v));
+  return Object.keys(utm).length ? { ...body, ...utm } : body;
 }
 
 export async function intakeRoutes(app: FastifyInstance): Promise<void> {
@@ -71,7 +88,8 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
     config: { access: { public: true } },
     errorHandler: (err, req, reply) => sendRefusal(err, req, reply),
     async handler(req, reply) {
-      const { landing } = await service.submit(bodyObject(req.body), { ip: req.ip, userAgent: req.headers['user-agent'] });
+      const body = withRefererUtm(bodyObject(req.body), req.headers.referer, req.headers.host);
+      const { landing } = await service.submit(body, { ip: req.ip, userAgent: req.headers['user-agent'] });
       if (!wantsHtml(req)) return reply.code(201).type('application/json; charset=utf-8').send('{"ok":true}');
       if (landing.thankYouUrl) return reply.redirect(landing.thankYouUrl, 303);
       const page = thankYouPage({

@@ -49,6 +49,20 @@ describe('intake', () => {
     expect(await countRows(t, 'leads')).toBe(2);
   });
 
+  it('takes UTM from the landing URL in Referer when a form post without JavaScript carries none', async () => {
+    const referer = 'http://localhost/view/smile/implant?utm_source=naver&utm_medium=cpc&utm_campaign=winter';
+    await submit(t, leadBody(t, landingId, { privacyConsent: '1' }), { form: true, headers: { referer } });
+    // Values in the body win; a foreign referrer is never mined.
+    await submit(t, leadBody(t, landingId, { phone: '01022223333', privacyConsent: '1', utm_source: 'kakao' }), { form: true, headers: { referer } });
+    await submit(t, leadBody(t, landingId, { phone: '01044445555', privacyConsent: '1' }), { form: true, headers: { referer: 'https://evil.example/view/x?utm_source=spoof' } });
+    const rows = await leads();
+    expect(rows.map((r) => [r.utm_source, r.utm_medium, r.utm_campaign])).toEqual([
+      ['naver', 'cpc', 'winter'],
+      ['kakao', null, null],
+      [null, null, null],
+    ]);
+  });
+
   it('refuses bad submissions with the right status and a Korean message, storing nothing', async () => {
     const other = await openLanding(t, { landingCode: 'whitening' });
     const closed = await openLanding(t, { landingCode: 'closed' });

@@ -1,0 +1,134 @@
+// The current shop's own details: business information shown on its landing pages and
+// privacy policy, and its privacy officer. Read-only without write permission.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Alert, App, Button, Card, Col, Descriptions, Divider, Form, Input, Row, Skeleton, Space, Tag } from 'antd';
+import { SHOP_STATUS_LABELS, shopDetails, type Shop, type ShopDetails } from '../../../contracts/shops.ts';
+import { formatBusinessNumber, formatPhone } from '../../../contracts/rules.ts';
+import { ApiError, api } from '../../lib/api.ts';
+import { useAuth } from '../../lib/auth.tsx';
+import { formatDateTime, formatNumber } from '../../lib/format.ts';
+import { shopApi, useCurrentShop } from '../../lib/shop.tsx';
+import { fieldErrors, zodRule } from '../../lib/zod-rule.ts';
+
+type FormValues = { [K in keyof ShopDetails]: string };
+
+function toForm(s: Shop): FormValues {
+  return {
+    name: s.name, companyName: s.companyName ?? '', representative: s.representative ?? '',
+    businessNumber: s.businessNumber ? formatBusinessNumber(s.businessNumber) : '', phone: s.phone ? formatPhone(s.phone) : '',
+    address: s.address ?? '', privacyOfficerName: s.privacyOfficerName ?? '', privacyOfficerContact: s.privacyOfficerContact ?? '',
+  };
+}
+
+export default function BaseInformation() {
+  const shop = useCurrentShop();
+  const { can } = useAuth();
+  const writable = can('base-information', 'write');
+  const endpoint = shopApi(shop.id, '/base-information');
+  const q = useQuery({ queryKey: ['base-information', shop.id], queryFn: () => api.get<Shop>(endpoint) });
+
+  if (q.isError) return <Alert type="error" showIcon title={(q.error as Error).message} />;
+  if (!q.data) return <Skeleton active paragraph={{ rows: 10 }} />;
+  return <DetailsForm key={q.data.updatedAt} shop={q.data} writable={writable} endpoint={endpoint} />;
+}
+
+function DetailsForm({ shop, writable, endpoint }: { shop: Shop; writable: boolean; endpoint: string }) {
+  const [form] = Form.useForm<FormValues>();
+  const [saving, setSaving] = useState(false);
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+
+  async function save(values: FormValues) {
+    setSaving(true);
+    try {
+      const saved = await api.put<Shop>(endpoint, values);
+      queryClient.setQueryData(['base-information', shop.id], saved);
+      // The header's shop selector shows the name.
+      await queryClient.invalidateQueries({ queryKey: ['my-shops'] });
+      message.success('기본 정보를 저장했습니다. 랜딩과 처리방침에 바로 반영됩니다.');
+    } catch (err) {
+      if (err instanceof ApiError && err.fields) form.setFields(fieldErrors(err.fields) as never);
+      message.error(err instanceof Error ? err.message : '저장하지 못했습니다.');
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Space orientation="vertical" size={16} style={{ width: '100%', maxWidth: 960 }}>
+      <Card variant="borderless">
+        <Descriptions size="small" column={{ xs: 1, md: 2, xl: 4 }}>
+          <Descriptions.Item label="업체 코드">
+            <Tag>{shop.shopCode}</Tag>
+          </Descriptions.Item>
+          <Descriptions.Item label="업체 유형">{shop.clientTypeName ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label="상태">
+            <Tag color={shop.status === 'active' ? 'green' : 'default'}>{SHOP_STATUS_LABELS[shop.status]}</Tag>
+          </Descriptions.Item>
+          <Descriptions.Item label="누적 DB">{formatNumber(shop.leadCount)}건</Descriptions.Item>
+        </Descriptions>
+      </Card>
+      <Card variant="borderless" title="업체 정보" extra={`마지막 수정 ${formatDateTime(shop.updatedAt)}`}>
+        {!writable && <Alert type="info" showIcon style={{ marginBottom: 16 }} title="편집 권한이 없어 볼 수만 있습니다." />}
+        <Form form={form} name="base-information" layout="vertical" requiredMark="optional" initialValues={toForm(shop)} disabled={!writable} onFinish={save}>
+          <Row gutter={16}>
+            <Col xs={24} md={12}>
+              <Form.Item label="업체명" name="name" required rules={[zodRule(shopDetails, 'name')]}>
+                <Input maxLength={60} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item label="상호" name="companyName" rules={[zodRule(shopDetails, 'companyName')]} extra="랜딩 하단과 처리방침에 표시됩니다.">
+                <Input maxLength={60} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item label="대표자" name="representative" rules={[zodRule(shopDetails, 'representative')]}>
+                <Input maxLength={30} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item label="사업자등록번호" name="businessNumber" rules={[zodRule(shopDetails, 'businessNumber')]} extra="국세청 검증 규칙으로 확인합니다.">
+                <Input placeholder="123-45-67890" maxLength={12} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item label="대표 전화" name="phone" rules={[zodRule(shopDetails, 'phone')]}>
+                <Input placeholder="02-1234-5678" maxLength={20} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item label="주소" name="address" rules={[zodRule(shopDetails, 'address')]}>
+                <Input maxLength={200} />
+              </Form.Item>
+            </Col>
+          </Row>
+          <Divider titlePlacement="start" plain>
+            개인정보 보호책임자
+          </Divider>
+          <Row gutter={16}>
+            <Col xs={24} md={12}>
+              <Form.Item label="이름" name="privacyOfficerName" rules={[zodRule(shopDetails, 'privacyOfficerName')]}>
+                <Input maxLength={30} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item label="연락처" name="privacyOfficerContact" rules={[zodRule(shopDetails, 'privacyOfficerContact')]} extra="전화 또는 이메일">
+                <Input maxLength={60} />
+              </Form.Item>
+            </Col>
+          </Row>
+          {writable && (
+            <Space>
+              <Button type="primary" htmlType="submit" loading={saving}>
+                저장
+              </Button>
+              <Button onClick={() => form.resetFields()}>되돌리기</Button>
+            </Space>
+          )}
+        </Form>
+      </Card>
+    </Space>
+  );
+}

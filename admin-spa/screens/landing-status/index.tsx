@@ -1,0 +1,178 @@
+// Landings of the current shop: status, schedule, visits, submissions and conversion rate
+// for a chosen period (kept in the URL), preview, publish, close, and the editor.
+import { useSearchParams } from 'react-router-dom';
+import dayjs, { type Dayjs } from 'dayjs';
+import { Button, DatePicker, Space, Tag, Tooltip, Typography } from 'antd';
+import { ExportOutlined, PlusOutlined, QuestionCircleOutlined } from '@ant-design/icons';
+import type { ColumnsType } from 'antd/es/table/interface.js';
+import { LANDING_STATUSES, LANDING_STATUS_LABELS, LANDING_STATE_LABELS, type LandingListItem } from '../../../contracts/landings.ts';
+import { addDays, seoulDay } from '../../../contracts/kst.ts';
+import { api } from '../../lib/api.ts';
+import { useAuth } from '../../lib/auth.tsx';
+import { formatDateTime, formatNumber } from '../../lib/format.ts';
+import { shopApi, useCurrentShop } from '../../lib/shop.tsx';
+import { ResourceTable } from '../../components/resource-table.tsx';
+import { ConfirmAction } from '../../components/confirm-action.tsx';
+import { LandingEditor } from './landing-editor.tsx';
+import { STATE_COLORS } from './state.ts';
+
+const DAY = 'YYYY-MM-DD';
+
+function Schedule({ row }: { row: LandingListItem }) {
+  if (!row.openAt && !row.closeAt) return <Typography.Text type="secondary">상시</Typography.Text>;
+  return (
+    <span style={{ whiteSpace: 'nowrap' }}>
+      {row.openAt ? formatDateTime(row.openAt) : '게시 즉시'} ~ {row.closeAt ? formatDateTime(row.closeAt) : '종료 시까지'}
+    </span>
+  );
+}
+
+export default function LandingStatus() {
+  const shop = useCurrentShop();
+  const { can } = useAuth();
+  const writable = can('landing-status', 'write');
+  const endpoint = shopApi(shop.id, '/landings');
+  const [search, setSearch] = useSearchParams();
+
+  const today = seoulDay(new Date());
+  const from = search.get('from') ?? addDays(today, -29);
+  const to = search.get('to') ?? today;
+  const edit = search.get('edit');
+  const target = edit === 'new' ? 'new' : Number(edit) > 0 ? Number(edit) : null;
+
+  const patchSearch = (patch: Record<string, string | null>) => {
+    const next = new URLSearchParams(search);
+    for (const [k, v] of Object.entries(patch)) {
+      if (v === null) next.delete(k);
+      else next.set(k, v);
+    }
+    setSearch(next);
+  };
+  const setPeriod = (range: [Dayjs | null, Dayjs | null] | null) =>
+    patchSearch({ from: range?.[0]?.format(DAY) ?? null, to: range?.[1]?.format(DAY) ?? null, page: null });
+  const openEditor = (id: number | 'new') => patchSearch({ edit: String(id) });
+
+  const columns: ColumnsType<LandingListItem> = [
+    {
+      title: '랜딩', dataIndex: 'title', key: 'title', sorter: true, fixed: 'left',
+      render: (v: string, row) => (
+        <Space orientation="vertical" size={0}>
+          <Typography.Link onClick={() => openEditor(row.id)}>{v}</Typography.Link>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {row.landingCode}
+          </Typography.Text>
+        </Space>
+      ),
+    },
+    {
+      title: '상태', dataIndex: 'state', key: 'status', sorter: true,
+      render: (v: LandingListItem['state']) => <Tag color={STATE_COLORS[v]}>{LANDING_STATE_LABELS[v]}</Tag>,
+    },
+    { title: '게시 일정', key: 'openAt', sorter: true, render: (_: unknown, row) => <Schedule row={row} /> },
+    {
+      title: '매체 · 이벤트', key: 'media',
+      render: (_: unknown, row) => [row.mediaTypeName, row.eventTypeName].filter(Boolean).join(' · ') || '-',
+    },
+    { title: '방문', dataIndex: 'visits', key: 'visits', sorter: true, align: 'right', render: formatNumber },
+    { title: '접수', dataIndex: 'submissions', key: 'submissions', sorter: true, align: 'right', render: formatNumber },
+    {
+      title: (
+        <Tooltip title="기간 내 접수 ÷ 방문">
+          전환율 <QuestionCircleOutlined style={{ color: '#8c8c8c' }} />
+        </Tooltip>
+      ),
+      dataIndex: 'conversionRate', key: 'conversionRate', align: 'right',
+      render: (v: number | null) => (v === null ? '-' : `${v.toFixed(1)}%`),
+    },
+    {
+      title: '공개 주소', dataIndex: 'url', key: 'url',
+      render: (v: string, row) =>
+        row.status === 'draft' ? (
+          <Typography.Text type="secondary">게시 전</Typography.Text>
+        ) : (
+          <Typography.Link href={v} target="_blank" rel="noopener" style={{ whiteSpace: 'nowrap' }}>
+            {v} <ExportOutlined />
+          </Typography.Link>
+        ),
+    },
+    {
+      title: '관리', key: 'actions', fixed: 'right',
+      render: (_: unknown, row) => (
+        <Space size={0}>
+          <Button type="link" size="small" onClick={() => openEditor(row.id)} style={{ paddingInline: 4 }}>
+            {writable ? '편집' : '보기'}
+          </Button>
+          <Button type="link" size="small" href={`${endpoint}/${row.id}/preview`} target="_blank" style={{ paddingInline: 4 }}>
+            미리보기
+          </Button>
+          {writable && row.status !== 'open' && (
+            <ConfirmAction
+              label={row.status === 'closed' ? '다시 게시' : '게시'}
+              confirm={`'${row.title}'을(를) 게시할까요? 공개 주소로 누구나 보고 신청할 수 있습니다.`}
+              run={() => api.post(`${endpoint}/${row.id}/publish`)}
+              invalidates={[endpoint]}
+              success="랜딩을 게시했습니다."
+            />
+          )}
+          {writable && row.status === 'open' && (
+            <ConfirmAction
+              label="종료"
+              danger
+              confirm={`'${row.title}'을(를) 종료할까요? 더 이상 신청을 받지 않습니다.`}
+              run={() => api.post(`${endpoint}/${row.id}/close`)}
+              invalidates={[endpoint]}
+              success="랜딩을 종료했습니다."
+            />
+          )}
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <ResourceTable<LandingListItem>
+        endpoint={endpoint}
+        columns={columns}
+        extraQuery={{ from, to }}
+        filters={[
+          { name: 'q', label: '랜딩 이름 또는 코드', type: 'search' },
+          { name: 'status', label: '상태', type: 'select', options: LANDING_STATUSES.map((s) => ({ value: s, label: LANDING_STATUS_LABELS[s] })) },
+        ]}
+        toolbar={
+          <>
+            <DatePicker.RangePicker
+              aria-label="통계 기간"
+              value={[dayjs(from), dayjs(to)]}
+              allowClear={false}
+              format={DAY}
+              disabledDate={(d) => d.format(DAY) > today}
+              presets={[
+                { label: '오늘', value: [dayjs(today), dayjs(today)] },
+                { label: '최근 7일', value: [dayjs(addDays(today, -6)), dayjs(today)] },
+                { label: '최근 30일', value: [dayjs(addDays(today, -29)), dayjs(today)] },
+                { label: '이번 달', value: [dayjs(today).startOf('month'), dayjs(today)] },
+                { label: '지난 달', value: [dayjs(today).subtract(1, 'month').startOf('month'), dayjs(today).subtract(1, 'month').endOf('month')] },
+              ]}
+              onChange={(range) => setPeriod(range as [Dayjs | null, Dayjs | null] | null)}
+            />
+            {writable && (
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => openEditor('new')}>
+                랜딩 만들기
+              </Button>
+            )}
+          </>
+        }
+      />
+      {target !== null && (
+        <LandingEditor
+          shop={shop}
+          target={target}
+          writable={writable}
+          onClose={() => patchSearch({ edit: null })}
+          onCreated={(id) => patchSearch({ edit: String(id) })}
+        />
+      )}
+    </>
+  );
+}

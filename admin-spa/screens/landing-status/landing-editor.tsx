@@ -1,0 +1,438 @@
+// The landing editor: a wide drawer with the form (basics, content, form builder,
+// consent and thank-you) on the left and the live preview on the right.
+import { useState } from 'react';
+import dayjs from 'dayjs';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  Alert, App, Button, Col, ColorPicker, DatePicker, Drawer, Form, Input, InputNumber, Popconfirm, Radio, Row, Select, Skeleton, Space, Switch, Tabs, Tag,
+  Typography, type FormInstance,
+} from 'antd';
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import {
+  LANDING_STATE_LABELS, landingColors, landingContent, landingInput, landingPath, type Landing,
+} from '../../../contracts/landings.ts';
+import { ApiError, api } from '../../lib/api.ts';
+import { formatDate } from '../../lib/format.ts';
+import { useCodeOptions } from '../../lib/options.ts';
+import { shopApi } from '../../lib/shop.tsx';
+import { fieldErrors, zodRule } from '../../lib/zod-rule.ts';
+import { listQueryKey } from '../../components/resource-table.tsx';
+import { FormBuilder } from './form-builder.tsx';
+import { HeroImageInput } from './hero-image-input.tsx';
+import { LandingPreview } from './landing-preview.tsx';
+import { landingRule, newLandingValues, parseInput, toEditorValues, type EditorValues } from './landing-form.ts';
+import { STATE_COLORS } from './state.ts';
+
+type TabKey = 'basics' | 'content' | 'form' | 'finish';
+
+/** Which tab holds a field, so a failed save opens the tab with the first error. */
+function tabOf(name: readonly (string | number)[]): TabKey {
+  const head = String(name[0]);
+  if (head === 'content') return 'content';
+  if (head === 'formFields') return 'form';
+  if (['privacyConsentText', 'marketingEnabled', 'marketingConsentText', 'thankYouMode', 'thankYouMessage', 'thankYouUrl'].includes(head)) return 'finish';
+  return 'basics';
+}
+
+interface PolicyOption {
+  id: number;
+  version: number;
+  publishedAt: string;
+  current: boolean;
+}
+
+export interface LandingEditorProps {
+  shop: { id: number; shopCode: string };
+  /** A landing id, or 'new'. */
+  target: number | 'new';
+  writable: boolean;
+  onClose: () => void;
+  /** After the first save of a new landing: continue editing it. */
+  onCreated: (id: number) => void;
+}
+
+export function LandingEditor({ shop, target, writable, onClose, onCreated }: LandingEditorProps) {
+  const endpoint = shopApi(shop.id, '/landings');
+  const existing = useQuery({
+    queryKey: ['landing', shop.id, target],
+    queryFn: () => api.get<Landing>(`${endpoint}/${target}`),
+    enabled: target !== 'new',
+  });
+  const landing = target === 'new' ? null : existing.data;
+
+  let body: React.ReactNode;
+  if (target !== 'new' && existing.isError) body = <Alert type="error" showIcon title={(existing.error as Error).message} />;
+  else if (target !== 'new' && !landing) body = <Skeleton active paragraph={{ rows: 12 }} />;
+  else body = null;
+
+  return (
+    <Drawer
+      open
+      size="min(1320px, 100vw)"
+      destroyOnHidden
+      mask={{ closable: false }}
+      onClose={onClose}
+      title={
+        <Space>
+          {landing ? `랜딩 편집 · ${landing.title}` : target === 'new' ? '랜딩 만들기' : '랜딩 편집'}
+          {landing && <Tag color={STATE_COLORS[landing.state]}>{LANDING_STATE_LABELS[landing.state]}</Tag>}
+        </Space>
+      }
+      styles={{ body: { paddingTop: 12 } }}
+    >
+      {body ?? <EditorBody key={landing?.id ?? 'new'} shop={shop} landing={landing ?? null} writable={writable} onClose={onClose} onCreated={onCreated} endpoint={endpoint} />}
+    </Drawer>
+  );
+}
+
+interface EditorBodyProps {
+  shop: { id: number; shopCode: string };
+  landing: Landing | null;
+  writable: boolean;
+  endpoint: string;
+  onClose: () => void;
+  onCreated: (id: number) => void;
+}
+
+function EditorBody({ shop, landing, writable, endpoint, onClose, onCreated }: EditorBodyProps) {
+  const [form] = Form.useForm<EditorValues>();
+  const [initial] = useState<EditorValues>(() => (landing ? toEditorValues(landing) : newLandingValues()));
+  const [previewValues, setPreviewValues] = useState<EditorValues>(initial);
+  const [tab, setTab] = useState<TabKey>('basics');
+  const [busy, setBusy] = useState<null | 'save' | 'publish' | 'close'>(null);
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const media = useCodeOptions('media-type');
+  const events = useCodeOptions('event-type');
+  const policies = useQuery({
+    queryKey: ['privacy-options', shop.id],
+    queryFn: () => api.get<{ items: PolicyOption[] }>(shopApi(shop.id, '/privacy-policies/options')),
+    staleTime: 30_000,
+  });
+  const code = Form.useWatch('landingCode', form) as string | undefined;
+  const thankYouMode = Form.useWatch('thankYouMode', form) as EditorValues['thankYouMode'] | undefined;
+  const marketingEnabled = Form.useWatch('marketingEnabled', form) as boolean | undefined;
+
+  const refresh = async (saved: Landing) => {
+    queryClient.setQueryData(['landing', shop.id, saved.id], saved);
+    await queryClient.invalidateQueries({ queryKey: listQueryKey(endpoint) });
+  };
+
+  /** Validates inline, then creates or updates; an error lands on its field and opens its tab. */
+  async function save(): Promise<Landing | null> {
+    try {
+      await form.validateFields();
+    } catch (err) {
+      const first = (err as { errorFields?: Array<{ name: (string | number)[] }> }).errorFields?.[0];
+      if (first) setTab(tabOf(first.name));
+      message.error('입력값을 확인하세요.');
+      return null;
+    }
+    const parsed = parseInput(form.getFieldsValue(true) as EditorValues);
+    if (!parsed.success) {
+      message.error(parsed.error.issues[0]?.message ?? '입력값을 확인하세요.');
+      return null;
+    }
+    try {
+      const saved = landing ? await api.put<Landing>(`${endpoint}/${landing.id}`, parsed.data) : await api.post<Landing>(endpoint, parsed.data);
+      await refresh(saved);
+      return saved;
+    } catch (err) {
+      if (err instanceof ApiError && err.fields) {
+        const fields = fieldErrors(err.fields);
+        form.setFields(fields as never);
+        if (fields[0]) setTab(tabOf(fields[0].name));
+      }
+      message.error(err instanceof Error ? err.message : '저장하지 못했습니다.');
+      return null;
+    }
+  }
+
+  async function run(kind: 'save' | 'publish' | 'close') {
+    setBusy(kind);
+    try {
+      if (kind === 'close') {
+        const closed = await api.post<Landing>(`${endpoint}/${landing!.id}/close`);
+        await refresh(closed);
+        message.success('랜딩을 종료했습니다. 방문자에게는 마감 안내가 보입니다.');
+        return;
+      }
+      const saved = await save();
+      if (!saved) return;
+      if (!landing) onCreated(saved.id);
+      if (kind === 'publish') {
+        const published = await api.post<Landing>(`${endpoint}/${saved.id}/publish`);
+        await refresh(published);
+        message.success('랜딩을 게시했습니다.');
+      } else {
+        message.success(saved.status === 'open' ? '저장했습니다. 게시 중인 페이지에 반영됩니다.' : '저장했습니다.');
+      }
+    } catch (err) {
+      message.error(err instanceof Error ? err.message : '처리하지 못했습니다.');
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const status = landing?.status ?? 'draft';
+  const actions = writable && (
+    <Space wrap>
+      <Button onClick={onClose}>닫기</Button>
+      {status === 'open' && (
+        <Popconfirm
+          title="이 랜딩을 종료할까요?"
+          description="방문자에게는 마감 안내가 보이고 더 이상 접수되지 않습니다."
+          okText="종료"
+          cancelText="취소"
+          okButtonProps={{ danger: true }}
+          onConfirm={() => run('close')}
+        >
+          <Button danger loading={busy === 'close'}>
+            종료
+          </Button>
+        </Popconfirm>
+      )}
+      <Button type={status === 'open' ? 'primary' : 'default'} loading={busy === 'save'} disabled={!!busy} onClick={() => run('save')}>
+        {status === 'draft' ? '임시 저장' : '저장'}
+      </Button>
+      {status !== 'open' && (
+        <Popconfirm
+          title={status === 'closed' ? '저장하고 다시 게시할까요?' : '저장하고 게시할까요?'}
+          description="게시하면 공개 주소로 누구나 볼 수 있고 신청을 받습니다."
+          okText="게시"
+          cancelText="취소"
+          onConfirm={() => run('publish')}
+        >
+          <Button type="primary" loading={busy === 'publish'} disabled={!!busy && busy !== 'publish'}>
+            {status === 'closed' ? '다시 게시' : '게시'}
+          </Button>
+        </Popconfirm>
+      )}
+    </Space>
+  );
+
+  const policyOptions = (policies.data?.items ?? []).map((p) => ({
+    value: p.id,
+    label: `${p.version}판 (${formatDate(p.publishedAt)} 게시)${p.current ? ' · 최신' : ''}`,
+  }));
+
+  return (
+    <Row gutter={[24, 16]}>
+      <Col xs={24} xl={14}>
+        {status === 'open' && writable && (
+          <Alert type="info" showIcon style={{ marginBottom: 12 }} title="게시 중인 랜딩입니다. 저장하면 방문자가 보는 페이지에 바로 반영됩니다." />
+        )}
+        {!writable && <Alert type="info" showIcon style={{ marginBottom: 12 }} title="조회 권한만 있어 내용을 볼 수만 있습니다." />}
+        <Form<EditorValues>
+          form={form}
+          name="landing-editor"
+          layout="vertical"
+          requiredMark="optional"
+          initialValues={initial}
+          disabled={!writable}
+          onValuesChange={() => setPreviewValues(form.getFieldsValue(true) as EditorValues)}
+        >
+          <Tabs
+            activeKey={tab}
+            onChange={(k) => setTab(k as TabKey)}
+            items={[
+              { key: 'basics', label: '기본 정보', forceRender: true, children: <BasicsTab form={form} landing={landing} shopCode={shop.shopCode} code={code} media={media.options} events={events.options} policies={policyOptions} /> },
+              { key: 'content', label: '콘텐츠', forceRender: true, children: <ContentTab form={form} shopId={shop.id} disabled={!writable} /> },
+              { key: 'form', label: '신청 양식', forceRender: true, children: <FormBuilder form={form} disabled={!writable} /> },
+              {
+                key: 'finish', label: '동의·완료', forceRender: true,
+                children: <FinishTab form={form} thankYouMode={thankYouMode ?? 'message'} marketingEnabled={!!marketingEnabled} />,
+              },
+            ]}
+          />
+        </Form>
+        {actions && <div style={{ display: 'flex', justifyContent: 'flex-end', borderTop: '1px solid #f0f0f0', paddingTop: 16, marginTop: 8 }}>{actions}</div>}
+      </Col>
+      <Col xs={24} xl={10}>
+        <div style={{ position: 'sticky', top: 0 }}>
+          <LandingPreview shopId={shop.id} values={previewValues} />
+        </div>
+      </Col>
+    </Row>
+  );
+}
+
+interface Option {
+  value: number;
+  label: string;
+}
+
+function BasicsTab({ form, landing, shopCode, code, media, events, policies }: {
+  form: FormInstance<EditorValues>; landing: Landing | null; shopCode: string; code?: string; media: Option[]; events: Option[]; policies: Option[];
+}) {
+  const locked = !!landing?.publishedAt;
+  return (
+    <Row gutter={16}>
+      <Col xs={24} md={12}>
+        <Form.Item label="랜딩 이름" name="title" required rules={[zodRule(landingInput, 'title')]} extra="관리 화면에서 구분하는 이름입니다.">
+          <Input maxLength={60} placeholder="예: 11월 임플란트 이벤트" />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item
+          label="랜딩 코드"
+          name="landingCode"
+          required
+          rules={[zodRule(landingInput, 'landingCode')]}
+          extra={locked ? '게시한 적이 있는 랜딩의 코드는 바꿀 수 없습니다.' : `공개 주소: ${landingPath(shopCode, code || '랜딩코드')}`}
+        >
+          <Input maxLength={40} placeholder="nov-implant" disabled={locked} />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item label="매체" name="mediaTypeId">
+          <Select allowClear options={media} placeholder="선택" />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item label="이벤트 유형" name="eventTypeId">
+          <Select allowClear options={events} placeholder="선택" />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item label="게시 시작" name="openAt" extra="비우면 게시하는 즉시 열립니다.">
+          <DatePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" style={{ width: '100%' }} placeholder="즉시" />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item label="게시 종료" name="closeAt" dependencies={['openAt']} rules={[landingRule(form, ['closeAt'])]} extra="비우면 종료할 때까지 열려 있습니다.">
+          <DatePicker
+            showTime={{ format: 'HH:mm' }}
+            format="YYYY-MM-DD HH:mm"
+            style={{ width: '100%' }}
+            placeholder="종료 시까지"
+            disabledDate={(d) => d.isBefore(dayjs().startOf('day'))}
+          />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item
+          label="중복 판단 기간"
+          name="duplicateWindowDays"
+          rules={[zodRule(landingInput, 'duplicateWindowDays')]}
+          extra="이 기간 안에 같은 연락처로 다시 신청하면 중복으로 표시합니다 (0일: 확인 안 함)."
+        >
+          <InputNumber min={0} max={365} suffix="일" style={{ width: 160 }} />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item label="개인정보 처리방침" name="privacyPolicyVersionId" extra="비우면 항상 최신 게시 버전을 적용합니다.">
+          <Select allowClear options={policies} placeholder="최신 게시 버전" notFoundContent="게시된 처리방침이 없습니다." />
+        </Form.Item>
+      </Col>
+    </Row>
+  );
+}
+
+const colorField = (key: 'primary' | 'background' | 'text', label: string) => (
+  <Col xs={24} sm={8} key={key}>
+    <Form.Item
+      label={label}
+      name={['content', 'colors', key]}
+      required
+      rules={[zodRule(landingColors, key)]}
+      getValueFromEvent={(color: { toHexString(): string }) => color.toHexString().slice(0, 7)}
+    >
+      <ColorPicker showText disabledAlpha format="hex" />
+    </Form.Item>
+  </Col>
+);
+
+function ContentTab({ form, shopId, disabled }: { form: FormInstance<EditorValues>; shopId: number; disabled: boolean }) {
+  return (
+    <>
+      <Form.Item label="대표 이미지" name={['content', 'hero']} extra="PNG·JPEG·WebP·GIF, 3MB 이하. 가로 1200px 정도를 권장합니다.">
+        <HeroImageInput shopId={shopId} disabled={disabled} />
+      </Form.Item>
+      <Form.Item label="대표 문구" name={['content', 'headline']} required rules={[zodRule(landingContent, 'headline')]}>
+        <Input maxLength={80} placeholder="예: 임플란트 1개 월 3만원대부터" />
+      </Form.Item>
+      <Form.Item label="보조 문구" name={['content', 'subheadline']} rules={[zodRule(landingContent, 'subheadline')]}>
+        <Input maxLength={160} placeholder="대표 문구 아래 한 줄 설명" />
+      </Form.Item>
+      <Form.Item label="본문" name={['content', 'body']} rules={[zodRule(landingContent, 'body')]} extra="빈 줄로 문단을 나눕니다.">
+        <Input.TextArea autoSize={{ minRows: 4, maxRows: 12 }} maxLength={3000} showCount />
+      </Form.Item>
+      <Form.Item label="강조 항목" required={false}>
+        <Form.List name={['content', 'bullets']}>
+          {(fields, { add, remove }) => (
+            <Space orientation="vertical" style={{ width: '100%' }}>
+              {fields.map(({ key, name }, i) => (
+                <div key={key} style={{ display: 'flex', gap: 8 }}>
+                  <Form.Item name={name} rules={[landingRule(form, ['content', 'bullets', name])]} style={{ flex: 1, marginBottom: 0 }}>
+                    <Input maxLength={100} placeholder="예: 상담 후 당일 시술 가능" aria-label={`강조 항목 ${i + 1}`} />
+                  </Form.Item>
+                  <Button icon={<DeleteOutlined />} aria-label={`강조 항목 ${i + 1} 삭제`} onClick={() => remove(name)} />
+                </div>
+              ))}
+              <Button type="dashed" icon={<PlusOutlined />} disabled={fields.length >= 10} onClick={() => add('')}>
+                강조 항목 추가
+              </Button>
+            </Space>
+          )}
+        </Form.List>
+      </Form.Item>
+      <Form.Item label="신청 버튼 문구" name={['content', 'ctaLabel']} required rules={[zodRule(landingContent, 'ctaLabel')]}>
+        <Input maxLength={20} style={{ maxWidth: 320 }} />
+      </Form.Item>
+      <Typography.Text strong>색상</Typography.Text>
+      <Row gutter={16} style={{ marginTop: 8 }}>
+        {colorField('primary', '강조색 (버튼)')}
+        {colorField('background', '배경색')}
+        {colorField('text', '글자색')}
+      </Row>
+    </>
+  );
+}
+
+function FinishTab({ form, thankYouMode, marketingEnabled }: { form: FormInstance<EditorValues>; thankYouMode: 'message' | 'url'; marketingEnabled: boolean }) {
+  return (
+    <>
+      <Form.Item
+        label="개인정보 수집·이용 동의 문구"
+        name="privacyConsentText"
+        required
+        rules={[zodRule(landingInput, 'privacyConsentText')]}
+        extra="필수 동의 항목입니다. 처리방침의 수집 항목과 보유 기간이 함께 표시됩니다."
+      >
+        <Input.TextArea autoSize={{ minRows: 3, maxRows: 8 }} maxLength={2000} />
+      </Form.Item>
+      <Form.Item label="마케팅 정보 수신 동의 받기" name="marketingEnabled" valuePropName="checked">
+        <Switch />
+      </Form.Item>
+      {marketingEnabled && (
+        <Form.Item label="마케팅 정보 수신 동의 문구" name="marketingConsentText" rules={[zodRule(landingInput, 'marketingConsentText')]} extra="선택 동의 항목으로 표시됩니다.">
+          <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={1000} />
+        </Form.Item>
+      )}
+      <Form.Item label="신청 완료 후" name="thankYouMode">
+        <Radio.Group
+          options={[
+            { value: 'message', label: '완료 문구 보여주기' },
+            { value: 'url', label: '다른 주소로 이동' },
+          ]}
+        />
+      </Form.Item>
+      {thankYouMode === 'url' ? (
+        <Form.Item
+          label="이동할 주소"
+          name="thankYouUrl"
+          required
+          rules={[landingRule(form, ['thankYouUrl']), { required: true, message: '이동할 주소를 입력하세요.' }]}
+          extra="http:// 또는 https:// 로 시작하는 주소"
+        >
+          <Input maxLength={500} placeholder="https://example.com/thanks" />
+        </Form.Item>
+      ) : (
+        <Form.Item label="완료 문구" name="thankYouMessage" required rules={[zodRule(landingInput, 'thankYouMessage')]}>
+          <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={300} />
+        </Form.Item>
+      )}
+    </>
+  );
+}

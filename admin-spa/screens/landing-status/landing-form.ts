@@ -1,0 +1,156 @@
+// The editor's form values and their conversion to and from the API's landing shape.
+// Validation always runs the contract's landingInput on the converted values.
+import dayjs, { type Dayjs } from 'dayjs';
+import type { Rule } from 'antd/es/form/index.js';
+import type { FormInstance } from 'antd';
+import {
+  DEFAULT_COLORS, DEFAULT_PRIVACY_CONSENT, DEFAULT_THANK_YOU, landingInput,
+  type FieldType, type ImageRef, type Landing, type LandingInput,
+} from '../../../contracts/landings.ts';
+
+export type ThankYouMode = 'message' | 'url';
+
+export interface EditorField {
+  key: string;
+  label: string;
+  type: FieldType;
+  options?: string[];
+  required?: boolean;
+}
+
+export interface EditorValues {
+  landingCode: string;
+  title: string;
+  openAt?: Dayjs | null;
+  closeAt?: Dayjs | null;
+  mediaTypeId?: number | null;
+  eventTypeId?: number | null;
+  duplicateWindowDays?: number | null;
+  privacyPolicyVersionId?: number | null;
+  content: {
+    hero?: ImageRef | null;
+    headline: string;
+    subheadline?: string;
+    body?: string;
+    bullets?: string[];
+    images?: ImageRef[];
+    ctaLabel: string;
+    colors: { primary: string; background: string; text: string };
+  };
+  formFields?: EditorField[];
+  privacyConsentText: string;
+  marketingEnabled?: boolean;
+  marketingConsentText?: string;
+  thankYouMode: ThankYouMode;
+  thankYouMessage: string;
+  thankYouUrl?: string;
+}
+
+export const DEFAULT_MARKETING_CONSENT = '이벤트·혜택 등 광고성 정보를 문자와 전화로 받아보는 데 동의합니다. 동의하지 않아도 상담 신청은 가능합니다.';
+
+export function newLandingValues(): EditorValues {
+  return {
+    landingCode: '',
+    title: '',
+    openAt: null,
+    closeAt: null,
+    mediaTypeId: null,
+    eventTypeId: null,
+    duplicateWindowDays: 30,
+    privacyPolicyVersionId: null,
+    content: { hero: null, headline: '', subheadline: '', body: '', bullets: [], images: [], ctaLabel: '무료 상담 신청', colors: { ...DEFAULT_COLORS } },
+    formFields: [],
+    privacyConsentText: DEFAULT_PRIVACY_CONSENT,
+    marketingEnabled: false,
+    marketingConsentText: DEFAULT_MARKETING_CONSENT,
+    thankYouMode: 'message',
+    thankYouMessage: DEFAULT_THANK_YOU,
+    thankYouUrl: '',
+  };
+}
+
+export function toEditorValues(l: Landing): EditorValues {
+  return {
+    landingCode: l.landingCode,
+    title: l.title,
+    openAt: l.openAt ? dayjs(l.openAt) : null,
+    closeAt: l.closeAt ? dayjs(l.closeAt) : null,
+    mediaTypeId: l.mediaTypeId,
+    eventTypeId: l.eventTypeId,
+    duplicateWindowDays: l.duplicateWindowDays,
+    privacyPolicyVersionId: l.privacyPolicyVersionId,
+    content: { ...l.content, colors: { ...l.content.colors } },
+    formFields: l.formFields.map((f) => ({ ...f })),
+    privacyConsentText: l.privacyConsentText,
+    marketingEnabled: l.marketingConsentText !== null,
+    marketingConsentText: l.marketingConsentText ?? DEFAULT_MARKETING_CONSENT,
+    thankYouMode: l.thankYouUrl ? 'url' : 'message',
+    thankYouMessage: l.thankYouMessage,
+    thankYouUrl: l.thankYouUrl ?? '',
+  };
+}
+
+/** The request body (before the contract's parse) for these form values. */
+export function toInput(v: EditorValues): Record<string, unknown> {
+  const c = v.content ?? ({} as EditorValues['content']);
+  return {
+    landingCode: v.landingCode ?? '',
+    title: v.title ?? '',
+    openAt: v.openAt ? v.openAt.toISOString() : null,
+    closeAt: v.closeAt ? v.closeAt.toISOString() : null,
+    mediaTypeId: v.mediaTypeId ?? null,
+    eventTypeId: v.eventTypeId ?? null,
+    duplicateWindowDays: v.duplicateWindowDays ?? 30,
+    privacyPolicyVersionId: v.privacyPolicyVersionId ?? null,
+    content: {
+      hero: c.hero ?? null,
+      headline: c.headline ?? '',
+      subheadline: c.subheadline ?? '',
+      body: c.body ?? '',
+      bullets: c.bullets ?? [],
+      images: c.images ?? [],
+      ctaLabel: c.ctaLabel ?? '',
+      colors: c.colors ?? DEFAULT_COLORS,
+    },
+    formFields: (v.formFields ?? []).map((f) => ({ key: f.key ?? '', label: f.label ?? '', type: f.type, options: f.options ?? [], required: !!f.required })),
+    privacyConsentText: v.privacyConsentText ?? '',
+    marketingConsentText: v.marketingEnabled ? (v.marketingConsentText ?? '') : null,
+    thankYouMessage: v.thankYouMessage ?? '',
+    thankYouUrl: v.thankYouMode === 'url' ? (v.thankYouUrl ?? '') : null,
+  };
+}
+
+export function parseInput(v: EditorValues) {
+  return landingInput.safeParse(toInput(v));
+}
+
+/** What the preview renders: the input, with placeholders where the basics are still empty. */
+export function parsePreviewInput(v: EditorValues) {
+  const input = toInput(v) as { landingCode: string; title: string; content: { headline: string; ctaLabel: string } };
+  return landingInput.safeParse({
+    ...input,
+    landingCode: input.landingCode.trim() || 'preview',
+    title: input.title.trim() || '미리보기',
+    content: { ...input.content, headline: input.content.headline.trim() || '대표 문구를 입력하세요', ctaLabel: input.content.ctaLabel.trim() || '신청하기' },
+  });
+}
+
+export type { LandingInput };
+
+const startsWith = (path: readonly PropertyKey[], prefix: readonly (string | number)[]) => prefix.every((p, i) => path[i] === p);
+
+/**
+ * An antd rule checking one field (or list entry) with the whole landing schema, so rules that
+ * span fields — close after open, unique and unreserved field keys, options for choice fields — apply inline.
+ */
+export function landingRule(form: FormInstance<EditorValues>, path: (string | number)[], when?: (v: EditorValues) => boolean): Rule {
+  return {
+    validator: async () => {
+      const values = form.getFieldsValue(true) as EditorValues;
+      if (when && !when(values)) return;
+      const result = parseInput(values);
+      const issue = result.success ? undefined : result.error.issues.find((i) => startsWith(i.path, path));
+      if (issue) throw new Error(issue.message);
+    },
+  };
+}

@@ -1,0 +1,277 @@
+// Versioned privacy policies of the current shop: write a draft, publish it (new submissions
+// consent to it from then on), read published versions, which never change.
+import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Col, Descriptions, Divider, Form, Input, InputNumber, Modal, Row, Space, Table, Tag, Typography } from 'antd';
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import type { ColumnsType } from 'antd/es/table/interface.js';
+import {
+  POLICY_STATUS_LABELS, privacyPolicyInput, thirdParty, type PrivacyPolicy, type PrivacyPolicyInput, type ThirdParty,
+} from '../../../contracts/privacy.ts';
+import { api } from '../../lib/api.ts';
+import { useAuth } from '../../lib/auth.tsx';
+import { formatDateTime } from '../../lib/format.ts';
+import { shopApi, useCurrentShop } from '../../lib/shop.tsx';
+import { zodRule } from '../../lib/zod-rule.ts';
+import { ResourceTable, listQueryKey } from '../../components/resource-table.tsx';
+import { ResourceForm, useFormModal } from '../../components/resource-form.tsx';
+import { ConfirmAction } from '../../components/confirm-action.tsx';
+
+type FormValues = Omit<PrivacyPolicyInput, 'officerName' | 'officerContact'> & { officerName?: string | null; officerContact?: string | null };
+
+function toForm(p: PrivacyPolicy): FormValues {
+  return {
+    purpose: p.purpose, items: p.items, retentionDays: p.retentionDays, thirdParties: p.thirdParties.map((t) => ({ ...t })),
+    officerName: p.officerName ?? '', officerContact: p.officerContact ?? '', body: p.body,
+  };
+}
+
+function starter(shopName: string): Partial<FormValues> {
+  return {
+    purpose: '상담 신청 접수 및 상담 진행, 서비스 안내',
+    items: '이름, 연락처',
+    retentionDays: 365,
+    thirdParties: [{ recipient: shopName, purpose: '상담 및 서비스 제공', items: '이름, 연락처, 신청 내용', period: '상담 완료 후 1년' }],
+    officerName: '',
+    officerContact: '',
+    body: '',
+  };
+}
+
+export default function PrivacyManagement() {
+  const shop = useCurrentShop();
+  const { can } = useAuth();
+  const writable = can('privacy-management', 'write');
+  const endpoint = shopApi(shop.id, '/privacy-policies');
+  const modal = useFormModal<PrivacyPolicy>();
+  const [viewing, setViewing] = useState<PrivacyPolicy | null>(null);
+  // The whole version list (a few rows): which version is current and whether a draft exists.
+  const all = useQuery({ queryKey: [...listQueryKey(endpoint), 'all'], queryFn: () => api.get<{ items: PrivacyPolicy[] }>(endpoint) });
+  const current = all.data?.items.find((p) => p.current);
+  const draft = all.data?.items.find((p) => p.status === 'draft');
+  const editing = modal.editing;
+  // Stable while the modal is open: ResourceForm resets its fields whenever these change.
+  const initialValues = useMemo(() => (editing ? toForm(editing) : current ? toForm(current) : starter(shop.name)), [editing, current, shop.name]);
+
+  const columns: ColumnsType<PrivacyPolicy> = [
+    {
+      title: '버전', dataIndex: 'version', key: 'version',
+      render: (v: number, row) => (
+        <Space>
+          <Typography.Text strong>{v}판</Typography.Text>
+          {row.current && <Tag color="green">현재 적용</Tag>}
+        </Space>
+      ),
+    },
+    {
+      title: '상태', dataIndex: 'status', key: 'status',
+      render: (v: PrivacyPolicy['status']) => <Tag color={v === 'draft' ? 'gold' : 'blue'}>{POLICY_STATUS_LABELS[v]}</Tag>,
+    },
+    { title: '보유 기간', dataIndex: 'retentionDays', key: 'retentionDays', align: 'right', render: (v: number) => `${v.toLocaleString('ko-KR')}일` },
+    {
+      title: '제3자 제공', dataIndex: 'thirdParties', key: 'thirdParties',
+      render: (v: ThirdParty[]) => (v.length ? v.map((t) => t.recipient).join(', ') : <Typography.Text type="secondary">없음</Typography.Text>),
+    },
+    { title: '게시일', dataIndex: 'publishedAt', key: 'publishedAt', render: formatDateTime },
+    { title: '수정일', dataIndex: 'updatedAt', key: 'updatedAt', render: formatDateTime },
+    {
+      title: '관리', key: 'actions',
+      render: (_: unknown, row) =>
+        row.status === 'published' ? (
+          <Button type="link" size="small" style={{ paddingInline: 4 }} onClick={() => setViewing(row)}>
+            보기
+          </Button>
+        ) : (
+          <Space size={0}>
+            <Button type="link" size="small" style={{ paddingInline: 4 }} onClick={() => (writable ? modal.edit(row) : setViewing(row))}>
+              {writable ? '수정' : '보기'}
+            </Button>
+            {writable && (
+              <>
+                <ConfirmAction
+                  label="게시"
+                  confirm={`${row.version}판을 게시할까요? 이후 새로 접수되는 신청부터 이 버전에 동의한 것으로 기록되며, 게시한 내용은 바꿀 수 없습니다.`}
+                  run={() => api.post(`${endpoint}/${row.id}/publish`)}
+                  invalidates={[endpoint]}
+                  success="처리방침을 게시했습니다. 새 신청부터 적용됩니다."
+                />
+                <ConfirmAction label="삭제" danger confirm="이 초안을 삭제할까요?" run={() => api.del(`${endpoint}/${row.id}`)} invalidates={[endpoint]} success="초안을 삭제했습니다." />
+              </>
+            )}
+          </Space>
+        ),
+    },
+  ];
+
+  return (
+    <>
+      {all.data && !current && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title="게시된 개인정보 처리방침이 없습니다."
+          description="처리방침을 게시해야 랜딩을 게시하고 신청을 받을 수 있습니다."
+        />
+      )}
+      <ResourceTable<PrivacyPolicy>
+        endpoint={endpoint}
+        columns={columns}
+        toolbar={
+          writable && (
+            <Button type="primary" icon={<PlusOutlined />} disabled={!!draft} title={draft ? '작성 중인 초안을 먼저 게시하거나 삭제하세요.' : undefined} onClick={modal.create}>
+              새 버전 작성
+            </Button>
+          )
+        }
+      />
+      <ResourceForm<FormValues>
+        open={modal.open}
+        width={820}
+        title={editing ? `${editing.version}판 초안 수정` : '새 버전 작성'}
+        initialValues={initialValues}
+        submit={(v) => (editing ? api.put(`${endpoint}/${editing.id}`, v) : api.post(endpoint, v))}
+        onClose={modal.close}
+        invalidates={[endpoint]}
+        successMessage="초안을 저장했습니다. 게시하기 전까지는 적용되지 않습니다."
+      >
+        {!editing && current && (
+          <Alert type="info" showIcon style={{ marginBottom: 16 }} title={`현재 적용 중인 ${current.version}판의 내용으로 시작합니다.`} />
+        )}
+        <PolicyFields />
+      </ResourceForm>
+      <PolicyView policy={viewing} onClose={() => setViewing(null)} />
+    </>
+  );
+}
+
+function PolicyFields() {
+  return (
+    <>
+      <Form.Item label="수집·이용 목적" name="purpose" required rules={[zodRule(privacyPolicyInput, 'purpose')]}>
+        <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={1000} />
+      </Form.Item>
+      <Row gutter={16}>
+        <Col xs={24} md={16}>
+          <Form.Item label="수집 항목" name="items" required rules={[zodRule(privacyPolicyInput, 'items')]}>
+            <Input maxLength={500} placeholder="이름, 연락처" />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={8}>
+          <Form.Item label="보유 기간" name="retentionDays" required rules={[zodRule(privacyPolicyInput, 'retentionDays')]} extra="지나면 DB를 자동 파기합니다.">
+            <InputNumber min={1} max={3650} suffix="일" style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+      </Row>
+      <Divider titlePlacement="start" plain>
+        제3자 제공
+      </Divider>
+      <Form.List name="thirdParties">
+        {(fields, { add, remove }) => (
+          <Space orientation="vertical" size={12} style={{ width: '100%' }}>
+            {fields.map(({ key, name }, i) => (
+              <div key={key} style={{ border: '1px solid #f0f0f0', borderRadius: 8, padding: '12px 12px 0' }}>
+                <div style={{ display: 'flex', justifyContent: 'space-between', marginBottom: 8 }}>
+                  <Typography.Text type="secondary">제공처 {i + 1}</Typography.Text>
+                  <Button type="text" size="small" danger icon={<DeleteOutlined />} onClick={() => remove(name)}>
+                    삭제
+                  </Button>
+                </div>
+                <Row gutter={12}>
+                  <Col xs={24} md={12}>
+                    <Form.Item label="제공받는 자" name={[name, 'recipient']} required rules={[zodRule(thirdParty, 'recipient')]}>
+                      <Input maxLength={60} />
+                    </Form.Item>
+                  </Col>
+                  <Col xs={24} md={12}>
+                    <Form.Item label="보유·이용 기간" name={[name, 'period']} required rules={[zodRule(thirdParty, 'period')]}>
+                      <Input maxLength={100} placeholder="상담 완료 후 1년" />
+                    </Form.Item>
+                  </Col>
+                  <Col xs={24} md={12}>
+                    <Form.Item label="제공 목적" name={[name, 'purpose']} required rules={[zodRule(thirdParty, 'purpose')]}>
+                      <Input maxLength={200} />
+                    </Form.Item>
+                  </Col>
+                  <Col xs={24} md={12}>
+                    <Form.Item label="제공 항목" name={[name, 'items']} required rules={[zodRule(thirdParty, 'items')]}>
+                      <Input maxLength={200} />
+                    </Form.Item>
+                  </Col>
+                </Row>
+              </div>
+            ))}
+            <Button type="dashed" block icon={<PlusOutlined />} disabled={fields.length >= 10} onClick={() => add({ recipient: '', purpose: '', items: '', period: '' })}>
+              제공처 추가
+            </Button>
+          </Space>
+        )}
+      </Form.List>
+      <Divider titlePlacement="start" plain>
+        개인정보 보호책임자
+      </Divider>
+      <Row gutter={16}>
+        <Col xs={24} md={12}>
+          <Form.Item label="이름" name="officerName" rules={[zodRule(privacyPolicyInput, 'officerName')]} extra="비우면 업체 기본 정보의 보호책임자를 표시합니다.">
+            <Input maxLength={30} />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item label="연락처" name="officerContact" rules={[zodRule(privacyPolicyInput, 'officerContact')]}>
+            <Input maxLength={60} placeholder="전화 또는 이메일" />
+          </Form.Item>
+        </Col>
+      </Row>
+      <Form.Item label="추가 내용" name="body" rules={[zodRule(privacyPolicyInput, 'body')]} extra="위 항목 아래에 표시됩니다. 빈 줄로 문단을 나눕니다.">
+        <Input.TextArea autoSize={{ minRows: 4, maxRows: 14 }} maxLength={20000} />
+      </Form.Item>
+    </>
+  );
+}
+
+function PolicyView({ policy, onClose }: { policy: PrivacyPolicy | null; onClose: () => void }) {
+  return (
+    <Modal
+      open={!!policy}
+      width={820}
+      title={policy && `개인정보 처리방침 ${policy.version}판`}
+      onCancel={onClose}
+      footer={<Button onClick={onClose}>닫기</Button>}
+      destroyOnHidden
+    >
+      {policy && (
+        <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+          {policy.status === 'published' && (
+            <Alert type="info" showIcon title={`${formatDateTime(policy.publishedAt)}에 게시된 버전입니다. 게시한 버전은 바꿀 수 없습니다.`} />
+          )}
+          <Descriptions bordered size="small" column={1} styles={{ label: { width: 140 } }}>
+            <Descriptions.Item label="수집·이용 목적">
+              <span style={{ whiteSpace: 'pre-wrap' }}>{policy.purpose}</span>
+            </Descriptions.Item>
+            <Descriptions.Item label="수집 항목">{policy.items}</Descriptions.Item>
+            <Descriptions.Item label="보유 기간">{policy.retentionDays.toLocaleString('ko-KR')}일</Descriptions.Item>
+            <Descriptions.Item label="보호책임자">
+              {[policy.officerName, policy.officerContact].filter(Boolean).join(' · ') || '업체 기본 정보의 보호책임자'}
+            </Descriptions.Item>
+          </Descriptions>
+          <Table<ThirdParty>
+            size="small"
+            rowKey={(_, i) => String(i)}
+            pagination={false}
+            dataSource={policy.thirdParties}
+            locale={{ emptyText: '제3자에게 제공하지 않습니다.' }}
+            columns={[
+              { title: '제공받는 자', dataIndex: 'recipient' },
+              { title: '제공 목적', dataIndex: 'purpose' },
+              { title: '제공 항목', dataIndex: 'items' },
+              { title: '보유·이용 기간', dataIndex: 'period' },
+            ]}
+          />
+          {policy.body && (
+            <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', marginBottom: 0 }}>{policy.body}</Typography.Paragraph>
+          )}
+        </Space>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,294 @@
+// Landing pages end to end, in real Chromium against the built product: a marketer publishes a
+// privacy policy version and builds and publishes a landing through the UI; visitors on a phone
+// submit it with and without JavaScript; the leads are on disk with their UTM and consent.
+import path from 'node:path';
+import zlib from 'node:zlib';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { DEFAULT_THANK_YOU } from '../contracts/landings.ts';
+import { MIN_FILL_MS } from '../contracts/intake.ts';
+import { seoulDay } from '../contracts/kst.ts';
+import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, startProduct, type Product } from './harness.ts';
+
+let product: Product;
+let browser: Browser;
+
+beforeAll(async () => {
+  product = await startProduct();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+const LANDING_CODE = 'e2e-summer-whitening';
+const HEADLINE = '여름 맞이 치아 미백 1회 체험 9,900원';
+const CTA = '체험 신청하기';
+/** Server work (rendering, re-rendering on publish) may take a moment. */
+const WAIT = { timeout: 10_000 };
+const MOBILE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+
+/** A 1200×630 PNG (a soft diagonal gradient) for the hero upload. */
+function heroPng(): Buffer {
+  const width = 1200;
+  const height = 630;
+  const raw = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    const row = y * (width * 3 + 1);
+    raw[row] = 0;
+    for (let x = 0; x < width; x++) {
+      const t = (x / width + y / height) / 2;
+      const i = row + 1 + x * 3;
+      raw[i] = Math.round(22 + t * 120);
+      raw[i + 1] = Math.round(119 + t * 90);
+      raw[i + 2] = Math.round(255 - t * 40);
+    }
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(zlib.crc32(body) >>> 0, 8 + data.length);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+interface LeadRow {
+  name: string;
+  phone: string;
+  answers: string;
+  privacy_consent: number;
+  privacy_policy_id: number | null;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+}
+
+/** The leads of the test landing, read from the product's SQLite file. */
+function storedLeads(): LeadRow[] {
+  const db = new Database(path.join(product.dataDir, 'leadroom.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    return db
+      .prepare(
+        `select d.name, d.phone, d.answers, d.privacy_consent, d.privacy_policy_id, d.utm_source, d.utm_medium, d.utm_campaign
+         from leads d join landings l on l.id = d.landing_id where l.landing_code = ? order by d.id`,
+      )
+      .all(LANDING_CODE) as LeadRow[];
+  } finally {
+    db.close();
+  }
+}
+
+/** Picks an option (or the first) of the antd Select whose input has this id; returns its label. */
+async function chooseOption(page: Page, id: string, option: string | null): Promise<string> {
+  const select = page.locator('.ant-select', { has: page.locator(`#${id}`) });
+  // The select's own dropdown (it holds the listbox the input controls), not another one still closing.
+  const options = page.locator('.ant-select-dropdown', { has: page.locator(`#${id}_list`) }).locator('.ant-select-item-option');
+  const choice = (option ? options.filter({ hasText: option }) : options).first();
+  // A click can be lost while the dropdown is still opening on a busy machine: try again.
+  for (let attempt = 1; ; attempt++) {
+    if ((await page.locator(`#${id}`).getAttribute('aria-expanded')) !== 'true') await page.locator(`#${id}`).click();
+    const label = (await choice.innerText()).trim();
+    await choice.click();
+    try {
+      await expect.poll(() => select.locator('.ant-select-content').getAttribute('title'), { timeout: 2000 }).toBe(label);
+      return label;
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
+  }
+}
+
+async function toast(page: Page, text: string) {
+  await expect.poll(() => page.locator('.ant-message').innerText().catch(() => ''), WAIT).toContain(text);
+}
+
+/** Fills the public form the way a visitor does, waiting out the minimum fill time. */
+async function fillForm(page: Page, name: string, phone: string, openedAt: number) {
+  await page.locator('input[name=name]').fill(name);
+  await page.locator('input[name=phone]').fill(phone);
+  await page.locator('select[name=branch]').selectOption('강남점');
+  await page.locator('input[name=privacyConsent]').check();
+  const wait = openedAt + MIN_FILL_MS + 300 - Date.now();
+  if (wait > 0) await page.waitForTimeout(wait);
+}
+
+let publicPath = '';
+
+describe('landing pages', () => {
+  it('a marketer publishes a new privacy policy version and builds and publishes a landing', async () => {
+    const { page } = await newPage(browser, product.url);
+    await login(page, 'marketer', DEMO_PASSWORD);
+
+    // A new policy version, started from the current one, published for new submissions.
+    await page.goto('/privacy-management');
+    await page.getByRole('button', { name: '새 버전 작성' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.getByText('현재 적용 중인').isVisible(), WAIT).toBe(true);
+    await dialog.getByLabel('보유 기간').fill('365');
+    await dialog.getByRole('button', { name: '저장' }).click();
+    await toast(page, '초안을 저장했습니다.');
+    const draftRow = page.locator('tr', { hasText: '초안' });
+    await draftRow.getByRole('button', { name: '게시' }).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: '확인' }).click();
+    await toast(page, '새 신청부터 적용됩니다');
+    await expect.poll(() => page.locator('tr', { hasText: '현재 적용' }).innerText(), WAIT).toContain('2판');
+    await expect.poll(() => page.locator('tr', { hasText: '현재 적용' }).innerText(), WAIT).toContain('365일');
+    await page.reload();
+    await expect.poll(() => page.locator('tr', { hasText: '현재 적용' }).innerText(), WAIT).toContain('2판');
+    await screenshot(page, 'e2e-privacy-management');
+
+    // The editor: basics, content with a hero image, an extra form field.
+    await page.goto('/landing-status');
+    await page.getByRole('button', { name: '랜딩 만들기' }).click();
+    const drawer = page.locator('.ant-drawer');
+    await drawer.getByLabel('랜딩 이름').fill('여름 미백 이벤트');
+    await drawer.getByLabel('랜딩 코드').fill(LANDING_CODE);
+    const medium = await chooseOption(page, 'landing-editor_mediaTypeId', null);
+    const eventType = await chooseOption(page, 'landing-editor_eventTypeId', null);
+
+    await drawer.getByRole('tab', { name: '콘텐츠' }).click();
+    await drawer.locator('input[type=file]').setInputFiles({ name: 'hero.png', mimeType: 'image/png', buffer: heroPng() });
+    await expect.poll(() => drawer.getByText('1200×630px').isVisible(), WAIT).toBe(true);
+    await drawer.getByLabel('대체 텍스트').fill('미백 전후 비교');
+    await drawer.getByLabel('대표 문구').fill(HEADLINE);
+    await drawer.getByLabel('보조 문구').fill('전문의 1:1 상담 후 당일 시술, 부담 없이 시작하세요.');
+    await drawer.getByLabel('본문').fill('치아 색이 고민이신가요?\n\n8월 한 달간 선착순 100분께 미백 1회 체험을 9,900원에 드립니다.');
+    for (const [i, text] of ['전문의 직접 상담', '시술 후 시린 증상 관리', '주말·야간 진료'].entries()) {
+      await drawer.getByRole('button', { name: '강조 항목 추가' }).click();
+      await drawer.getByLabel(`강조 항목 ${i + 1}`, { exact: true }).fill(text);
+    }
+    await drawer.getByLabel('신청 버튼 문구').fill(CTA);
+
+    await drawer.getByRole('tab', { name: '신청 양식' }).click();
+    await drawer.getByRole('button', { name: /항목 추가/ }).click();
+    await drawer.getByLabel('항목 이름').fill('희망 지점');
+    const key = drawer.locator('#landing-editor_formFields_0_key');
+    await key.fill('name');
+    // A key the form itself uses is refused inline by the contract's schema.
+    await expect.poll(() => drawer.getByText('기본 항목이 쓰는 키입니다').isVisible(), WAIT).toBe(true);
+    await key.fill('branch');
+    await chooseOption(page, 'landing-editor_formFields_0_type', '드롭다운');
+    const options = drawer.getByLabel('선택지');
+    await options.fill('강남점');
+    await options.press('Enter');
+    await options.fill('잠실점');
+    await options.press('Enter');
+    await drawer.getByLabel('추가 항목 1 필수').check();
+
+    await drawer.getByRole('tab', { name: '동의·완료' }).click();
+    await expect.poll(() => drawer.getByRole('textbox', { name: '완료 문구' }).inputValue(), WAIT).toBe(DEFAULT_THANK_YOU);
+
+    // The live preview renders the unsaved input with the new field.
+    const preview = page.frameLocator('iframe[title="랜딩 미리보기"]');
+    await expect.poll(() => preview.getByRole('heading', { name: HEADLINE }).isVisible(), WAIT).toBe(true);
+    await expect.poll(() => preview.locator('select[name=branch] option').allInnerTexts(), WAIT).toEqual(['선택하세요', '강남점', '잠실점']);
+    // Tall enough for the whole drawer in a full-page shot.
+    await page.setViewportSize({ width: 1440, height: 1320 });
+    await drawer.getByRole('tab', { name: '콘텐츠' }).click();
+    await page.waitForTimeout(400); // the tab's ink bar slides over
+    await screenshot(page, 'e2e-landing-editor');
+
+    await drawer.getByRole('button', { name: '게시', exact: true }).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: '게시' }).click();
+    await toast(page, '랜딩을 게시했습니다.');
+    await expect.poll(() => drawer.locator('.ant-drawer-title .ant-tag').innerText(), WAIT).toBe('게시 중');
+    await drawer.locator('.ant-drawer-body').getByRole('button', { name: '닫기', exact: true }).click();
+
+    const row = page.locator('tr', { hasText: LANDING_CODE });
+    await expect.poll(() => row.locator('.ant-tag').innerText(), WAIT).toBe('게시 중');
+    expect(await row.innerText()).toContain(`${medium} · ${eventType}`);
+    publicPath = (await row.getByRole('link', { name: new RegExp(LANDING_CODE) }).getAttribute('href')) ?? '';
+    expect(publicPath).toMatch(new RegExp(`^/view/[a-z0-9-]+/${LANDING_CODE}$`));
+  }, 120_000);
+
+  it('a visitor on a phone submits with UTM parameters and sees the Korean thank-you', async () => {
+    const { page, context } = await newPage(browser, product.url, MOBILE);
+    const openedAt = Date.now();
+    const res = await page.goto(`${publicPath}?utm_source=naver&utm_medium=cpc&utm_campaign=summer-whitening`);
+    expect(res?.status()).toBe(200);
+    await expect.poll(() => page.getByRole('heading', { name: HEADLINE }).isVisible(), WAIT).toBe(true);
+    // The hero image is the uploaded one, with its stored dimensions.
+    const hero = page.locator('img.hero');
+    expect(await hero.getAttribute('width')).toBe('1200');
+    expect(await hero.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1200);
+    await screenshot(page, 'e2e-landing-mobile');
+
+    await fillForm(page, '김방문', '010-2345-6789', openedAt);
+    await page.getByRole('button', { name: CTA }).click();
+    await expect.poll(() => page.locator('#ok').isVisible(), WAIT).toBe(true);
+    expect(await page.locator('#ok').innerText()).toBe(DEFAULT_THANK_YOU);
+    await context.close();
+
+    const leads = storedLeads();
+    expect(leads).toHaveLength(1);
+    expect(leads[0]).toMatchObject({
+      name: '김방문', phone: '01023456789', privacy_consent: 1,
+      utm_source: 'naver', utm_medium: 'cpc', utm_campaign: 'summer-whitening',
+    });
+    expect(JSON.parse(leads[0]!.answers)).toEqual({ branch: '강남점' });
+    expect(leads[0]!.privacy_policy_id).not.toBeNull();
+  });
+
+  it('shows the landing on a desktop and its privacy policy naming the shop', async () => {
+    const { page, context } = await newPage(browser, product.url, { viewport: { width: 1280, height: 800 } });
+    await page.goto(publicPath);
+    await expect.poll(() => page.getByRole('heading', { name: HEADLINE }).isVisible(), WAIT).toBe(true);
+    await screenshot(page, 'e2e-landing-desktop');
+
+    await page.getByRole('link', { name: '개인정보 처리방침 보기' }).click();
+    await page.waitForURL((u) => u.pathname === `${publicPath}/privacy`);
+    const text = await page.locator('body').innerText();
+    expect(text).toContain('365일');
+    expect(text).toContain('서울미소치과');
+    await screenshot(page, 'e2e-privacy');
+    await context.close();
+  });
+
+  it('accepts the same form without JavaScript and answers an HTML thank-you', async () => {
+    const { page, context } = await newPage(browser, product.url, { ...MOBILE, javaScriptEnabled: false });
+    const openedAt = Date.now();
+    await page.goto(`${publicPath}?utm_source=kakao`);
+    // No script ran: the hidden UTM field was not filled in from the address.
+    expect(await page.locator('input[name=utm_source]').inputValue()).toBe('');
+    await fillForm(page, '이노스', '010-3456-7890', openedAt);
+    await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: CTA }).click()]);
+    expect(await page.locator('body').innerText()).toContain(DEFAULT_THANK_YOU);
+    await context.close();
+
+    const leads = storedLeads();
+    expect(leads).toHaveLength(2);
+    expect(leads[1]).toMatchObject({ name: '이노스', phone: '01034567890', privacy_consent: 1 });
+    expect(JSON.parse(leads[1]!.answers)).toEqual({ branch: '강남점' });
+  });
+
+  it('counts the visits and submissions for the period chosen in the URL', async () => {
+    const { page, context } = await newPage(browser, product.url);
+    await login(page, 'marketer', DEMO_PASSWORD);
+    const today = seoulDay(new Date());
+    await page.goto(`/landing-status?from=${today}&to=${today}`);
+    expect(await page.getByLabel('통계 기간').first().inputValue()).toBe(today);
+    const row = page.locator('tr', { hasText: LANDING_CODE });
+    // Columns: landing, state, schedule, medium, visits, submissions, conversion rate.
+    const cell = (i: number) => row.locator('td').nth(i).innerText();
+    await expect.poll(() => cell(5), WAIT).toBe('2');
+    // Both visitors with JavaScript sent a visit beacon; the one without could not.
+    expect(await cell(4)).toBe('2');
+    expect(await cell(6)).toBe('100.0%');
+    await screenshot(page, 'e2e-landing-status');
+    await context.close();
+  });
+});
