@@ -27,8 +27,7 @@ export function ResourceForm<V extends object>({
   const [form] = Form.useForm<V>();
   // A form name of its own keeps field ids unique beside the filter bar and other modals.
   const formName = `form-${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
-  const [saving, setSaving] = useState(false);
-  const { message } = App.useApp();
+  const { saving, save } = useFormSave(form);
   const queryClient = useQueryClient();
 
   useEffect(() => {
@@ -45,18 +44,12 @@ export function ResourceForm<V extends object>({
     } catch {
       return;
     }
-    setSaving(true);
-    try {
+    const saved = await save(async () => {
       await submit(values);
       await Promise.all(invalidates.map((e) => queryClient.invalidateQueries({ queryKey: listQueryKey(e) })));
-      message.success(successMessage);
-      onClose();
-    } catch (err) {
-      if (err instanceof ApiError && err.fields) form.setFields(fieldErrors(err.fields) as never);
-      message.error(err instanceof Error ? err.message : '저장하지 못했습니다.');
-    } finally {
-      setSaving(false);
-    }
+      return successMessage;
+    });
+    if (saved) onClose();
   }
 
   return (
@@ -79,6 +72,29 @@ export function ResourceForm<V extends object>({
       </Form>
     </Modal>
   );
+}
+
+/**
+ * Saving a form: a busy flag, the success message, and on failure the server's field
+ * errors next to their fields plus its message — the form keeps what the user typed.
+ */
+export function useFormSave<V>(form: FormInstance<V>) {
+  const [saving, setSaving] = useState(false);
+  const { message } = App.useApp();
+  async function save(work: () => Promise<string>): Promise<boolean> {
+    setSaving(true);
+    try {
+      message.success(await work());
+      return true;
+    } catch (err) {
+      if (err instanceof ApiError && err.fields) form.setFields(fieldErrors(err.fields) as never);
+      message.error(err instanceof Error ? err.message : '저장하지 못했습니다.');
+      return false;
+    } finally {
+      setSaving(false);
+    }
+  }
+  return { saving, save };
 }
 
 /** Open/close state of a create-or-edit modal: `editing` is the row, or null for create. */

@@ -1,15 +1,15 @@
 // The current shop's own details: business information shown on its landing pages and
 // privacy policy, and its privacy officer. Read-only without write permission.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Alert, App, Button, Card, Col, Descriptions, Divider, Form, Input, Row, Skeleton, Space, Tag } from 'antd';
+import { Alert, Button, Card, Col, Descriptions, Divider, Form, Input, Row, Skeleton, Space, Tag } from 'antd';
 import { SHOP_STATUS_LABELS, shopDetails, type Shop, type ShopDetails } from '../../../contracts/shops.ts';
 import { formatBusinessNumber, formatPhone } from '../../../contracts/rules.ts';
-import { ApiError, api } from '../../lib/api.ts';
+import { api } from '../../lib/api.ts';
+import { useFormSave } from '../../components/resource-form.tsx';
 import { useAuth } from '../../lib/auth.tsx';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { shopApi, useCurrentShop } from '../../lib/shop.tsx';
-import { fieldErrors, zodRule } from '../../lib/zod-rule.ts';
+import { zodRule } from '../../lib/zod-rule.ts';
 
 type FormValues = { [K in keyof ShopDetails]: string };
 
@@ -35,24 +35,17 @@ export default function BaseInformation() {
 
 function DetailsForm({ shop, writable, endpoint }: { shop: Shop; writable: boolean; endpoint: string }) {
   const [form] = Form.useForm<FormValues>();
-  const [saving, setSaving] = useState(false);
-  const { message } = App.useApp();
+  const { saving, save: run } = useFormSave(form);
   const queryClient = useQueryClient();
 
   async function save(values: FormValues) {
-    setSaving(true);
-    try {
+    await run(async () => {
       const saved = await api.put<Shop>(endpoint, values);
       queryClient.setQueryData(['base-information', shop.id], saved);
       // The header's shop selector shows the name.
       await queryClient.invalidateQueries({ queryKey: ['my-shops'] });
-      message.success('기본 정보를 저장했습니다. 랜딩과 처리방침에 바로 반영됩니다.');
-    } catch (err) {
-      if (err instanceof ApiError && err.fields) form.setFields(fieldErrors(err.fields) as never);
-      message.error(err instanceof Error ? err.message : '저장하지 못했습니다.');
-    } finally {
-      setSaving(false);
-    }
+      return '기본 정보를 저장했습니다. 랜딩과 처리방침에 바로 반영됩니다.';
+    });
   }
 
   return (

@@ -1,15 +1,16 @@
 // Head, body and conversion scripts per landing (pixels, analytics). They run on the public
 // page, so only accounts with write permission on this screen can set them.
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Badge, Button, Card, Col, Empty, Form, Input, Menu, Row, Skeleton, Space, Tag, Typography } from 'antd';
+import { Alert, Badge, Button, Card, Col, Empty, Form, Input, Menu, Row, Skeleton, Space, Tag, Typography } from 'antd';
 import { landingScriptsInput, type LandingScripts, type LandingScriptsInput } from '../../../contracts/landings.ts';
-import { ApiError, api } from '../../lib/api.ts';
+import { api } from '../../lib/api.ts';
+import { useFormSave } from '../../components/resource-form.tsx';
 import { useAuth } from '../../lib/auth.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { shopApi, useCurrentShop } from '../../lib/shop.tsx';
-import { fieldErrors, zodRule } from '../../lib/zod-rule.ts';
+import { zodRule } from '../../lib/zod-rule.ts';
 
 const MONO: React.CSSProperties = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "D2Coding", monospace', fontSize: 13 };
 
@@ -88,8 +89,7 @@ export default function LandingScriptManagement() {
 
 function ScriptForm({ scripts, writable, endpoint }: { scripts: LandingScripts; writable: boolean; endpoint: string }) {
   const [form] = Form.useForm<LandingScriptsInput>();
-  const [saving, setSaving] = useState(false);
-  const { message } = App.useApp();
+  const { saving, save: run } = useFormSave(form);
   const queryClient = useQueryClient();
 
   useEffect(() => {
@@ -97,17 +97,11 @@ function ScriptForm({ scripts, writable, endpoint }: { scripts: LandingScripts; 
   }, [form, scripts]);
 
   async function save(values: LandingScriptsInput) {
-    setSaving(true);
-    try {
+    await run(async () => {
       await api.put(endpoint, values);
       await queryClient.invalidateQueries({ queryKey: ['landing-scripts'] });
-      message.success('스크립트를 저장했습니다. 게시 중인 페이지에 바로 반영됩니다.');
-    } catch (err) {
-      if (err instanceof ApiError && err.fields) form.setFields(fieldErrors(err.fields) as never);
-      message.error(err instanceof Error ? err.message : '저장하지 못했습니다.');
-    } finally {
-      setSaving(false);
-    }
+      return '스크립트를 저장했습니다. 게시 중인 페이지에 바로 반영됩니다.';
+    });
   }
 
   return (
