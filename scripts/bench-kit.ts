@@ -49,7 +49,9 @@ export async function waitForHttp(url: string, timeoutMs = 60_000): Promise<void
 
 /** Our server (server/main.ts through tsx) on its own data directory. */
 export async function startServer(o: { dataDir: string; port: number; env?: Record<string, string> }): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server under load.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
     env: {

@@ -40,29 +40,47 @@ export function intakeRepository(db: Kysely<Database>) {
     .returning('id')
     .compile().sql;
 
+  // The batch's per-item statements are compiled once (Kysely builds SQL per call otherwise,
+  // which costs more than SQLite running them).
+  const earliestLead = db
+    .selectFrom('leads')
+    .select('id')
+    .where('shop_id', '=', 0)
+    .where('phone', '=', '')
+    .where('created_at', '>=', '')
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1)
+    .compile().sql;
+  const EVENT_COLUMNS = ['lead_id', 'account_id', 'action', 'before', 'after', 'ip', 'at'] as const;
+  const insertEvent = db
+    .insertInto('lead_events')
+    .values(Object.fromEntries(EVENT_COLUMNS.map((c) => [c, null])) as never)
+    .compile().sql;
+
   async function insertLeadRow(trx: Transaction<Database>, values: LeadValues): Promise<number> {
     const { rows } = await trx.executeQuery<{ id: number }>(CompiledQuery.raw(insertLead, LEAD_COLUMNS.map((c) => values[c])));
     return Number(rows[0]!.id);
   }
 
   /**
-   * The earliest live lead per shop and phone inside each window the batch uses (one
-   * grouped query per distinct window, so a phone submitted a thousand times costs one row).
+   * The earliest live lead per shop and phone inside each window the batch uses: one indexed
+   * lookup (shop_id, phone, created_at) per distinct pair, so a phone already submitted a
+   * thousand times still costs one index probe, never a scan of its rows.
    */
   async function originals(trx: Transaction<Database>, leads: PendingLead[], now: Date) {
     const found = new Map<string, number>(); // `${days}|${shop}|${phone}` → lead id
-    for (const days of new Set(leads.map((l) => l.duplicateWindowDays).filter((d) => d > 0))) {
-      const batch = leads.filter((l) => l.duplicateWindowDays === days);
-      const rows = await trx
-        .selectFrom('leads')
-        .select(['shop_id', 'phone', sql<number>`min(id)`.as('id')])
-        .where('shop_id', 'in', [...new Set(batch.map((l) => l.lead.shop_id))])
-        .where('phone', 'in', [...new Set(batch.map((l) => l.lead.phone))])
-        .where('created_at', '>=', new Date(now.getTime() - days * DAY_MS).toISOString())
-        .where('deleted_at', 'is', null)
-        .groupBy(['shop_id', 'phone'])
-        .execute();
-      for (const r of rows) found.set(`${days}|${r.shop_id}|${r.phone}`, Number(r.id));
+    const seen = new Set<string>();
+    for (const l of leads) {
+      const days = l.duplicateWindowDays;
+      const key = `${days}|${l.lead.shop_id}|${l.lead.phone}`;
+      if (days <= 0 || seen.has(key)) continue;
+      seen.add(key);
+      const since = new Date(now.getTime() - days * DAY_MS).toISOString();
+      // Parameters in the compiled order: shop, phone, since, limit.
+      const { rows } = await trx.executeQuery<{ id: number }>(CompiledQuery.raw(earliestLead, [l.lead.shop_id, l.lead.phone, since, 1]));
+      if (rows[0]) found.set(key, Number(rows[0].id));
     }
     return found;
   }
@@ -133,7 +151,7 @@ export function intakeRepository(db: Kysely<Database>) {
           });
           outcomes[index] = { status: 'created', leadId: id, duplicateOf };
         }
-        for (let i = 0; i < events.length; i += CHUNK) await trx.insertInto('lead_events').values(events.slice(i, i + CHUNK)).execute();
+        for (const e of events) await trx.executeQuery(CompiledQuery.raw(insertEvent, EVENT_COLUMNS.map((c) => e[c])));
         for (let i = 0; i < blocked.length; i += CHUNK) await trx.insertInto('blocked_submissions').values(blocked.slice(i, i + CHUNK)).execute();
         for (const [ruleId, n] of hits) await countDenyHits(trx, ruleId, n, now);
         return outcomes;
