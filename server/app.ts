@@ -16,6 +16,7 @@ import { errorsPlugin } from './plugins/errors.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { spaPlugin } from './plugins/spa.ts';
 import { landingPlugin } from './plugins/landing.ts';
+import { installFastPaths } from './plugins/fast-path.ts';
 import { defineRoute } from './plugins/route.ts';
 import { z } from '../contracts/zod.ts';
 import { MODULES } from './modules/index.ts';
@@ -48,7 +49,7 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
 
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
-    trustProxy: process.env.TRUST_PROXY === '1',
+    trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   });
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
@@ -82,6 +83,7 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
   });
 
   // Public landing pages (before the modules, which tell it about landing changes).
+  installFastPaths(app);
   await landingPlugin(app);
   for (const mod of MODULES) await mod(app);
   await spaPlugin(app);

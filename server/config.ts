@@ -14,6 +14,8 @@ export interface Config {
   /** Serve built SPA and landing output from here. */
   distDir: string;
   logLevel: string;
+  /** Behind a proxy: the client address comes from X-Forwarded-For (TRUST_PROXY=1). */
+  trustProxy: boolean;
 }
 
 function num(v: string | undefined, fallback: number): number {
@@ -36,5 +38,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: env.SEED_DEMO !== '0',
     distDir: path.resolve(env.DIST_DIR ?? 'dist'),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    trustProxy: env.TRUST_PROXY === '1',
   };
 }

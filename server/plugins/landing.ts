@@ -298,23 +298,15 @@ export async function landingPlugin(app: FastifyInstance, opts: { fastPath?: boo
 
   // The hot path: a cached page is answered before Fastify's routing and hooks run.
   if (opts.fastPath !== false) {
-    const server = app.server;
-    const [fastify] = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
-    if (fastify && server.listenerCount('request') === 1) {
-      server.removeAllListeners('request');
-      server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-        if ((req.method === 'GET' || req.method === 'HEAD') && req.url!.startsWith('/view/')) {
-          const q = req.url!.indexOf('?');
-          const entry = cache.get(q < 0 ? req.url! : req.url!.slice(0, q));
-          if (entry && entry.status === 200 && app.clock().getTime() < entry.until) {
-            const s = respond(entry, req.headers['accept-encoding'], req.headers['if-none-match']);
-            res.writeHead(s.status, s.headers);
-            res.end(req.method === 'HEAD' ? undefined : (s.body ?? undefined));
-            return;
-          }
-        }
-        fastify.call(server, req, res);
-      });
-    }
+    app.fastPaths.push((req: IncomingMessage, res: ServerResponse) => {
+      if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.url!.startsWith('/view/')) return false;
+      const q = req.url!.indexOf('?');
+      const entry = cache.get(q < 0 ? req.url! : req.url!.slice(0, q));
+      if (!entry || entry.status !== 200 || app.clock().getTime() >= entry.until) return false;
+      const s = respond(entry, req.headers['accept-encoding'], req.headers['if-none-match']);
+      res.writeHead(s.status, s.headers);
+      res.end(req.method === 'HEAD' ? undefined : (s.body ?? undefined));
+      return true;
+    });
   }
 }

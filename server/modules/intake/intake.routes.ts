@@ -1,6 +1,8 @@
 // Public intake endpoints, posted from landing pages (no session, no CSRF origin check).
 // JSON requests get JSON; a plain form post (no JavaScript) gets an HTML page or a 303.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { clientIp } from '../../plugins/fast-path.ts';
 import { intakeService, IntakeError, type LandingDefinition } from './intake.service.ts';
 import { AppError } from '../../lib/errors.ts';
 import { landingSecret } from '../../lib/landing-security.ts';
@@ -32,6 +34,26 @@ function backUrl(body: Record<string, unknown>): string | null {
   return typeof shopCode === 'string' && typeof landingCode === 'string' && SHOP_CODE_RE.test(shopCode) && SHOP_CODE_RE.test(landingCode)
     ? landingPath(shopCode, landingCode)
     : null;
+}
+
+/** The request body as text, refusing (413) one larger than `limit` bytes. */
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const tooLarge = () => Object.assign(new Error('body too large'), { statusCode: 413 });
+    if (Number(req.headers['content-length'] ?? 0) > limit) return reject(tooLarge());
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(tooLarge());
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
 }
 
 /**
@@ -69,6 +91,8 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
     return new AppError(500, 'INTERNAL', INTAKE_MESSAGES.internal);
   }
 
+  const errorJson = (e: AppError) => JSON.stringify({ error: { code: e.code, message: e.message, ...(e.fields ? { fields: e.fields } : {}) } });
+
   function sendRefusal(err: unknown, req: FastifyRequest, reply: FastifyReply) {
     const e = refusal(err);
     if (e.status >= 500) req.log.error({ err }, 'intake failed');
@@ -78,8 +102,45 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
       return reply.code(e.status).header('content-security-policy', STATIC_PAGE_CSP).header('cache-control', 'no-store')
         .type('text/html; charset=utf-8').send(formErrorPage(e.message, e.fields, back));
     }
-    return reply.code(e.status).send({ error: { code: e.code, message: e.message, ...(e.fields ? { fields: e.fields } : {}) } });
+    return reply.code(e.status).type('application/json; charset=utf-8').send(errorJson(e));
   }
+
+  // The hot path: a JSON submission (what the landing page's script sends) is answered
+  // without Fastify's routing and hooks — same checks, same answers, less work per lead.
+  // Form posts without JavaScript, and everything else, take the route below.
+  async function fastJsonIntake(req: IncomingMessage, res: ServerResponse) {
+    const send = (status: number, body: string) => {
+      res.writeHead(status, {
+        'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body),
+        'cache-control': 'no-store', 'x-content-type-options': 'nosniff',
+        ...(status === 413 ? { connection: 'close' } : {}),
+      });
+      res.end(body);
+    };
+    try {
+      const text = await readBody(req, INTAKE_BODY_LIMIT);
+      let parsed: unknown;
+      try {
+        // Like Fastify's parser, refuse prototype-poisoning keys.
+        if (text.includes('"__proto__"') || text.includes('"constructor"')) throw new Error('poisoned');
+        parsed = JSON.parse(text);
+      } catch {
+        throw new AppError(400, 'BAD_REQUEST', INTAKE_MESSAGES.badRequest);
+      }
+      const body = withRefererUtm(bodyObject(parsed), req.headers.referer, req.headers.host);
+      await service.submit(body, { ip: clientIp(app, req), userAgent: req.headers['user-agent'] });
+      send(201, '{"ok":true}');
+    } catch (err) {
+      const e = refusal(err);
+      if (e.status >= 500) app.log.error({ err }, 'intake failed');
+      send(e.status, errorJson(e));
+    }
+  }
+  app.fastPaths.push((req, res) => {
+    if (req.method !== 'POST' || req.url !== '/api/public/leads' || !(req.headers['content-type'] ?? '').startsWith('application/json')) return false;
+    void fastJsonIntake(req, res);
+    return true;
+  });
 
   app.route({
     method: 'POST',

@@ -1,0 +1,61 @@
+// The JSON intake hot path answers before Fastify: over a real socket it must give the
+// same answers, and store the same rows, as the route does through inject().
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import { countRows, landingTestApp, leadBody, openLanding, submit, type LandingTestApp } from '../../test-landings.ts';
+import { INTAKE_BODY_LIMIT } from './intake.routes.ts';
+
+let t: LandingTestApp;
+let landingId: number;
+let base: string;
+beforeEach(async () => {
+  t = await landingTestApp();
+  landingId = await openLanding(t);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const post = (body: string, headers: Record<string, string> = {}) =>
+  fetch(`${base}/api/public/leads`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+
+describe('JSON intake over HTTP', () => {
+  it('stores a valid submission and answers 201 like the route', async () => {
+    const res = await post(JSON.stringify(leadBody(t, landingId, { utm_source: 'meta' })), { referer: `${base}/view/x/y?utm_source=ignored` });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({ ok: true });
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    const [lead] = await t.app.db.selectFrom('leads').selectAll().execute();
+    expect(lead).toMatchObject({ phone: '01012345678', utm_source: 'meta', ip: '127.0.0.1', duplicate_of: null });
+    expect(await countRows(t, 'lead_events')).toBe(1);
+  });
+
+  it('gives the same refusals as the route, storing nothing', async () => {
+    const bad = leadBody(t, landingId, { phone: '12345', privacyConsent: false });
+    const fast = await post(JSON.stringify(bad));
+    const routed = await submit(t, bad);
+    expect(fast.status).toBe(422);
+    expect(await fast.json()).toEqual(routed.json());
+
+    const unknown = await post(JSON.stringify(leadBody(t, landingId, { landingCode: 'nope' })));
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).error.message).toMatch(/[가-힣]/);
+
+    expect((await post('{"shopCode":')).status).toBe(400);
+    expect((await post('{"__proto__":{"admin":true}}')).status).toBe(400);
+    const huge = await post(JSON.stringify({ ...leadBody(t, landingId), name: 'x'.repeat(INTAKE_BODY_LIMIT) }));
+    expect(huge.status).toBe(413);
+    expect((await huge.json()).error.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(await countRows(t, 'leads')).toBe(0);
+  });
+
+  it('leaves form posts without JavaScript to the route (HTML thank-you)', async () => {
+    const form = new URLSearchParams(Object.entries(leadBody(t, landingId, { privacyConsent: '1' })).map(([k, v]) => [k, String(v)]));
+    const res = await fetch(`${base}/api/public/leads`, { method: 'POST', body: form, redirect: 'manual' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(await countRows(t, 'leads')).toBe(1);
+  });
+});

@@ -1,0 +1,35 @@
+// Hot paths answered before Fastify's routing and hooks run: a cached landing page GET and a
+// JSON lead submission. Each handler says whether it took the request; the rest go to Fastify.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+
+export type FastHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    fastPaths: FastHandler[];
+  }
+}
+
+export function installFastPaths(app: FastifyInstance): void {
+  const handlers: FastHandler[] = [];
+  app.decorate('fastPaths', handlers);
+  const server = app.server;
+  const [fastify] = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+  if (!fastify || server.listenerCount('request') !== 1) return;
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    for (const handle of handlers) if (handle(req, res)) return;
+    fastify.call(server, req, res);
+  });
+}
+
+/** The client address as Fastify gives it (req.ip), honouring TRUST_PROXY the same way. */
+export function clientIp(app: FastifyInstance, req: IncomingMessage): string {
+  if (app.config.trustProxy) {
+    const forwarded = req.headers['x-forwarded-for'];
+    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
+    if (first) return first;
+  }
+  return req.socket.remoteAddress ?? '';
+}
