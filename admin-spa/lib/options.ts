@@ -1,7 +1,6 @@
 // Select options loaded from the API (code tables, account types, shops).
 import { useQuery } from '@tanstack/react-query';
 import type { CodeKind } from '../../contracts/code-items.ts';
-import type { MyShop } from '../../contracts/auth.ts';
 import { api } from './api.ts';
 
 export function useCodeOptions(kind: CodeKind) {
@@ -20,9 +19,4 @@ export function useAccountTypeOptions() {
     staleTime: 60_000,
   });
   return { ...q, types: q.data?.items ?? [], options: (q.data?.items ?? []).map((t) => ({ value: t.id, label: t.name })) };
-}
-
-export function useShopOptions() {
-  const q = useQuery({ queryKey: ['my-shops'], queryFn: () => api.get<{ items: MyShop[] }>('/api/auth/shops'), staleTime: 60_000 });
-  return { ...q, shops: q.data?.items ?? [], options: (q.data?.items ?? []).map((s) => ({ value: s.id, label: `${s.name} (${s.shopCode})` })) };
 }
