@@ -10,7 +10,7 @@ import { formatDateTime } from '../lib/format.ts';
 import { zodRule } from '../lib/zod-rule.ts';
 import { ResourceTable, listQueryKey } from './resource-table.tsx';
 import { ResourceForm, useFormModal } from './resource-form.tsx';
-import { ConfirmAction } from './confirm-action.tsx';
+import { DeleteAction } from './confirm-action.tsx';
 
 export function CodeTableScreen({ kind }: { kind: CodeKind }) {
   const endpoint = `/api/codes/${kind}`;
@@ -54,15 +54,7 @@ export function CodeTableScreen({ kind }: { kind: CodeKind }) {
                 <Button type="link" size="small" onClick={() => modal.edit(row)}>
                   수정
                 </Button>
-                <ConfirmAction
-                  label="삭제"
-                  danger
-                  disabled={row.usage > 0}
-                  confirm={`'${row.name}'을(를) 삭제할까요?`}
-                  run={() => api.del(`${endpoint}/${row.id}`)}
-                  invalidates={[endpoint]}
-                  success="삭제했습니다."
-                />
+                <DeleteAction endpoint={endpoint} id={row.id} disabled={row.usage > 0} confirm={`'${row.name}'을(를) 삭제할까요?`} />
               </Space>
             ),
           },

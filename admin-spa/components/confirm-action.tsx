@@ -3,6 +3,7 @@ import { useState, type ReactNode } from 'react';
 import { App, Button, Popconfirm } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { listQueryKey } from './resource-table.tsx';
+import { api } from '../lib/api.ts';
 
 export interface ConfirmActionProps {
   label: ReactNode;
@@ -43,4 +44,15 @@ export function ConfirmAction({ label, confirm, run, invalidates = [], danger, s
       </Button>
     </Popconfirm>
   );
+}
+
+/** The row's 삭제: DELETE `${endpoint}/${id}` behind a confirmation, then the list refreshes. */
+export function DeleteAction({ endpoint, id, confirm, disabled, success = '삭제했습니다.' }: {
+  endpoint: string;
+  id: number;
+  confirm: string;
+  disabled?: boolean;
+  success?: string;
+}) {
+  return <ConfirmAction label="삭제" danger disabled={disabled} confirm={confirm} run={() => api.del(`${endpoint}/${id}`)} invalidates={[endpoint]} success={success} />;
 }

@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Dropdown, Layout, Menu, Result, Select, Space, Spin, Typography, theme, type MenuProps } from 'antd';
 import { LogoutOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
 import { SCREENS, type Area } from '../../contracts/screens.ts';
-import type { MyShop } from '../../contracts/auth.ts';
+import type { MyShop, SessionAccount } from '../../contracts/auth.ts';
 import { useAuth } from '../lib/auth.tsx';
 import { api } from '../lib/api.ts';
 import { CURRENT_SHOP_KEY, ShopProvider } from '../lib/shop.tsx';
@@ -64,7 +64,26 @@ export default function AppLayoutInShell({ area }: { area: Area }) {
   );
 }
 
+/**
+ * Keeps the stored account in step with the server: a permission changed by an administrator
+ * shows in the menu on the next focus or minute, not only at the next login.
+ */
+function useAccountRefresh() {
+  const { account, signIn } = useAuth();
+  const me = useQuery({
+    queryKey: ['me'],
+    queryFn: () => api.get<{ account: SessionAccount }>('/api/auth/me'),
+    refetchOnWindowFocus: true,
+    refetchInterval: 60_000,
+  });
+  const fresh = me.data?.account;
+  useEffect(() => {
+    if (fresh && JSON.stringify(fresh) !== JSON.stringify(account)) signIn(fresh);
+  }, [fresh, account, signIn]);
+}
+
 function AppLayout({ area }: { area: Area }) {
+  useAccountRefresh();
   const { account, can, signOut } = useAuth();
   const navigate = useNavigate();
   const { pathname } = useLocation();

@@ -11,7 +11,7 @@ import { useAuth } from '../../lib/auth.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { ResourceTable } from '../../components/resource-table.tsx';
 import { ResourceForm, useFormModal } from '../../components/resource-form.tsx';
-import { ConfirmAction } from '../../components/confirm-action.tsx';
+import { DeleteAction } from '../../components/confirm-action.tsx';
 
 const ENDPOINT = '/api/deny-rules';
 
@@ -58,7 +58,7 @@ export default function AccessDenySetting() {
                 <Button type="link" size="small" onClick={() => modal.edit(row)}>
                   수정
                 </Button>
-                <ConfirmAction label="삭제" danger confirm="이 차단 규칙을 삭제할까요?" run={() => api.del(`${ENDPOINT}/${row.id}`)} invalidates={[ENDPOINT]} success="삭제했습니다." />
+                <DeleteAction endpoint={ENDPOINT} id={row.id} confirm="이 차단 규칙을 삭제할까요?" />
               </Space>
             ),
           },

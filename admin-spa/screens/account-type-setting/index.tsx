@@ -10,7 +10,7 @@ import { formatDateTime } from '../../lib/format.ts';
 import { zodRule } from '../../lib/zod-rule.ts';
 import { ResourceTable } from '../../components/resource-table.tsx';
 import { ResourceForm, useFormModal } from '../../components/resource-form.tsx';
-import { ConfirmAction } from '../../components/confirm-action.tsx';
+import { DeleteAction } from '../../components/confirm-action.tsx';
 import { Link } from 'react-router-dom';
 
 const ENDPOINT = '/api/account-types';
@@ -59,15 +59,7 @@ export default function AccountTypeSetting() {
                 <Link to="/permission-setting" style={{ padding: '0 4px' }}>
                   권한
                 </Link>
-                <ConfirmAction
-                  label="삭제"
-                  danger
-                  disabled={!!row.builtinKey || row.usage > 0}
-                  confirm={`'${row.name}' 유형을 삭제할까요?`}
-                  run={() => api.del(`${ENDPOINT}/${row.id}`)}
-                  invalidates={[ENDPOINT]}
-                  success="삭제했습니다."
-                />
+                <DeleteAction endpoint={ENDPOINT} id={row.id} disabled={!!row.builtinKey || row.usage > 0} confirm={`'${row.name}' 유형을 삭제할까요?`} />
               </Space>
             ),
           },

@@ -15,7 +15,7 @@ import { shopApi, useCurrentShop } from '../../lib/shop.tsx';
 import { zodRule } from '../../lib/zod-rule.ts';
 import { ResourceTable, listQueryKey } from '../../components/resource-table.tsx';
 import { ResourceForm, useFormModal } from '../../components/resource-form.tsx';
-import { ConfirmAction } from '../../components/confirm-action.tsx';
+import { ConfirmAction, DeleteAction } from '../../components/confirm-action.tsx';
 
 type FormValues = Omit<PrivacyPolicyInput, 'officerName' | 'officerContact'> & { officerName?: string | null; officerContact?: string | null };
 
@@ -95,7 +95,7 @@ export default function PrivacyManagement() {
                   invalidates={[endpoint]}
                   success="처리방침을 게시했습니다. 새 신청부터 적용됩니다."
                 />
-                <ConfirmAction label="삭제" danger confirm="이 초안을 삭제할까요?" run={() => api.del(`${endpoint}/${row.id}`)} invalidates={[endpoint]} success="초안을 삭제했습니다." />
+                <DeleteAction endpoint={endpoint} id={row.id} confirm="이 초안을 삭제할까요?" success="초안을 삭제했습니다." />
               </>
             )}
           </Space>
