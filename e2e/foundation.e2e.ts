@@ -1,23 +1,13 @@
 // The foundation as a person meets it, in real Chromium against the built product.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { SCREENS } from '../contracts/screens.ts';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, startProduct, type Product } from './harness.ts';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, login, newPage, screenshot, setupProduct } from './harness.ts';
 
-let product: Product;
-let browser: Browser;
-
-beforeAll(async () => {
-  product = await startProduct();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const e2e = setupProduct();
 
 async function fresh(): Promise<Page> {
-  return (await newPage(browser, product.url)).page;
+  return (await newPage(e2e.browser, e2e.product.url)).page;
 }
 
 /** A side-menu entry, once the menu has rendered (count() itself does not wait). */
@@ -45,10 +35,10 @@ describe('guard and public paths', () => {
   });
 
   it('answers JSON 404 for unknown API paths and a plain 404 for asset-like paths', async () => {
-    const api = await fetch(`${product.url}/api/nope`);
+    const api = await fetch(`${e2e.product.url}/api/nope`);
     expect(api.status).toBe(404);
     expect((await api.json()).error.code).toBe('NOT_FOUND');
-    const asset = await fetch(`${product.url}/favicon.ico`);
+    const asset = await fetch(`${e2e.product.url}/favicon.ico`);
     expect(asset.status).toBe(404);
     expect(asset.headers.get('content-type')).not.toContain('text/html');
   });
@@ -101,8 +91,8 @@ describe('every path renders for 최고관리자', () => {
         await expect.poll(() => page.locator('header h4').innerText(), { message: path }).toBe(title);
       }
     }
-    const landing = await fetch(`${product.url}/view/smile-dental/implant-event`);
-    const privacy = await fetch(`${product.url}/view/smile-dental/implant-event/privacy`);
+    const landing = await fetch(`${e2e.product.url}/view/smile-dental/implant-event`);
+    const privacy = await fetch(`${e2e.product.url}/view/smile-dental/implant-event/privacy`);
     for (const res of [landing, privacy]) {
       expect(res.status).toBeLessThan(500);
       expect(await res.text()).not.toContain('Unexpected Application Error!');
@@ -188,7 +178,7 @@ describe('administrator screens', () => {
   });
 
   it('a 401 from the API clears loginAccount and returns to /bclog', async () => {
-    const { context, page } = await newPage(browser, product.url);
+    const { context, page } = await newPage(e2e.browser, e2e.product.url);
     await login(page);
     await context.clearCookies();
     await page.goto('/client-setting');

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const ADMIN_PASSWORD = 'E2e-Admin!2345';
@@ -94,4 +95,18 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   const dir = path.join(ROOT, 'screenshots');
   fs.mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+}
+
+/** One product and one browser for a spec file, started before its tests and stopped after. */
+export function setupProduct(): { product: Product; browser: Browser } {
+  const ctx = {} as { product: Product; browser: Browser };
+  beforeAll(async () => {
+    ctx.product = await startProduct();
+    ctx.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await ctx.browser?.close();
+    await ctx.product?.stop();
+  });
+  return ctx;
 }

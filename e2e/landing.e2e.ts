@@ -4,24 +4,14 @@
 import path from 'node:path';
 import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { DEFAULT_THANK_YOU } from '../contracts/landings.ts';
 import { MIN_FILL_MS } from '../contracts/intake.ts';
 import { seoulDay } from '../contracts/kst.ts';
-import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, startProduct, type Product } from './harness.ts';
+import { DEMO_PASSWORD, login, newPage, screenshot, setupProduct } from './harness.ts';
 
-let product: Product;
-let browser: Browser;
-
-beforeAll(async () => {
-  product = await startProduct();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const e2e = setupProduct();
 
 const LANDING_CODE = 'e2e-summer-whitening';
 const HEADLINE = '여름 맞이 치아 미백 1회 체험 9,900원';
@@ -79,7 +69,7 @@ interface LeadRow {
 
 /** The leads of the test landing, read from the product's SQLite file. */
 function storedLeads(): LeadRow[] {
-  const db = new Database(path.join(product.dataDir, 'leadroom.sqlite'), { readonly: true, fileMustExist: true });
+  const db = new Database(path.join(e2e.product.dataDir, 'leadroom.sqlite'), { readonly: true, fileMustExist: true });
   try {
     return db
       .prepare(
@@ -130,7 +120,7 @@ let publicPath = '';
 
 describe('landing pages', () => {
   it('a marketer publishes a new privacy policy version and builds and publishes a landing', async () => {
-    const { page } = await newPage(browser, product.url);
+    const { page } = await newPage(e2e.browser, e2e.product.url);
     await login(page, 'marketer', DEMO_PASSWORD);
 
     // A new policy version, started from the current one, published for new submissions.
@@ -216,7 +206,7 @@ describe('landing pages', () => {
   }, 120_000);
 
   it('a visitor on a phone submits with UTM parameters and sees the Korean thank-you', async () => {
-    const { page, context } = await newPage(browser, product.url, MOBILE);
+    const { page, context } = await newPage(e2e.browser, e2e.product.url, MOBILE);
     const openedAt = Date.now();
     const res = await page.goto(`${publicPath}?utm_source=naver&utm_medium=cpc&utm_campaign=summer-whitening`);
     expect(res?.status()).toBe(200);
@@ -244,7 +234,7 @@ describe('landing pages', () => {
   });
 
   it('shows the landing on a desktop and its privacy policy naming the shop', async () => {
-    const { page, context } = await newPage(browser, product.url, { viewport: { width: 1280, height: 800 } });
+    const { page, context } = await newPage(e2e.browser, e2e.product.url, { viewport: { width: 1280, height: 800 } });
     await page.goto(publicPath);
     await expect.poll(() => page.getByRole('heading', { name: HEADLINE }).isVisible(), WAIT).toBe(true);
     await screenshot(page, 'e2e-landing-desktop');
@@ -259,7 +249,7 @@ describe('landing pages', () => {
   });
 
   it('accepts the same form without JavaScript and answers an HTML thank-you', async () => {
-    const { page, context } = await newPage(browser, product.url, { ...MOBILE, javaScriptEnabled: false });
+    const { page, context } = await newPage(e2e.browser, e2e.product.url, { ...MOBILE, javaScriptEnabled: false });
     const openedAt = Date.now();
     await page.goto(`${publicPath}?utm_source=kakao`);
     // No script ran: the hidden UTM field was not filled in from the address.
@@ -276,7 +266,7 @@ describe('landing pages', () => {
   });
 
   it('counts the visits and submissions for the period chosen in the URL', async () => {
-    const { page, context } = await newPage(browser, product.url);
+    const { page, context } = await newPage(e2e.browser, e2e.product.url);
     await login(page, 'marketer', DEMO_PASSWORD);
     const today = seoulDay(new Date());
     await page.goto(`/landing-status?from=${today}&to=${today}`);
