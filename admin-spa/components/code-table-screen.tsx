@@ -1,5 +1,5 @@
 // The three code-table screens (client, media and event types) share this screen.
-import { App, Button, Form, Input, InputNumber, Space, Switch, Tag } from 'antd';
+import { App, Button, Form, Input, Space, Switch, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ColumnsType } from 'antd/es/table/interface.js';
@@ -9,7 +9,7 @@ import { useAuth } from '../lib/auth.tsx';
 import { formatDateTime } from '../lib/format.ts';
 import { zodRule } from '../lib/zod-rule.ts';
 import { ResourceTable, listQueryKey } from './resource-table.tsx';
-import { ResourceForm, useFormModal } from './resource-form.tsx';
+import { OrderAndActiveFields, ResourceForm, useFormModal } from './resource-form.tsx';
 import { DeleteAction } from './confirm-action.tsx';
 
 export function CodeTableScreen({ kind }: { kind: CodeKind }) {
@@ -93,12 +93,7 @@ export function CodeTableScreen({ kind }: { kind: CodeKind }) {
         <Form.Item label="코드" name="code" required rules={[zodRule(codeItemInput, 'code')]} extra="영문·숫자·-·_ (연동용 식별자)">
           <Input maxLength={40} />
         </Form.Item>
-        <Form.Item label="정렬 순서" name="sortOrder" rules={[zodRule(codeItemInput, 'sortOrder')]}>
-          <InputNumber min={0} max={9999} style={{ width: 140 }} />
-        </Form.Item>
-        <Form.Item label="사용" name="active" valuePropName="checked">
-          <Switch />
-        </Form.Item>
+        <OrderAndActiveFields schema={codeItemInput} />
       </ResourceForm>
     </>
   );

@@ -1,7 +1,9 @@
 // The modal form every create/edit uses: validates inline with the contract's zod
 // schema, shows the server's field errors next to their fields, never loses input.
 import { useEffect, useId, useState, type ReactNode } from 'react';
-import { App, Form, Modal, type FormInstance } from 'antd';
+import { App, Form, InputNumber, Modal, Switch, type FormInstance } from 'antd';
+import type { z } from 'zod';
+import { zodRule } from '../lib/zod-rule.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../lib/api.ts';
 import { fieldErrors } from '../lib/zod-rule.ts';
@@ -106,4 +108,18 @@ export function useFormModal<T>() {
     edit: (row: T) => setState({ open: true, editing: row }),
     close: () => setState((s) => ({ ...s, open: false })),
   };
+}
+
+/** The 정렬 순서 and 사용 fields of ordered, switchable rows (code tables, account types). */
+export function OrderAndActiveFields({ schema }: { schema: z.ZodType }) {
+  return (
+    <>
+      <Form.Item label="정렬 순서" name="sortOrder" rules={[zodRule(schema, 'sortOrder')]}>
+        <InputNumber min={0} max={9999} style={{ width: 140 }} />
+      </Form.Item>
+      <Form.Item label="사용" name="active" valuePropName="checked">
+        <Switch />
+      </Form.Item>
+    </>
+  );
 }

@@ -1,5 +1,5 @@
 // Account types: the roles accounts are given; their rights are set in 권한 설정.
-import { Button, Form, Input, InputNumber, Select, Space, Switch, Tag } from 'antd';
+import { Button, Form, Input, Select, Space, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import { accountTypeInput, type AccountType, type AccountTypeInput } from '../../../contracts/account-types.ts';
@@ -9,7 +9,7 @@ import { useAuth } from '../../lib/auth.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { zodRule } from '../../lib/zod-rule.ts';
 import { ResourceTable } from '../../components/resource-table.tsx';
-import { ResourceForm, useFormModal } from '../../components/resource-form.tsx';
+import { OrderAndActiveFields, ResourceForm, useFormModal } from '../../components/resource-form.tsx';
 import { DeleteAction } from '../../components/confirm-action.tsx';
 import { Link } from 'react-router-dom';
 
@@ -98,12 +98,7 @@ export default function AccountTypeSetting() {
         <Form.Item label="데이터 범위" name="dataScope" required rules={[zodRule(accountTypeInput, 'dataScope')]}>
           <Select options={DATA_SCOPES.map((d) => ({ value: d, label: DATA_SCOPE_LABELS[d] }))} />
         </Form.Item>
-        <Form.Item label="정렬 순서" name="sortOrder" rules={[zodRule(accountTypeInput, 'sortOrder')]}>
-          <InputNumber min={0} max={9999} style={{ width: 140 }} />
-        </Form.Item>
-        <Form.Item label="사용" name="active" valuePropName="checked">
-          <Switch />
-        </Form.Item>
+        <OrderAndActiveFields schema={accountTypeInput} />
       </ResourceForm>
     </>
   );
