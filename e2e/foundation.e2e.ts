@@ -83,9 +83,9 @@ describe('every path renders for 최고관리자', () => {
     for (const path of paths) {
       await page.goto(path);
       await page.waitForLoadState('networkidle');
-      const text = await page.locator('body').innerText();
-      expect(text, path).not.toContain('Unexpected Application Error!');
-      expect(text, path).not.toContain('Loading...');
+      // Lazy chunks may still be arriving: wait for the screen, never the error page.
+      await expect.poll(() => page.locator('body').innerText(), { message: path }).not.toContain('Loading...');
+      expect(await page.locator('body').innerText(), path).not.toContain('Unexpected Application Error!');
       if (path.length > 1 && path !== '/bclog') {
         const title = SCREENS.find((s) => `/${s.key}` === path)!.title;
         await expect.poll(() => page.locator('header h4').innerText(), { message: path }).toBe(title);
@@ -167,8 +167,15 @@ describe('administrator screens', () => {
   it('logs out back to /bclog and the session is dead', async () => {
     const page = await fresh();
     await login(page);
-    await page.locator('header').getByRole('button', { name: /최고관리자/ }).click();
-    await page.getByText('로그아웃').click();
+    // Open the account menu (a click can be lost while the shell is still settling).
+    const logout = page.getByRole('menuitem', { name: '로그아웃' });
+    await expect
+      .poll(async () => {
+        if (!(await logout.isVisible())) await page.locator('header').getByRole('button', { name: /최고관리자/ }).click();
+        return logout.isVisible();
+      })
+      .toBe(true);
+    await logout.click();
     await page.waitForURL((u) => u.pathname === '/bclog');
     await page.waitForLoadState('networkidle');
     expect(await page.evaluate(() => sessionStorage.getItem('loginAccount'))).toBeNull();

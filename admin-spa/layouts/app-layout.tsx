@@ -78,7 +78,10 @@ function useAccountRefresh() {
   });
   const fresh = me.data?.account;
   useEffect(() => {
-    if (fresh && JSON.stringify(fresh) !== JSON.stringify(account)) signIn(fresh);
+    if (!fresh || !account) return;
+    // lastLoginAt stays as login reported it (the previous login, shown to the user).
+    const next = { ...fresh, lastLoginAt: account.lastLoginAt };
+    if (JSON.stringify(next) !== JSON.stringify(account)) signIn(next);
   }, [fresh, account, signIn]);
 }
 
@@ -106,7 +109,6 @@ function AppLayout({ area }: { area: Area }) {
     onClick: async ({ key }) => {
       if (key === 'logout') {
         await signOut();
-        navigate('/bclog', { replace: true });
       }
     },
   };

@@ -11,6 +11,7 @@ interface AuthState {
   account: SessionAccount | null;
   loading: boolean;
   signIn(account: SessionAccount): void;
+  /** Ends the session and loads /bclog afresh (nothing of the old session stays in memory). */
   signOut(): Promise<void>;
   can(screen: string, action?: Action): boolean;
 }
@@ -71,7 +72,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         } catch {
           // The session may already be gone; the local copy is cleared either way.
         }
-        clear();
+        // A full load rather than a route change: the guard must not see the account vanish
+        // first (it would send us to `/`), and no cached screen data survives the session.
+        sessionStorage.removeItem(LOGIN_ACCOUNT_KEY);
+        window.location.replace('/bclog');
       },
       can: (screen, action = 'read') => !!account && allows(account.permissions, screen, action),
     }),
