@@ -1,6 +1,6 @@
 // Shared by the benchmark scripts: start our server (or `serve`) as a child process, wait
 // for it, and drive lead intake with a fixed number of keep-alive connections.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -156,4 +156,66 @@ export async function tokenOf(pageUrl: string): Promise<string> {
   const m = /name="_t" value="([^"]+)"/.exec(html);
   if (!m) throw new Error(`no form token in ${pageUrl}`);
   return m[1]!;
+}
+
+/**
+ * wrk (Debian's package) generates the HTTP load: a C program on its own thread takes a
+ * fraction of the CPU a Node load generator would, and on a 2-core machine that CPU is the
+ * server's. Installed with apt-get when missing (as .ci/run installs Chromium).
+ */
+export function ensureWrk(): void {
+  const found = () => spawnSync('wrk', ['-v'], { stdio: 'ignore' }).error === undefined;
+  if (found()) return;
+  console.log('  (installing wrk: apt-get install -y wrk)');
+  spawnSync('apt-get', ['install', '-y', '-q', 'wrk'], { stdio: 'ignore' });
+  if (!found()) throw new Error('wrk is needed for the HTTP load: apt-get install wrk');
+}
+
+/** Runs wrk with one thread (the other core is the server's) and returns what it printed. */
+export function wrk(args: string[], env: Record<string, string> = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn('wrk', ['-t1', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    proc.on('error', reject);
+    proc.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`wrk exited with ${code}: ${out}`))));
+  });
+}
+
+/** GET requests per second over `seconds`, failing on any non-2xx answer or socket error. */
+export async function wrkGetRate(url: string, o: { connections: number; seconds: number; headers: Record<string, string> }): Promise<number> {
+  const headerArgs = Object.entries(o.headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]);
+  const out = await wrk([`-c${o.connections}`, `-d${o.seconds}s`, ...headerArgs, url]);
+  if (/Non-2xx|Socket errors/.test(out)) throw new Error(`${url}: ${out}`);
+  const rate = /Requests\/sec:\s+([\d.]+)/.exec(out);
+  if (!rate) throw new Error(`no rate in wrk output: ${out}`);
+  return Number(rate[1]);
+}
+
+export interface WrkIntakeResult {
+  /** Requests built by the script (wrk builds one again when a write must be retried), 2xx answers, other answers. */
+  sent: number;
+  ok: number;
+  other: number;
+  /** From the first request to the last answer. */
+  seconds: number;
+  p50: number;
+  p99: number;
+  max: number;
+  socketErrors: number;
+  statuses: Record<string, number>;
+}
+
+/**
+ * Lead intake load (scripts/wrk/intake.lua): unique phones `${prefix}…`, sent for `seconds`,
+ * then every request in flight is waited for, so the answers can be compared with stored rows.
+ */
+export async function wrkIntake(baseUrl: string, o: { connections: number; seconds: number; token: string; prefix: string }): Promise<WrkIntakeResult> {
+  const script = path.join(ROOT, 'scripts/wrk/intake.lua');
+  const out = await wrk([`-c${o.connections}`, `-d${o.seconds + 4}s`, '-s', script, baseUrl], {
+    TOKEN: o.token, PREFIX: o.prefix, RUN_SECONDS: String(o.seconds),
+  });
+  const line = /WRK_RESULT (\{.*\})/.exec(out);
+  if (!line) throw new Error(`no result in wrk output: ${out}`);
+  return JSON.parse(line[1]!) as WrkIntakeResult;
 }

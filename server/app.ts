@@ -25,6 +25,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Kysely<Database>;
     dialect: DialectName;
+    /** The SQLite database file, when the database is one (not in memory). */
+    sqliteFile: string | null;
     clock: Clock;
     config: Config;
   }
@@ -55,6 +57,7 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   app.decorate('db', handle.db);
   app.decorate('dialect', handle.dialect);
+  app.decorate('sqliteFile', handle.sqliteFile ?? null);
   app.decorate('clock', opts.clock ?? systemClock);
   app.decorate('config', config);
   if (!opts.database) app.addHook('onClose', async () => handle.close());

@@ -9,6 +9,8 @@ export interface Config {
   sessionAbsoluteHours: number;
   loginRateLimit: number;
   intakeRateLimit: number;
+  /** SQLite file: commit intake batches on a writer thread (INTAKE_WRITER_THREAD=0 keeps them on the event loop). */
+  intakeWriterThread: boolean;
   initialAdminPassword?: string;
   seedDemo: boolean;
   /** Serve built SPA and landing output from here. */
@@ -34,6 +36,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionAbsoluteHours: num(env.SESSION_ABSOLUTE_HOURS, 12),
     loginRateLimit: num(env.LOGIN_RATE_LIMIT, 30),
     intakeRateLimit: num(env.INTAKE_RATE_LIMIT, 30),
+    intakeWriterThread: env.INTAKE_WRITER_THREAD !== '0',
     initialAdminPassword: env.INITIAL_ADMIN_PASSWORD || undefined,
     seedDemo: env.SEED_DEMO !== '0',
     distDir: path.resolve(env.DIST_DIR ?? 'dist'),

@@ -55,14 +55,15 @@ export interface Client {
   del(url: string): Promise<LightMyRequestResponse>;
 }
 
-export async function testApp(config: Partial<Config> = {}, opts: Omit<BuildOptions, 'config' | 'database' | 'clock'> = {}): Promise<TestApp> {
-  const database = await freshDatabase();
+export async function testApp(config: Partial<Config> = {}, opts: Omit<BuildOptions, 'config' | 'clock'> = {}): Promise<TestApp> {
+  // A given database (e.g. a SQLite file) is the app's from here on and closed with it.
+  const database = opts.database ?? (await freshDatabase());
   const clock = new TestClock();
   const app = await build({
     config: { initialAdminPassword: ADMIN_PASSWORD, seedDemo: false, logLevel: 'silent', loginRateLimit: 1000, distDir: '/nonexistent', ...config },
+    ...opts,
     database,
     clock: clock.now,
-    ...opts,
   });
   await app.ready();
 

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { testApp, type Client, type TestApp } from './test-helpers.ts';
+import { openDatabase } from './db/dialect.ts';
 import type { Config } from './config.ts';
 import { landingSecret, signRenderStamp } from './lib/landing-security.ts';
 
@@ -15,10 +16,15 @@ export interface LandingTestApp extends TestApp {
   shopCode: string;
 }
 
-/** A fresh app with its own data directory, an administrator client and one shop with a published policy. */
-export async function landingTestApp(config: Partial<Config> = {}): Promise<LandingTestApp> {
+/**
+ * A fresh app with its own data directory, an administrator client and one shop with a published policy.
+ * `onDisk`: SQLite in a file under the data directory, as `npm start` runs it (intake then commits
+ * on its writer thread); otherwise the test dialect's fresh database.
+ */
+export async function landingTestApp(config: Partial<Config> = {}, o: { onDisk?: boolean } = {}): Promise<LandingTestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadroom-test-'));
-  const t = await testApp({ dataDir, intakeRateLimit: 0, ...config });
+  const database = o.onDisk ? await openDatabase({ url: path.join(dataDir, 'leadroom.sqlite') }) : undefined;
+  const t = await testApp({ dataDir, intakeRateLimit: 0, ...config }, database ? { database } : {});
   const admin = await t.login();
   const shop = await admin.post('/api/shops', {
     shopCode: 'smile', name: '미소치과', companyName: '미소치과의원', representative: '김미소', businessNumber: '1078616321',

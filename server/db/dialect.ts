@@ -8,6 +8,8 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface DbHandle {
   db: Kysely<Database>;
   dialect: DialectName;
+  /** The SQLite database file (absolute), when the database is one; other connections (a writer thread) open it too. */
+  sqliteFile?: string;
   close(): Promise<void>;
 }
 
@@ -17,6 +19,8 @@ export interface DbOptions {
   /** PostgreSQL schema to use (created if missing); tests use one per app. */
   pgSchema?: string;
   poolSize?: number;
+  /** SQLite: how long a writer waits for another connection's write lock (ms). */
+  busyTimeoutMs?: number;
 }
 
 export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
@@ -47,12 +51,16 @@ export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
   // commit makes that one fsync per batch of leads.
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${Math.round(opts.busyTimeoutMs ?? 5000)}`);
   // Kysely prepares every query; preparing costs more than running a small one, so
   // statements are kept by their SQL text (bounded; queries are built from fixed shapes).
   const statements = new Map<string, ReturnType<typeof sqlite.prepare>>();
   const database = {
-    prepare(sql: string) {
+    prepare(text: string) {
+      // Every transaction takes the write lock when it begins: a deferred one that reads and
+      // then writes fails at once (SQLITE_BUSY) if another connection wrote in between, while
+      // an immediate one waits its turn (busy_timeout). Intake's writer thread is such a connection.
+      const sql = text === 'begin' ? 'begin immediate' : text;
       let stmt = statements.get(sql);
       if (!stmt) {
         if (statements.size >= 1000) statements.delete(statements.keys().next().value!);
@@ -64,6 +72,6 @@ export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
     close: () => sqlite.close(),
   };
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { db, dialect: 'sqlite', ...(opts.url !== ':memory:' ? { sqliteFile: path.resolve(opts.url) } : {}), close: () => db.destroy() };
 }
 

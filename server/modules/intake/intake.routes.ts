@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientIp } from '../../plugins/fast-path.ts';
 import { intakeService, IntakeError, type LandingDefinition } from './intake.service.ts';
+import { threadWriter } from './intake-writer.ts';
 import { AppError } from '../../lib/errors.ts';
 import { landingSecret } from '../../lib/landing-security.ts';
 import { formErrorPage, STATIC_PAGE_CSP, thankYouPage } from '../../lib/public-pages.ts';
@@ -78,6 +79,9 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
   const service = intakeService(app.db, app.clock, {
     rateLimit: app.config.intakeRateLimit,
     secret: () => (secret ??= landingSecret(app.config.dataDir)),
+    ...(app.sqliteFile && app.config.intakeWriterThread
+      ? { writer: threadWriter(app.sqliteFile, (err) => app.log.error({ err }, 'intake writer thread failed')) }
+      : {}),
   });
   app.landingPages.onChange(() => service.forget());
   app.decorate('visitCounter', { flush: service.flushVisits });

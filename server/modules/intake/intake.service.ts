@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { intakeRepository, type LandingDefinitionRow, type Outcome, type PendingBlock, type PendingLead } from './intake.repository.ts';
+import { inlineWriter, type BatchWriter } from './intake-writer.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
 import { AppError } from '../../lib/errors.ts';
 import { verifyRenderStamp } from '../../lib/landing-security.ts';
@@ -64,6 +65,8 @@ export interface IntakeOptions {
   /** Submissions per IP and landing per minute; 0 turns the limit off. */
   rateLimit: number;
   secret: () => Buffer;
+  /** Commits the batches; by default on `db` itself. */
+  writer?: BatchWriter;
 }
 
 /** Fixed one-minute windows; the counters are dropped every window. */
@@ -89,7 +92,8 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
   const repo = intakeRepository(db);
   const definitions = new Map<string, { def: LandingDefinition | null; until: number }>();
   const allow = windowLimiter(opts.rateLimit);
-  const committer = new GroupCommit<PendingLead | PendingBlock, Outcome>((items) => repo.commitBatch(items, clock()));
+  const writer = opts.writer ?? inlineWriter(db);
+  const committer = new GroupCommit<PendingLead | PendingBlock, Outcome>((items) => writer.commit(items, clock()));
   // Every visitor of a cached page posts the same token: remember the verified ones.
   const stamps = new Map<string, number>();
   const renderTime = (landingId: number, token: unknown): number | null => {
@@ -207,6 +211,7 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
     async close() {
       clearInterval(visitTimer);
       await committer.idle();
+      await writer.close();
       await flushVisits();
     },
   };

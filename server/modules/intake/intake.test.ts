@@ -4,17 +4,25 @@ import { INTAKE_BODY_LIMIT } from './intake.routes.ts';
 
 let t: LandingTestApp;
 let landingId: number;
-beforeEach(async () => {
-  t = await landingTestApp();
-  landingId = await openLanding(t);
-});
-afterEach(async () => {
-  await t.close();
-});
 
 const leads = () => t.app.db.selectFrom('leads').selectAll().orderBy('id').execute();
 
-describe('intake', () => {
+// Every case runs on the test dialect's database with batches committed on the event loop and,
+// on SQLite, on a database file whose batches the writer thread commits (as `npm start` runs).
+const setups = [
+  { name: 'batches on the event loop', onDisk: false },
+  ...(process.env.LR_TEST_DIALECT === 'postgres' ? [] : [{ name: 'SQLite file, batches on the writer thread', onDisk: true }]),
+];
+
+describe.each(setups)('intake ($name)', ({ onDisk }) => {
+  beforeEach(async () => {
+    t = await landingTestApp({}, { onDisk });
+    landingId = await openLanding(t);
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
   it('stores a JSON submission with everything it carries and answers 201 after the commit', async () => {
     const res = await submit(t, leadBody(t, landingId, {
       phone: '+82 10-9876-5432', marketingConsent: true, time: '오후', extra: 'ignored',
@@ -179,7 +187,7 @@ describe('intake', () => {
 
   it('limits submissions per IP and landing per minute', async () => {
     await t.close();
-    t = await landingTestApp({ intakeRateLimit: 2 });
+    t = await landingTestApp({ intakeRateLimit: 2 }, { onDisk });
     landingId = await openLanding(t);
     const other = await openLanding(t, { landingCode: 'other' });
     const statuses = [];

@@ -1,0 +1,76 @@
+// Where intake's batches are committed: on the event loop's own connection (PostgreSQL,
+// whose driver does not block; SQLite in memory for tests), or, for a SQLite file, on a
+// writer thread with its own connection, so the event loop is never blocked by SQLite.
+import type { Worker } from 'node:worker_threads';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { intakeRepository, type Outcome, type PendingBlock, type PendingLead } from './intake.repository.ts';
+import { startWorker } from '../../lib/worker.ts';
+
+export type BatchItem = PendingLead | PendingBlock;
+
+export interface BatchWriter {
+  /** Commits one batch in one transaction; one outcome per item, in order. */
+  commit(items: BatchItem[], now: Date): Promise<Outcome[]>;
+  close(): Promise<void>;
+}
+
+export type WriterRequest = { kind: 'commit'; id: number; items: BatchItem[]; now: string } | { kind: 'close' };
+export type WriterReply = { ready: true } | { id: number; outcomes: Outcome[] } | { id: number; error: string };
+
+export function inlineWriter(db: Kysely<Database>): BatchWriter {
+  const repo = intakeRepository(db);
+  return { commit: (items, now) => repo.commitBatch(items, now), close: async () => {} };
+}
+
+/**
+ * A writer thread on the SQLite file, started at once so the first lead does not wait for it.
+ * If it dies, the batches it held fail (their submitters get a 500: nothing was acknowledged)
+ * and the next batch starts a new one.
+ */
+export function threadWriter(file: string, onError: (err: unknown) => void): BatchWriter {
+  let worker: Worker | null = null;
+  let seq = 0;
+  const pending = new Map<number, { resolve: (o: Outcome[]) => void; reject: (e: Error) => void }>();
+
+  function spawn(): Worker {
+    const w = startWorker(import.meta.url, 'intake-writer.worker', { file });
+    w.on('message', (m: WriterReply) => {
+      if ('ready' in m) return;
+      const p = pending.get(m.id);
+      if (!p) return;
+      pending.delete(m.id);
+      if ('error' in m) p.reject(new Error(`intake writer: ${m.error}`));
+      else p.resolve(m.outcomes);
+    });
+    w.on('error', onError);
+    w.on('exit', (code) => {
+      if (worker === w) worker = null;
+      for (const p of pending.values()) p.reject(new Error(`intake writer stopped (exit ${code})`));
+      pending.clear();
+    });
+    return w;
+  }
+
+  worker = spawn();
+  return {
+    commit(items, now) {
+      const w = (worker ??= spawn());
+      const id = ++seq;
+      return new Promise<Outcome[]>((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        w.postMessage({ kind: 'commit', id, items, now: now.toISOString() } satisfies WriterRequest);
+      });
+    },
+    async close() {
+      const w = worker;
+      if (!w) return;
+      worker = null;
+      const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
+      w.postMessage({ kind: 'close' } satisfies WriterRequest);
+      const timer = setTimeout(() => void w.terminate(), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

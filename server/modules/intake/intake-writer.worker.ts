@@ -1,0 +1,28 @@
+// The intake writer thread: its own connection to the SQLite file, committing the batches
+// the event loop hands it. SQLite work (and the fsync of each commit) happens here, so the
+// event loop goes on reading and checking the next submissions meanwhile.
+import { parentPort, workerData } from 'node:worker_threads';
+import { openDatabase } from '../../db/dialect.ts';
+import { intakeRepository } from './intake.repository.ts';
+import type { WriterReply, WriterRequest } from './intake-writer.ts';
+
+const port = parentPort!;
+// A batch waits its turn behind the back office's own writes (which take milliseconds).
+const handle = await openDatabase({ url: (workerData as { file: string }).file, busyTimeoutMs: 30_000 });
+const repo = intakeRepository(handle.db);
+
+port.on('message', async (m: WriterRequest) => {
+  if (m.kind === 'close') {
+    await handle.close();
+    port.close();
+    return;
+  }
+  let reply: WriterReply;
+  try {
+    reply = { id: m.id, outcomes: await repo.commitBatch(m.items, new Date(m.now)) };
+  } catch (err) {
+    reply = { id: m.id, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
+  }
+  port.postMessage(reply);
+});
+port.postMessage({ ready: true } satisfies WriterReply);
