@@ -4,6 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { buildIfStale, serverEntry } from './build-if-stale.mjs';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -47,11 +48,12 @@ export async function waitForHttp(url: string, timeoutMs = 60_000): Promise<void
   }
 }
 
-/** Our server (server/main.ts through tsx) on its own data directory. */
+/** Our server as `npm start` runs it (the build in dist/app, rebuilt when stale), on its own data directory. */
 export async function startServer(o: { dataDir: string; port: number; env?: Record<string, string> }): Promise<Child> {
+  if (!buildIfStale('  (building: npm run build)')) throw new Error('npm run build failed');
   // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server under load.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/main.ts'], {
+  const proc = spawn(process.execPath, [...nodeArgs, serverEntry], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
     env: {

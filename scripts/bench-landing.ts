@@ -4,10 +4,9 @@
 //   3. intake leads/s and p99 with 50 connections for ~10 s, rate limit off (goal ≥ 10,000/s,
 //      p99 ≤ 20 ms), and the check that stored rows equal 2xx answers
 //   4. seconds to pre-render 1,000 landings through Vike (goal ≤ 30 s)
-// Our server runs as its own process (server/main.ts) on a fresh SQLite data directory; the
+// Our server runs as `npm start` runs it (the build, rebuilt when stale) on a fresh SQLite data directory; the
 // load comes from wrk (a C program, one thread), so the figures are the server's, not the
 // load generator's.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,32 +35,12 @@ const row = (what: string, value: string, goal: string) => {
   console.log(`  ${what.padEnd(50)} ${value.padStart(16)}   ${goal}`);
 };
 
-function newestMtime(dir: string): number {
-  let t = 0;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    t = Math.max(t, e.isDirectory() ? newestMtime(p) : fs.statSync(p).mtimeMs);
-  }
-  return t;
-}
-
-/** The Vike build the server renders with; rebuilt when pages/ is newer. */
-function ensurePagesBuild() {
-  const entry = path.join(DIST, 'server/entry.mjs');
-  const sources = Math.max(newestMtime(path.join(ROOT, 'pages')), newestMtime(path.join(ROOT, 'contracts')));
-  if (fs.existsSync(entry) && fs.statSync(entry).mtimeMs > sources) return;
-  console.log('  (building the Vike pages: npm run build:pages)');
-  const r = spawnSync('npm', ['run', 'build:pages', '--silent'], { cwd: ROOT, stdio: 'ignore' });
-  if (r.status !== 0) throw new Error('npm run build:pages failed');
-}
-
 async function main() {
-  ensurePagesBuild();
   ensureWrk();
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'leadroom-bench-'));
   const dataDir = path.join(work, 'data');
   console.log(`\nLeadroom landing benchmark — ${os.cpus().length} CPU, Node ${process.version}, ${CONNECTIONS} connections\n`);
-  const server = await startServer({ dataDir, port: 4311, env: { INTAKE_RATE_LIMIT: '0' } });
+  const server = await startServer({ dataDir, port: 4311, env: { INTAKE_RATE_LIMIT: '0' } }); // builds first when stale
   let serve: Awaited<ReturnType<typeof startServe>> | undefined;
   try {
     // 1. Sizes.

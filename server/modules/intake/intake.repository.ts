@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type Insertable, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type DatabaseConnection, type Insertable, type Kysely, type QueryResult } from 'kysely';
 import type { Database, LeadsTable } from '../../db/schema.ts';
 import { effectivePolicyId } from '../../db/landing-sql.ts';
 import { countDenyHits, loadDenyRules, matchDenyRule } from '../../lib/deny-check.ts';
@@ -59,8 +59,12 @@ export function intakeRepository(db: Kysely<Database>) {
     .values(Object.fromEntries(EVENT_COLUMNS.map((c) => [c, null])) as never)
     .compile().sql;
 
-  async function insertLeadRow(trx: Transaction<Database>, values: LeadValues): Promise<number> {
-    const { rows } = await trx.executeQuery<{ id: number }>(CompiledQuery.raw(insertLead, LEAD_COLUMNS.map((c) => values[c])));
+  /** Runs compiled SQL on the transaction's connection (no query-executor round per statement). */
+  type Run = <R>(text: string, params: unknown[]) => Promise<QueryResult<R>>;
+  const runner = (conn: DatabaseConnection): Run => (text, params) => conn.executeQuery(CompiledQuery.raw(text, params));
+
+  async function insertLeadRow(run: Run, values: LeadValues): Promise<number> {
+    const { rows } = await run<{ id: number }>(insertLead, LEAD_COLUMNS.map((c) => values[c]));
     return Number(rows[0]!.id);
   }
 
@@ -69,7 +73,7 @@ export function intakeRepository(db: Kysely<Database>) {
    * lookup (shop_id, phone, created_at) per distinct pair, so a phone already submitted a
    * thousand times still costs one index probe, never a scan of its rows.
    */
-  async function originals(trx: Transaction<Database>, leads: PendingLead[], now: Date) {
+  async function originals(run: Run, leads: PendingLead[], now: Date) {
     const found = new Map<string, number>(); // `${days}|${shop}|${phone}` → lead id
     const seen = new Set<string>();
     for (const l of leads) {
@@ -79,7 +83,7 @@ export function intakeRepository(db: Kysely<Database>) {
       seen.add(key);
       const since = new Date(now.getTime() - days * DAY_MS).toISOString();
       // Parameters in the compiled order: shop, phone, since, limit.
-      const { rows } = await trx.executeQuery<{ id: number }>(CompiledQuery.raw(earliestLead, [l.lead.shop_id, l.lead.phone, since, 1]));
+      const { rows } = await run<{ id: number }>(earliestLead, [l.lead.shop_id, l.lead.phone, since, 1]);
       if (rows[0]) found.set(key, Number(rows[0].id));
     }
     return found;
@@ -131,27 +135,31 @@ export function intakeRepository(db: Kysely<Database>) {
           outcomes[index] = { status: 'denied', ruleId: rule.id };
         });
 
-        const earlier = await originals(trx, accepted.map((a) => a.item), now);
-        const windows = [...new Set(accepted.map((a) => a.item.duplicateWindowDays).filter((d) => d > 0))];
-        const events: Array<{ lead_id: number; account_id: null; action: string; before: null; after: string; ip: string | null; at: string }> = [];
-        for (const { index, item } of accepted) {
-          // Leads of this batch are inserted in order, so an earlier one in the batch counts too.
-          const key = `${item.duplicateWindowDays}|${item.lead.shop_id}|${item.lead.phone}`;
-          const duplicateOf = item.duplicateWindowDays > 0 ? (earlier.get(key) ?? null) : null;
-          const id = await insertLeadRow(trx, {
-            ...item.lead, cs_status: duplicateOf ? '중복' : '미처리', duplicate_of: duplicateOf, created_at: nowIso, updated_at: nowIso,
-          } as LeadValues);
-          for (const days of windows) {
-            const k = `${days}|${item.lead.shop_id}|${item.lead.phone}`;
-            if (!earlier.has(k)) earlier.set(k, id);
+        // The per-lead statements run straight on the transaction's connection.
+        await trx.getExecutor().provideConnection(async (conn) => {
+          const run = runner(conn);
+          const earlier = await originals(run, accepted.map((a) => a.item), now);
+          const windows = [...new Set(accepted.map((a) => a.item.duplicateWindowDays).filter((d) => d > 0))];
+          const events: Array<{ lead_id: number; account_id: null; action: string; before: null; after: string; ip: string | null; at: string }> = [];
+          for (const { index, item } of accepted) {
+            // Leads of this batch are inserted in order, so an earlier one in the batch counts too.
+            const key = `${item.duplicateWindowDays}|${item.lead.shop_id}|${item.lead.phone}`;
+            const duplicateOf = item.duplicateWindowDays > 0 ? (earlier.get(key) ?? null) : null;
+            const id = await insertLeadRow(run, {
+              ...item.lead, cs_status: duplicateOf ? '중복' : '미처리', duplicate_of: duplicateOf, created_at: nowIso, updated_at: nowIso,
+            } as LeadValues);
+            for (const days of windows) {
+              const k = `${days}|${item.lead.shop_id}|${item.lead.phone}`;
+              if (!earlier.has(k)) earlier.set(k, id);
+            }
+            events.push({
+              lead_id: id, account_id: null, action: 'created', before: null, ip: item.lead.ip ?? null, at: nowIso,
+              after: JSON.stringify({ source: item.lead.source, landingId: item.lead.landing_id, ...(duplicateOf ? { duplicateOf } : {}) }),
+            });
+            outcomes[index] = { status: 'created', leadId: id, duplicateOf };
           }
-          events.push({
-            lead_id: id, account_id: null, action: 'created', before: null, ip: item.lead.ip ?? null, at: nowIso,
-            after: JSON.stringify({ source: item.lead.source, landingId: item.lead.landing_id, ...(duplicateOf ? { duplicateOf } : {}) }),
-          });
-          outcomes[index] = { status: 'created', leadId: id, duplicateOf };
-        }
-        for (const e of events) await trx.executeQuery(CompiledQuery.raw(insertEvent, EVENT_COLUMNS.map((c) => e[c])));
+          for (const e of events) await run(insertEvent, EVENT_COLUMNS.map((c) => e[c]));
+        });
         for (let i = 0; i < blocked.length; i += CHUNK) await trx.insertInto('blocked_submissions').values(blocked.slice(i, i + CHUNK)).execute();
         for (const [ruleId, n] of hits) await countDenyHits(trx, ruleId, n, now);
         return outcomes;
