@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientIp } from '../../plugins/fast-path.ts';
 import { intakeService, IntakeError, type LandingDefinition } from './intake.service.ts';
-import { threadWriter } from './intake-writer.ts';
+import { inlineWriter, threadWriter } from './intake-writer.ts';
 import { AppError } from '../../lib/errors.ts';
 import { landingSecret } from '../../lib/landing-security.ts';
 import { formErrorPage, STATIC_PAGE_CSP, thankYouPage } from '../../lib/public-pages.ts';
@@ -77,11 +77,12 @@ export function withRefererUtm(body: Record<string, unknown>, referer: string | 
 export async function intakeRoutes(app: FastifyInstance): Promise<void> {
   let secret: Buffer | undefined;
   const service = intakeService(app.db, app.clock, {
+    dialect: app.dialect,
     rateLimit: app.config.intakeRateLimit,
     secret: () => (secret ??= landingSecret(app.config.dataDir)),
-    ...(app.sqliteFile && app.config.intakeWriterThread
-      ? { writer: threadWriter(app.sqliteFile, (err) => app.log.error({ err }, 'intake writer thread failed')) }
-      : {}),
+    writer: app.sqliteFile && app.config.intakeWriterThread
+      ? threadWriter(app.sqliteFile, (err) => app.log.error({ err }, 'intake writer thread failed'))
+      : inlineWriter(app.db, app.dialect),
   });
   app.landingPages.onChange(() => service.forget());
   app.decorate('visitCounter', { flush: service.flushVisits });
@@ -173,7 +174,7 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
     config: { access: { public: true } },
     errorHandler: (_err, _req, reply) => reply.code(204).send(),
     async handler(req, reply) {
-      await service.countVisit(bodyObject(req.body));
+      await service.countVisit(bodyObject(req.body), { ip: req.ip, userAgent: req.headers['user-agent'] });
       return reply.code(204).send();
     },
   });

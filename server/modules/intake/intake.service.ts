@@ -3,7 +3,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { intakeRepository, type LandingDefinitionRow, type Outcome, type PendingBlock, type PendingLead } from './intake.repository.ts';
-import { inlineWriter, type BatchWriter } from './intake-writer.ts';
+import type { BatchWriter } from './intake-writer.ts';
+import type { DialectName } from '../../db/dialect.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
 import { AppError } from '../../lib/errors.ts';
 import { verifyRenderStamp } from '../../lib/landing-security.ts';
@@ -16,6 +17,10 @@ import {
 
 const DEFINITION_TTL_MS = 5_000;
 const VISIT_FLUSH_MS = 5_000;
+/** Visits counted per IP and landing per minute: reloads and scripted beacons do not inflate the figures. */
+const VISITS_PER_MINUTE = 10;
+/** Crawlers that run scripts are not visitors. */
+const CRAWLER_RE = /bot\b|bot\/|crawl|spider|slurp/i;
 
 export interface LandingDefinition {
   id: number;
@@ -62,11 +67,12 @@ export interface IntakeMeta {
 }
 
 export interface IntakeOptions {
+  dialect: DialectName;
   /** Submissions per IP and landing per minute; 0 turns the limit off. */
   rateLimit: number;
   secret: () => Buffer;
-  /** Commits the batches; by default on `db` itself. */
-  writer?: BatchWriter;
+  /** Commits the batches (inlineWriter, or threadWriter for a SQLite file). */
+  writer: BatchWriter;
 }
 
 /** Fixed one-minute windows; the counters are dropped every window. */
@@ -89,10 +95,11 @@ function windowLimiter(limit: number) {
 const str = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) ? String(v[0] ?? '') : v == null ? '' : String(v));
 
 export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOptions) {
-  const repo = intakeRepository(db);
+  const repo = intakeRepository(db, opts.dialect);
   const definitions = new Map<string, { def: LandingDefinition | null; until: number }>();
   const allow = windowLimiter(opts.rateLimit);
-  const writer = opts.writer ?? inlineWriter(db);
+  const allowVisit = windowLimiter(VISITS_PER_MINUTE);
+  const { writer } = opts;
   const committer = new GroupCommit<PendingLead | PendingBlock, Outcome>((items) => writer.commit(items, clock()));
   // Every visitor of a cached page posts the same token: remember the verified ones.
   const stamps = new Map<string, number>();
@@ -194,9 +201,11 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
     /** The landing behind a form post, when its codes are valid (for error pages). */
     landingOf: (raw: Record<string, unknown>) => openLanding(raw).catch(() => null),
 
-    async countVisit(raw: Record<string, unknown>) {
+    /** Counts a visit beacon, unless it comes from a crawler or its IP already counted enough this minute. */
+    async countVisit(raw: Record<string, unknown>, meta: IntakeMeta) {
+      if (meta.userAgent && CRAWLER_RE.test(meta.userAgent)) return;
       const def = await openLanding(raw).catch(() => null);
-      if (!def) return;
+      if (!def || !allowVisit(`${meta.ip}|${def.id}`, clock().getTime())) return;
       const day = seoulDay(clock());
       const source = visitSource(str(raw.source));
       const key = `${def.id}|${day}|${source}`;

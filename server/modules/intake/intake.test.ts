@@ -218,6 +218,23 @@ describe.each(setups)('intake ($name)', ({ onDisk }) => {
       { landing_id: landingId, day: '2026-11-21', source: 'naver.com', count: 1 },
     ]);
   });
+
+  it('does not count crawlers, nor more than ten visits a minute from one IP to one landing', async () => {
+    const beacon = (ip: string, userAgent = 'Mozilla/5.0 (iPhone) test') =>
+      t.app.inject({
+        method: 'POST', url: '/api/public/visits', payload: 'shopCode=smile&landingCode=implant&source=meta', remoteAddress: ip,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': userAgent },
+      });
+    for (let i = 0; i < 25; i++) expect((await beacon('198.51.100.20')).statusCode).toBe(204);
+    await beacon('198.51.100.21');
+    await beacon('198.51.100.22', 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)');
+    await beacon('198.51.100.23', 'Mozilla/5.0 (compatible; Yeti/1.1; +https://naver.me/spd) spider');
+    t.clock.advanceMinutes(1);
+    await beacon('198.51.100.20');
+    await t.app.visitCounter.flush();
+    const rows = await t.app.db.selectFrom('visits').select(['source', 'count']).execute();
+    expect(rows).toEqual([{ source: 'meta', count: 10 + 1 + 1 }]);
+  });
 });
 
 async function landingOf() {
