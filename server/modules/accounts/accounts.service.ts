@@ -5,10 +5,12 @@ import { badRequest, conflict, forbidden, notFound, uniqueOr409 } from '../../li
 import { auditBy, type Actor } from '../../lib/audit.ts';
 import { addMinutes, type Clock } from '../../lib/clock.ts';
 import { hashPassword } from '../../lib/password.ts';
+import { serialTransaction } from '../../lib/serial.ts';
 import { ACCOUNT_LOCK_MINUTES, type Account, type AccountCreate, type AccountUpdate } from '../../../contracts/accounts.ts';
 
 const SUPERADMIN = 'superadmin';
 const LOGIN_TAKEN = '이미 사용 중인 아이디입니다.';
+const LAST_SUPERADMIN = 'accounts:last-superadmin';
 
 function toAccount(r: AccountView): Account {
   return {
@@ -20,7 +22,22 @@ function toAccount(r: AccountView): Account {
 
 const unlocked = { status: 'active' as const, failed_logins: 0, locked_until: null };
 
+/**
+ * Account changes that could leave no active 최고관리자 (a type change, disabling, locking) check
+ * and write in one transaction, serial with each other: two 최고관리자 disabling each other at
+ * the same moment cannot both pass the check.
+ */
 export function accountsService(db: Kysely<Database>, clock: Clock) {
+  const ops = accountOperations(db, clock);
+  return {
+    ...ops,
+    update: (id: number, input: AccountUpdate, actor: Actor) =>
+      serialTransaction(db, LAST_SUPERADMIN, (trx) => accountOperations(trx, clock).update(id, input, actor)),
+    lock: (id: number, actor: Actor) => serialTransaction(db, LAST_SUPERADMIN, (trx) => accountOperations(trx, clock).lock(id, actor)),
+  };
+}
+
+function accountOperations(db: Kysely<Database>, clock: Clock) {
   const repo = accountsRepository(db);
 
   async function load(id: number) {

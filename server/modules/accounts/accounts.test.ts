@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   TEST_PASSWORD, createAccount, createShop, testApp, typeIdByName, type Client, type TestApp,
 } from '../../test-helpers.ts';
+import { accountsService } from './accounts.service.ts';
+import type { Actor } from '../../lib/audit.ts';
 
 let t: TestApp;
 let admin: Client;
@@ -148,6 +150,30 @@ describe('the last 최고관리자', () => {
     expect((await update(bossClient, self, { status: 'disabled' })).statusCode).toBe(200);
     // Now boss is the last one.
     expect((await update(manager, boss, { status: 'disabled' })).statusCode).toBe(409);
+  });
+
+  it('survives two 최고관리자 disabling each other at the same moment: one wins, the other is refused', async () => {
+    // Straight at the service (an HTTP request of the loser would meet its ended session first).
+    const self = await adminId();
+    const boss = await createAccount(admin, 'boss', '최고관리자');
+    const service = accountsService(t.app.db, t.app.clock);
+    const actor = async (id: number): Promise<Actor> => {
+      const a = await service.get(id);
+      return { id, loginId: a.loginId, accountTypeId: a.accountTypeId, superadmin: true, ip: '127.0.0.1' };
+    };
+    const disable = async (id: number) => {
+      const a = await service.get(id);
+      return { name: a.name, phone: a.phone, email: a.email, accountTypeId: a.accountTypeId, status: 'disabled' as const };
+    };
+    const [toBoss, toSelf, bySelf, byBoss] = [await disable(boss), await disable(self), await actor(self), await actor(boss)];
+    const results = await Promise.allSettled([service.update(boss, toBoss, bySelf), service.update(self, toSelf, byBoss)]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(refused.reason).toMatchObject({ status: 409 });
+    const active = await t.app.db
+      .selectFrom('accounts').innerJoin('account_types', 'account_types.id', 'accounts.account_type_id')
+      .select('accounts.id').where('account_types.builtin_key', '=', 'superadmin').where('accounts.status', '=', 'active').execute();
+    expect(active).toHaveLength(1);
   });
 });
 
