@@ -171,25 +171,17 @@ export const landing = z.object({
 });
 export type Landing = z.infer<typeof landing>;
 
-export const landingListItem = z.object({
-  id: z.number(),
-  landingCode: z.string(),
-  title: z.string(),
-  status: z.enum(LANDING_STATUSES),
-  state: z.enum(LANDING_STATES),
-  openAt: z.string().nullable(),
-  closeAt: z.string().nullable(),
-  mediaTypeName: z.string().nullable(),
-  eventTypeName: z.string().nullable(),
-  publishedAt: z.string().nullable(),
-  url: z.string(),
-  /** For the chosen period (Seoul days, inclusive). */
-  visits: z.number(),
-  submissions: z.number(),
-  /** Submissions per visit in percent, one decimal; null without visits. */
-  conversionRate: z.number().nullable(),
-  updatedAt: z.string(),
-});
+export const landingListItem = landing
+  .pick({ id: true, landingCode: true, title: true, status: true, state: true, openAt: true, closeAt: true, publishedAt: true, url: true, updatedAt: true })
+  .extend({
+    mediaTypeName: z.string().nullable(),
+    eventTypeName: z.string().nullable(),
+    /** For the chosen period (Seoul days, inclusive). */
+    visits: z.number(),
+    submissions: z.number(),
+    /** Submissions per visit in percent, one decimal; null without visits. */
+    conversionRate: z.number().nullable(),
+  });
 export type LandingListItem = z.infer<typeof landingListItem>;
 
 const day = z.string().regex(DAY_RE, '날짜는 YYYY-MM-DD 형식입니다.');
