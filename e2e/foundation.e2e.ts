@@ -192,4 +192,20 @@ describe('administrator screens', () => {
     await page.waitForURL((u) => u.pathname === '/bclog');
     expect(await page.evaluate(() => sessionStorage.getItem('loginAccount'))).toBeNull();
   });
+
+  it('refreshes an unattended dashboard in the background, as requests that do not keep the session alive', async () => {
+    const { page } = await newPage(e2e.browser, e2e.product.url);
+    await page.clock.install();
+    await login(page);
+    await page.waitForURL((u) => u.pathname === '/dashboard');
+    await page.getByText('오늘 접수').first().waitFor();
+    const refreshes: Array<{ path: string; background: string | undefined }> = [];
+    page.on('request', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path === '/api/dashboard' || path === '/api/auth/me') refreshes.push({ path, background: r.headers()['x-lr-background'] });
+    });
+    await page.clock.runFor(61_000);
+    await expect.poll(() => refreshes.map((r) => r.path).sort()).toEqual(['/api/auth/me', '/api/dashboard']);
+    expect(refreshes.every((r) => r.background === '1')).toBe(true);
+  });
 });

@@ -8,7 +8,8 @@ import { LogoutOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
 import { SCREENS, type Area } from '../../contracts/screens.ts';
 import type { MyShop, SessionAccount } from '../../contracts/auth.ts';
 import { useAuth } from '../lib/auth.tsx';
-import { api } from '../lib/api.ts';
+import { api, type RequestOptions } from '../lib/api.ts';
+import { useBackgroundRefresh } from '../lib/query-client.ts';
 import { CURRENT_SHOP_KEY, ShopProvider } from '../lib/shop.tsx';
 import { ICONS } from '../lib/icons.tsx';
 import { AntShell } from './ant-shell.tsx';
@@ -70,12 +71,9 @@ export default function AppLayoutInShell({ area }: { area: Area }) {
  */
 function useAccountRefresh() {
   const { account, signIn } = useAuth();
-  const me = useQuery({
-    queryKey: ['me'],
-    queryFn: () => api.get<{ account: SessionAccount }>('/api/auth/me'),
-    refetchOnWindowFocus: true,
-    refetchInterval: 60_000,
-  });
+  const fetchMe = (o?: RequestOptions) => api.get<{ account: SessionAccount }>('/api/auth/me', undefined, o);
+  const me = useQuery({ queryKey: ['me'], queryFn: () => fetchMe(), refetchOnWindowFocus: true });
+  useBackgroundRefresh(['me'], fetchMe);
   const fresh = me.data?.account;
   useEffect(() => {
     if (!fresh || !account) return;

@@ -1,5 +1,7 @@
 // The API client: JSON in and out, errors as ApiError({ code, message, fields }),
 // and a 401 from any call but login clears the stored account (see auth.tsx).
+import { BACKGROUND_HEADER } from '../../contracts/auth.ts';
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -26,14 +28,22 @@ export function withQuery(path: string, query?: Query): string {
   return qs ? `${path}?${qs}` : path;
 }
 
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+export interface RequestOptions {
+  /** A refresh nobody asked for (polling): answered, but the session's idle clock runs on. */
+  background?: boolean;
+}
+
+async function request<T>(method: string, path: string, body?: unknown, o: RequestOptions = {}): Promise<T> {
   let res: Response;
   const form = body instanceof FormData;
   try {
     res = await fetch(path, {
       method,
       credentials: 'same-origin',
-      headers: body !== undefined && !form ? { 'content-type': 'application/json' } : {},
+      headers: {
+        ...(body !== undefined && !form ? { 'content-type': 'application/json' } : {}),
+        ...(o.background ? { [BACKGROUND_HEADER]: '1' } : {}),
+      },
       body: form ? body : body !== undefined ? JSON.stringify(body) : undefined,
     });
   } catch {
@@ -50,7 +60,7 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
 }
 
 export const api = {
-  get: <T>(path: string, query?: Query) => request<T>('GET', withQuery(path, query)),
+  get: <T>(path: string, query?: Query, o?: RequestOptions) => request<T>('GET', withQuery(path, query), undefined, o),
   post: <T>(path: string, body: unknown = {}) => request<T>('POST', path, body),
   put: <T>(path: string, body: unknown) => request<T>('PUT', path, body),
   /** multipart/form-data (file uploads); the browser sets the boundary. */

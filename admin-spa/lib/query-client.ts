@@ -1,5 +1,6 @@
-import { QueryClient } from '@tanstack/react-query';
-import { ApiError } from './api.ts';
+import { useEffect, useRef } from 'react';
+import { QueryClient, useQueryClient } from '@tanstack/react-query';
+import { ApiError, type RequestOptions } from './api.ts';
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -10,3 +11,25 @@ export const queryClient = new QueryClient({
     },
   },
 });
+
+/**
+ * Refreshes a query every `ms` while the page is visible, as a background request: the figures
+ * stay current, but an unattended screen does not keep the session from idling out (the server
+ * does not count such requests as activity). A refresh that meets an ended session (401)
+ * returns to /bclog like any other request.
+ */
+export function useBackgroundRefresh(queryKey: readonly unknown[], fetcher: (o: RequestOptions) => Promise<unknown>, ms = 60_000): void {
+  const client = useQueryClient();
+  const latest = useRef({ queryKey, fetcher });
+  useEffect(() => {
+    latest.current = { queryKey, fetcher };
+  });
+  useEffect(() => {
+    const id = setInterval(() => {
+      if (document.visibilityState !== 'visible') return;
+      const { queryKey: key, fetcher: fetch } = latest.current;
+      void client.fetchQuery({ queryKey: key, queryFn: () => fetch({ background: true }), staleTime: 0 }).catch(() => {});
+    }, ms);
+    return () => clearInterval(id);
+  }, [client, ms]);
+}

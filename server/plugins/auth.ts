@@ -4,7 +4,7 @@ import { authService, toSessionAccount } from '../modules/auth/auth.service.ts';
 import type { AccountWithType } from '../modules/auth/auth.repository.ts';
 import { AppError, forbidden, notFound, unauthenticated } from '../lib/errors.ts';
 import { allows } from '../../contracts/permissions.ts';
-import type { SessionAccount } from '../../contracts/auth.ts';
+import { BACKGROUND_HEADER, type SessionAccount } from '../../contracts/auth.ts';
 import { ERROR_CODES } from '../../contracts/errors.ts';
 
 export const SESSION_COOKIE = 'lr_session';
@@ -57,7 +57,7 @@ export async function authPlugin(app: FastifyInstance): Promise<void> {
     if (!access || 'public' in access) return;
     const token = req.cookies[SESSION_COOKIE];
     if (!token) throw unauthenticated();
-    const resumed = await service.resume(token);
+    const resumed = await service.resume(token, { background: req.headers[BACKGROUND_HEADER] === '1' });
     if (!resumed) throw unauthenticated('세션이 만료되었습니다. 다시 로그인하세요.');
     req.auth = { sessionId: resumed.sessionId, row: resumed.account, account: toSessionAccount(resumed.account) };
   });

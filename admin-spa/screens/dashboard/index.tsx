@@ -5,7 +5,8 @@ import { Link } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Empty, List, Row, Skeleton, Statistic, Table, Tag, Typography } from 'antd';
 import type { Dashboard } from '../../../contracts/dashboard.ts';
-import { api } from '../../lib/api.ts';
+import { api, type RequestOptions } from '../../lib/api.ts';
+import { useBackgroundRefresh } from '../../lib/query-client.ts';
 import { ServerError } from '../../layouts/results.tsx';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
 
@@ -13,7 +14,9 @@ const Chart = lazy(() => import('../../components/chart.tsx'));
 const BLUE = '#1677ff';
 
 export default function DashboardScreen() {
-  const q = useQuery({ queryKey: ['dashboard'], queryFn: () => api.get<Dashboard>('/api/dashboard'), refetchInterval: 60_000 });
+  const fetchDashboard = (o?: RequestOptions) => api.get<Dashboard>('/api/dashboard', undefined, o);
+  const q = useQuery({ queryKey: ['dashboard'], queryFn: () => fetchDashboard() });
+  useBackgroundRefresh(['dashboard'], fetchDashboard);
   const d = q.data;
 
   const dailyOption = useMemo(

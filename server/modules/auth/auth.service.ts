@@ -90,8 +90,11 @@ export function authService(db: Kysely<Database>, clock: Clock, policy: SessionP
       return { token, account: toSessionAccount({ ...fresh, last_login_at: account.last_login_at }) };
     },
 
-    /** The live session for a cookie token, touched; null when missing, idle or expired. */
-    async resume(token: string) {
+    /**
+     * The live session for a cookie token; null when missing, idle or expired. A person's
+     * request touches it (the idle clock starts again); a background refresh does not.
+     */
+    async resume(token: string, o: { background?: boolean } = {}) {
       const id = sha256(token);
       const s = await repo.findSession(id);
       if (!s) return null;
@@ -102,7 +105,7 @@ export function authService(db: Kysely<Database>, clock: Clock, policy: SessionP
         return null;
       }
       // Touch at most every 30 s: enough precision for a 60-minute idle timeout.
-      if (now.getTime() - new Date(s.last_seen_at).getTime() > 30_000) await repo.touchSession(id, now.toISOString());
+      if (!o.background && now.getTime() - new Date(s.last_seen_at).getTime() > 30_000) await repo.touchSession(id, now.toISOString());
       return { sessionId: id, account: s };
     },
 

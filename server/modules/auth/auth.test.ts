@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, testApp, type TestApp } from '../../test-helpers.ts';
+import { BACKGROUND_HEADER } from '../../../contracts/auth.ts';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -67,6 +68,18 @@ describe('sessions', () => {
     t.clock.advanceMinutes(59);
     expect((await c.get('/api/auth/me')).statusCode).toBe(200);
     t.clock.advanceMinutes(61);
+    expect((await c.get('/api/auth/me')).statusCode).toBe(401);
+  });
+
+  it('are not kept alive by the back office\'s background refreshes', async () => {
+    const c = await t.login();
+    const refresh = () => c.request('GET', '/api/auth/me', undefined, { [BACKGROUND_HEADER]: '1' });
+    for (let i = 0; i < 5; i++) {
+      t.clock.advanceMinutes(11);
+      expect((await refresh()).statusCode).toBe(200);
+    }
+    t.clock.advanceMinutes(6); // 61 minutes since the last request of the person
+    expect((await refresh()).statusCode).toBe(401);
     expect((await c.get('/api/auth/me')).statusCode).toBe(401);
   });
 
