@@ -1,12 +1,6 @@
 import { z } from './zod.ts';
 import { ACCESS_LEVELS, DATA_SCOPES } from './permissions.ts';
 
-/**
- * Sent by the back office's own background refreshes (not by a person's action): such a
- * request is answered but does not count as activity, so an open tab still idles out.
- */
-export const BACKGROUND_HEADER = 'x-lr-background';
-
 export const loginBody = z.object({
   loginId: z.string().trim().min(1, '아이디를 입력하세요.').max(60),
   password: z.string().min(1, '비밀번호를 입력하세요.').max(200),

@@ -281,4 +281,40 @@ describe('landing pages', () => {
     await screenshot(page, 'e2e-landing-status');
     await context.close();
   });
+
+  it('keeps what a marketer typed when the session ends before saving, and brings it back after login', async () => {
+    const { page, context } = await newPage(e2e.browser, e2e.product.url);
+    await login(page, 'marketer', DEMO_PASSWORD);
+    await page.goto('/landing-status');
+    await page.getByRole('button', { name: '랜딩 만들기' }).click();
+    const drawer = page.locator('.ant-drawer');
+    await drawer.getByLabel('랜딩 이름').fill('세션 만료 중 작성');
+    await drawer.getByLabel('랜딩 코드').fill('e2e-kept-draft');
+    await drawer.getByRole('tab', { name: '콘텐츠' }).click();
+    await drawer.getByLabel('대표 문구').fill('만료 직전에 쓴 대표 문구');
+    await drawer.getByLabel('신청 버튼 문구').fill('상담 신청');
+    // The session ends (idle timeout, or deleted on the server) while the editor is open.
+    await context.clearCookies();
+    await drawer.getByRole('button', { name: '임시 저장' }).click();
+    await page.waitForURL((u) => u.pathname === '/bclog' && u.searchParams.get('next') === '/landing-status?edit=new');
+    await page.getByLabel('아이디').fill('marketer');
+    await page.getByLabel('비밀번호').fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: '로그인' }).click();
+    await page.waitForURL((u) => u.pathname === '/landing-status' && u.searchParams.get('edit') === 'new');
+    await toast(page, '입력하던 내용을 되살렸습니다');
+    await screenshot(page, 'e2e-draft-restored');
+    const restored = page.locator('.ant-drawer');
+    expect(await restored.getByLabel('랜딩 이름').inputValue()).toBe('세션 만료 중 작성');
+    expect(await restored.getByLabel('랜딩 코드').inputValue()).toBe('e2e-kept-draft');
+    await restored.getByRole('tab', { name: '콘텐츠' }).click();
+    expect(await restored.getByLabel('대표 문구').inputValue()).toBe('만료 직전에 쓴 대표 문구');
+    // The preview shows the restored text too.
+    const preview = page.frameLocator('iframe[title="랜딩 미리보기"]');
+    await expect.poll(() => preview.getByRole('heading', { name: '만료 직전에 쓴 대표 문구' }).isVisible(), WAIT).toBe(true);
+    // Saved now, it is a landing like any other; the draft is gone.
+    await restored.getByRole('button', { name: '임시 저장' }).click();
+    await toast(page, '저장했습니다.');
+    expect(await page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith('draft:')))).toEqual([]);
+    await context.close();
+  });
 });

@@ -1,5 +1,6 @@
 // The modal form every create/edit uses: validates inline with the contract's zod
-// schema, shows the server's field errors next to their fields, never loses input.
+// schema, shows the server's field errors next to their fields, never loses input (not
+// even to an ended session: see lib/drafts.ts).
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { App, Form, InputNumber, Modal, Switch, type FormInstance } from 'antd';
 import type { z } from 'zod';
@@ -8,6 +9,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../lib/api.ts';
 import { fieldErrors } from '../lib/zod-rule.ts';
 import { listQueryKey } from './resource-table.tsx';
+import { useLocation } from 'react-router-dom';
+import { hashOf } from '../lib/drafts.ts';
+import { useDraft } from '../lib/use-draft.ts';
 
 export interface ResourceFormProps<V> {
   open: boolean;
@@ -38,6 +42,9 @@ export function ResourceForm<V extends object>({
       if (initialValues) form.setFieldsValue(initialValues as never);
     }
   }, [open, initialValues, form]);
+  // Input typed when the session ended comes back when the same form opens on the same data.
+  const { pathname } = useLocation();
+  useDraft(form, open ? `${pathname}|${title}|${hashOf(initialValues)}` : null);
 
   async function onOk() {
     let values: V;

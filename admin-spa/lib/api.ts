@@ -1,6 +1,6 @@
 // The API client: JSON in and out, errors as ApiError({ code, message, fields }),
 // and a 401 from any call but login clears the stored account (see auth.tsx).
-import { BACKGROUND_HEADER } from '../../contracts/auth.ts';
+import { BACKGROUND_HEADER } from '../../contracts/http.ts';
 
 export class ApiError extends Error {
   constructor(

@@ -1,9 +1,11 @@
 // The UI's copy of the logged-in account, kept in sessionStorage under `loginAccount`.
-// The server's session cookie is the authority: any 401 clears it and returns to /bclog.
+// The server's session cookie is the authority: any 401 clears it and returns to /bclog
+// (keeping unsaved input, and the way back, for the next login).
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { SessionAccount } from '../../contracts/auth.ts';
 import { allows, type Action } from '../../contracts/permissions.ts';
 import { api, setUnauthenticatedHandler } from './api.ts';
+import { clearDrafts, keepDrafts } from './drafts.ts';
 
 export const LOGIN_ACCOUNT_KEY = 'loginAccount';
 
@@ -50,8 +52,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setUnauthenticatedHandler(() => {
       // A request that was still in flight when the user logged out is no news.
       if (signingOut) return;
+      // Unsaved input is kept for after the next login, which comes back here.
+      const who = readStoredAccount()?.id;
+      if (who !== undefined) keepDrafts(who);
       clear();
-      if (window.location.pathname !== '/bclog') window.location.assign('/bclog');
+      const { pathname, search } = window.location;
+      if (pathname !== '/bclog') window.location.assign(`/bclog?next=${encodeURIComponent(pathname + search)}`);
     });
     return () => setUnauthenticatedHandler(null);
   }, [clear]);
@@ -75,6 +81,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         // A full load rather than a route change: the guard must not see the account vanish
         // first (it would send us to `/`), and no cached screen data survives the session.
         sessionStorage.removeItem(LOGIN_ACCOUNT_KEY);
+        clearDrafts();
         window.location.replace('/bclog');
       },
       can: (screen, action = 'read') => !!account && allows(account.permissions, screen, action),

@@ -4,7 +4,8 @@ import { authService, toSessionAccount } from '../modules/auth/auth.service.ts';
 import type { AccountWithType } from '../modules/auth/auth.repository.ts';
 import { AppError, forbidden, notFound, unauthenticated } from '../lib/errors.ts';
 import { allows } from '../../contracts/permissions.ts';
-import { BACKGROUND_HEADER, type SessionAccount } from '../../contracts/auth.ts';
+import type { SessionAccount } from '../../contracts/auth.ts';
+import { BACKGROUND_HEADER } from '../../contracts/http.ts';
 import { ERROR_CODES } from '../../contracts/errors.ts';
 
 export const SESSION_COOKIE = 'lr_session';

@@ -6,6 +6,7 @@ import { SHOP_STATUS_LABELS, shopDetails, type Shop, type ShopDetails } from '..
 import { formatBusinessNumber, formatPhone } from '../../../contracts/rules.ts';
 import { api } from '../../lib/api.ts';
 import { useFormSave } from '../../components/resource-form.tsx';
+import { useDraft } from '../../lib/use-draft.ts';
 import { useAuth } from '../../lib/auth.tsx';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { shopApi, useCurrentShop } from '../../lib/shop.tsx';
@@ -37,6 +38,7 @@ function DetailsForm({ shop, writable, endpoint }: { shop: Shop; writable: boole
   const [form] = Form.useForm<FormValues>();
   const { saving, save: run } = useFormSave(form);
   const queryClient = useQueryClient();
+  useDraft(form, `base-information|${shop.id}|${shop.updatedAt}`);
 
   async function save(values: FormValues) {
     await run(async () => {

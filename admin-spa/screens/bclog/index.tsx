@@ -11,6 +11,12 @@ type Field = 'loginId' | 'password';
 // Mirrors contracts/auth.ts loginBody (both fields required); the server applies the schema itself.
 const REQUIRED: Record<Field, string> = { loginId: '아이디를 입력하세요.', password: '비밀번호를 입력하세요.' };
 
+/** Where a session ended (`?next=`, set on a 401): a path of this app, or nothing. */
+function nextPath(): string | null {
+  const next = new URLSearchParams(window.location.search).get('next');
+  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/bclog') ? next : null;
+}
+
 export default function LoginScreen() {
   const { account, signIn } = useAuth();
   const navigate = useNavigate();
@@ -37,7 +43,7 @@ export default function LoginScreen() {
     try {
       const res = await api.post<{ account: SessionAccount }>('/api/auth/login', { loginId: values.loginId.trim(), password: values.password });
       signIn(res.account);
-      navigate(res.account.home, { replace: true });
+      navigate(nextPath() ?? res.account.home, { replace: true });
     } catch (err) {
       if (err instanceof ApiError && err.fields) setErrors(err.fields as Partial<Record<Field, string>>);
       setError(err instanceof ApiError ? err.message : '로그인하지 못했습니다.');

@@ -7,6 +7,7 @@ import { Alert, Badge, Button, Card, Col, Empty, Form, Input, Menu, Row, Skeleto
 import { landingScriptsInput, type LandingScripts, type LandingScriptsInput } from '../../../contracts/landings.ts';
 import { api } from '../../lib/api.ts';
 import { useFormSave } from '../../components/resource-form.tsx';
+import { useDraft } from '../../lib/use-draft.ts';
 import { useAuth } from '../../lib/auth.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { shopApi, useCurrentShop } from '../../lib/shop.tsx';
@@ -95,6 +96,7 @@ function ScriptForm({ scripts, writable, endpoint }: { scripts: LandingScripts; 
   useEffect(() => {
     form.setFieldsValue({ headScript: scripts.headScript, bodyScript: scripts.bodyScript, conversionScript: scripts.conversionScript });
   }, [form, scripts]);
+  useDraft(form, `landing-scripts|${endpoint}|${scripts.updatedAt}`);
 
   async function save(values: LandingScriptsInput) {
     await run(async () => {

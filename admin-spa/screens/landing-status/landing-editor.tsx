@@ -17,6 +17,7 @@ import { useCodeOptions } from '../../lib/options.ts';
 import { shopApi } from '../../lib/shop.tsx';
 import { fieldErrors, zodRule } from '../../lib/zod-rule.ts';
 import { listQueryKey } from '../../components/resource-table.tsx';
+import { useDraft } from '../../lib/use-draft.ts';
 import { FormBuilder } from './form-builder.tsx';
 import { HeroImageInput } from './hero-image-input.tsx';
 import { LandingPreview } from './landing-preview.tsx';
@@ -109,6 +110,7 @@ function EditorBody({ shop, landing, writable, endpoint, onClose, onCreated }: E
     queryFn: () => api.get<{ items: PolicyOption[] }>(shopApi(shop.id, '/privacy-policies/options')),
     staleTime: 30_000,
   });
+  useDraft(form, `landing-editor|${shop.id}|${landing?.id ?? 'new'}|${landing?.updatedAt ?? ''}`, setPreviewValues);
   const code = Form.useWatch('landingCode', form) as string | undefined;
   const thankYouMode = Form.useWatch('thankYouMode', form) as EditorValues['thankYouMode'] | undefined;
   const marketingEnabled = Form.useWatch('marketingEnabled', form) as boolean | undefined;

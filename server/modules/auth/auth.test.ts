@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, testApp, type TestApp } from '../../test-helpers.ts';
-import { BACKGROUND_HEADER } from '../../../contracts/auth.ts';
+import { BACKGROUND_HEADER } from '../../../contracts/http.ts';
 
 let t: TestApp;
 beforeEach(async () => {

@@ -1,0 +1,8 @@
+// HTTP details shared by the back office and the server. No zod here: the login screen's
+// bundle imports this.
+
+/**
+ * Sent by the back office's own background refreshes (not by a person's action): such a
+ * request is answered but does not count as activity, so an open tab still idles out.
+ */
+export const BACKGROUND_HEADER = 'x-lr-background';
