@@ -26,8 +26,9 @@ export function inlineWriter(db: Kysely<Database>, dialect: DialectName): BatchW
 
 /**
  * A writer thread on the SQLite file, started at once so the first lead does not wait for it.
- * If it dies, the batches it held fail (their submitters get a 500: nothing was acknowledged)
- * and the next batch starts a new one.
+ * If it dies, the batches it held fail and the next commit starts a new one (the group commit
+ * then retries each lead of a failed batch alone; one that still fails gets a 500 — nothing
+ * unacknowledged is ever reported as stored).
  */
 export function threadWriter(file: string, onError: (err: unknown) => void): BatchWriter {
   let worker: Worker | null = null;
