@@ -1,4 +1,5 @@
-import { Migrator, PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { dialectOf } from './migration-kit.ts';
 import * as foundation from './migrations/2026-11-21-foundation.ts';
 import * as landings from './migrations/2026-11-21-landings.ts';
 
@@ -19,7 +20,7 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   // name ours (the first on the search path), so another schema's tables (another app's, a
   // parallel test's) are never taken for ours.
   const schema =
-    db.getExecutor().adapter instanceof PostgresAdapter ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
+    dialectOf(db) === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
   const migrator = new Migrator({ db, provider: new StaticProvider(), ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

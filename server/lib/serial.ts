@@ -1,5 +1,6 @@
 // A check and the write it allows, kept from interleaving with another of their kind.
-import { PostgresAdapter, sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { dialectOf } from '../db/migration-kit.ts';
 import type { Database } from '../db/schema.ts';
 
 /**
@@ -9,7 +10,7 @@ import type { Database } from '../db/schema.ts';
  */
 export function serialTransaction<T>(db: Kysely<Database>, key: string, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (trx) => {
-    if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+    if (dialectOf(db) === 'postgres') await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
     return fn(trx);
   });
 }

@@ -4,7 +4,6 @@
 import type { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { DialectName } from '../../db/dialect.ts';
 import { intakeRepository, type Outcome, type PendingBlock, type PendingLead } from './intake.repository.ts';
 import { startWorker } from '../../lib/worker.ts';
 
@@ -19,8 +18,8 @@ export interface BatchWriter {
 export type WriterRequest = { kind: 'commit'; id: number; items: BatchItem[]; now: string } | { kind: 'close' };
 export type WriterReply = { ready: true } | { id: number; outcomes: Outcome[] } | { id: number; error: string };
 
-export function inlineWriter(db: Kysely<Database>, dialect: DialectName): BatchWriter {
-  const repo = intakeRepository(db, dialect);
+export function inlineWriter(db: Kysely<Database>): BatchWriter {
+  const repo = intakeRepository(db);
   return { commit: (items, now) => repo.commitBatch(items, now), close: async () => {} };
 }
 

@@ -9,7 +9,7 @@ import type { WriterReply, WriterRequest } from './intake-writer.ts';
 const port = parentPort!;
 // A batch waits its turn behind the back office's own writes (which take milliseconds).
 const handle = await openDatabase({ url: (workerData as { file: string }).file, busyTimeoutMs: 30_000 });
-const repo = intakeRepository(handle.db, 'sqlite');
+const repo = intakeRepository(handle.db);
 
 port.on('message', async (m: WriterRequest) => {
   if (m.kind === 'close') {

@@ -61,9 +61,9 @@ afterEach(async () => {
  * wait for each other).
  */
 function twoCommitters(): Array<(items: PendingLead[], now: Date) => Promise<Outcome[]>> {
-  const first = intakeRepository(handles[0]!.db, pgUrl ? 'postgres' : 'sqlite');
+  const first = intakeRepository(handles[0]!.db);
   if (pgUrl) {
-    const second = intakeRepository(handles[1]!.db, 'postgres');
+    const second = intakeRepository(handles[1]!.db);
     return [(i, n) => first.commitBatch(i, n), (i, n) => second.commitBatch(i, n)];
   }
   const w = (writer = threadWriter(handles[0]!.sqliteFile!, (err) => {

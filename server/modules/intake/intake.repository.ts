@@ -2,7 +2,7 @@ import { CompiledQuery, sql, type DatabaseConnection, type Insertable, type Kyse
 import type { Database, LeadsTable } from '../../db/schema.ts';
 import { effectivePolicyId } from '../../db/landing-sql.ts';
 import { countDenyHits, loadDenyRules, matchDenyRule } from '../../lib/deny-check.ts';
-import type { DialectName } from '../../db/dialect.ts';
+import { dialectOf } from '../../db/migration-kit.ts';
 
 export type NewLead = Omit<Insertable<LeadsTable>, 'duplicate_of' | 'created_at' | 'updated_at'>;
 
@@ -33,7 +33,8 @@ type LeadValues = { [K in (typeof LEAD_COLUMNS)[number]]: unknown };
 const DAY_MS = 86_400_000;
 const CHUNK = 100;
 
-export function intakeRepository(db: Kysely<Database>, dialect: DialectName) {
+export function intakeRepository(db: Kysely<Database>) {
+  const dialect = dialectOf(db);
   // The lead insert is compiled once; each lead only binds its values.
   const insertLead = db
     .insertInto('leads')

@@ -77,12 +77,11 @@ export function withRefererUtm(body: Record<string, unknown>, referer: string | 
 export async function intakeRoutes(app: FastifyInstance): Promise<void> {
   let secret: Buffer | undefined;
   const service = intakeService(app.db, app.clock, {
-    dialect: app.dialect,
     rateLimit: app.config.intakeRateLimit,
     secret: () => (secret ??= landingSecret(app.config.dataDir)),
     writer: app.sqliteFile && app.config.intakeWriterThread
       ? threadWriter(app.sqliteFile, (err) => app.log.error({ err }, 'intake writer thread failed'))
-      : inlineWriter(app.db, app.dialect),
+      : inlineWriter(app.db),
   });
   app.landingPages.onChange(() => service.forget());
   app.decorate('visitCounter', { flush: service.flushVisits });

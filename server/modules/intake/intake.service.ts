@@ -4,7 +4,6 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { intakeRepository, type LandingDefinitionRow, type Outcome, type PendingBlock, type PendingLead } from './intake.repository.ts';
 import type { BatchWriter } from './intake-writer.ts';
-import type { DialectName } from '../../db/dialect.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
 import { AppError } from '../../lib/errors.ts';
 import { verifyRenderStamp } from '../../lib/landing-security.ts';
@@ -67,7 +66,6 @@ export interface IntakeMeta {
 }
 
 export interface IntakeOptions {
-  dialect: DialectName;
   /** Submissions per IP and landing per minute; 0 turns the limit off. */
   rateLimit: number;
   secret: () => Buffer;
@@ -95,7 +93,7 @@ function windowLimiter(limit: number) {
 const str = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) ? String(v[0] ?? '') : v == null ? '' : String(v));
 
 export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOptions) {
-  const repo = intakeRepository(db, opts.dialect);
+  const repo = intakeRepository(db);
   const definitions = new Map<string, { def: LandingDefinition | null; until: number }>();
   const allow = windowLimiter(opts.rateLimit);
   const allowVisit = windowLimiter(VISITS_PER_MINUTE);
