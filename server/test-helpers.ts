@@ -1,6 +1,7 @@
 // Test support: a fresh database per app (SQLite in memory, or a throwaway PostgreSQL
 // schema when LR_TEST_DIALECT=postgres), logged-in clients, and a controllable clock.
 import crypto from 'node:crypto';
+import { afterEach, beforeEach } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { build, type BuildOptions } from './app.ts';
 import { openDatabase, type DbHandle } from './db/dialect.ts';
@@ -127,4 +128,19 @@ export async function createShop(admin: Client, shopCode: string, extra: Record<
   const res = await admin.post('/api/shops', { shopCode, name: `업체 ${shopCode}`, ...extra });
   if (res.statusCode !== 201) throw new Error(`create shop ${shopCode} failed: ${res.statusCode} ${res.body}`);
   return res.json().id;
+}
+
+/**
+ * A fresh app and its logged-in administrator for every test of the calling file (registers
+ * beforeEach and afterEach); `use` hands them to the file's own variables.
+ */
+export function eachTestApp(use: (t: TestApp, admin: Client) => void): void {
+  let current: TestApp | undefined;
+  beforeEach(async () => {
+    current = await testApp();
+    use(current, await current.login());
+  });
+  afterEach(async () => {
+    await current?.close();
+  });
 }

@@ -1,15 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TEST_PASSWORD, createAccount, testApp, typeIdByName, type Client, type TestApp } from '../../test-helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { eachTestApp, TEST_PASSWORD, createAccount, typeIdByName, type Client, type TestApp } from '../../test-helpers.ts';
 import { SCREEN_KEYS } from '../../../contracts/screens.ts';
 
 let t: TestApp;
 let admin: Client;
-beforeEach(async () => {
-  t = await testApp();
-  admin = await t.login();
-});
-afterEach(async () => {
-  await t.close();
+eachTestApp((app, client) => {
+  t = app;
+  admin = client;
 });
 
 const newType = (name: string, extra: Record<string, unknown> = {}) =>

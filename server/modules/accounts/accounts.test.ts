@@ -1,18 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  TEST_PASSWORD, createAccount, createShop, testApp, typeIdByName, type Client, type TestApp,
-} from '../../test-helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { eachTestApp, TEST_PASSWORD, createAccount, createShop, typeIdByName, type Client, type TestApp } from '../../test-helpers.ts';
 import { accountsService } from './accounts.service.ts';
 import type { Actor } from '../../lib/audit.ts';
 
 let t: TestApp;
 let admin: Client;
-beforeEach(async () => {
-  t = await testApp();
-  admin = await t.login();
-});
-afterEach(async () => {
-  await t.close();
+eachTestApp((app, client) => {
+  t = app;
+  admin = client;
 });
 
 const login = (loginId: string, password = TEST_PASSWORD) => t.anonymous.post('/api/auth/login', { loginId, password });

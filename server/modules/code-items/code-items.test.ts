@@ -1,16 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testApp, type Client, type TestApp } from '../../test-helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { eachTestApp, type Client, type TestApp } from '../../test-helpers.ts';
 
 let t: TestApp;
 let admin: Client;
 const base = '/api/codes/media-type';
 
-beforeEach(async () => {
-  t = await testApp();
-  admin = await t.login();
-});
-afterEach(async () => {
-  await t.close();
+eachTestApp((app, client) => {
+  t = app;
+  admin = client;
 });
 
 describe('code tables', () => {

@@ -1,14 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, testApp, type Client, type TestApp } from '../../test-helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { eachTestApp, ADMIN_PASSWORD, type Client, type TestApp } from '../../test-helpers.ts';
 
 let t: TestApp;
 let admin: Client;
-beforeEach(async () => {
-  t = await testApp();
-  admin = await t.login();
-});
-afterEach(async () => {
-  await t.close();
+eachTestApp((app, client) => {
+  t = app;
+  admin = client;
 });
 
 const rule = (extra: Record<string, unknown>) => admin.post('/api/deny-rules', { kind: 'ip', scope: 'intake', value: '198.51.100.1', ...extra });

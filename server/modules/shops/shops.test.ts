@@ -1,15 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { TEST_PASSWORD, createAccount, createShop, testApp, type Client, type TestApp } from '../../test-helpers.ts';
+import { eachTestApp, TEST_PASSWORD, createAccount, createShop, type Client, type TestApp } from '../../test-helpers.ts';
 
 let t: TestApp;
 let admin: Client;
-beforeEach(async () => {
-  t = await testApp();
-  admin = await t.login();
-});
-afterEach(async () => {
-  await t.close();
+eachTestApp((app, client) => {
+  t = app;
+  admin = client;
 });
 
 async function clientType(code: string, active = true) {
