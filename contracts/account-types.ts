@@ -2,6 +2,7 @@ import { z } from './zod.ts';
 import { ACCESS_LEVELS, DATA_SCOPES, normaliseMatrix, type PermissionMatrix } from './permissions.ts';
 import { SCREENS, type Area } from './screens.ts';
 import { listQuery } from './list.ts';
+import { requiredText } from './fields.ts';
 
 export const accountType = z.object({
   id: z.number(),
@@ -21,7 +22,7 @@ export const accountType = z.object({
 export type AccountType = z.infer<typeof accountType>;
 
 export const accountTypeInput = z.object({
-  name: z.string().trim().min(1, '이름을 입력하세요.').max(30, '30자 이하로 입력하세요.'),
+  name: requiredText(30, '유형 이름을 입력하세요.'),
   area: z.enum(['admin', 'shop'], '영역을 선택하세요.'),
   dataScope: z.enum(DATA_SCOPES, '데이터 범위를 선택하세요.'),
   sortOrder: z.coerce.number().int().min(0).max(9999).default(0),
@@ -50,8 +51,8 @@ export function matrixForArea(area: Area, matrix: Partial<PermissionMatrix>): Pe
 
 /** The permission matrix editor saves one account type's row at a time. */
 export const permissionUpdate = z.object({
-  permissions: z.record(z.string(), z.enum(ACCESS_LEVELS)),
-  canUnmask: z.boolean(),
-  canExport: z.boolean(),
+  permissions: z.record(z.string(), z.enum(ACCESS_LEVELS), '화면별 권한을 지정하세요.'),
+  canUnmask: z.boolean('개인정보 표시 권한을 지정하세요.'),
+  canExport: z.boolean('다운로드 권한을 지정하세요.'),
 });
 export type PermissionUpdate = z.infer<typeof permissionUpdate>;

@@ -1,6 +1,7 @@
 import { z } from './zod.ts';
 import { listQuery } from './list.ts';
-import { LOGIN_ID_RE, isKoreanPhone, normalisePhone, passwordProblem } from './rules.ts';
+import { LOGIN_ID_RE } from './rules.ts';
+import { optionalEmail, optionalPhone, passwordField, requiredText } from './fields.ts';
 
 export const ACCOUNT_STATUSES = ['active', 'locked', 'disabled'] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
@@ -26,38 +27,18 @@ export const account = z.object({
 });
 export type Account = z.infer<typeof account>;
 
-export const passwordField = z.string().superRefine((pw, ctx) => {
-  const problem = passwordProblem(pw);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
-
-const optionalPhone = z
-  .string()
-  .trim()
-  .max(20)
-  .transform((v) => (v ? normalisePhone(v) : ''))
-  .refine((v) => v === '' || isKoreanPhone(v), '올바른 전화번호를 입력하세요.')
-  .transform((v) => v || null)
-  .nullable()
-  .optional();
-
-const optionalEmail = z
-  .union([z.literal(''), z.email('올바른 이메일 주소를 입력하세요.').max(120)])
-  .transform((v) => v || null)
-  .nullable()
-  .optional();
-
 const accountFields = {
-  name: z.string().trim().min(1, '이름을 입력하세요.').max(30, '30자 이하로 입력하세요.'),
-  phone: optionalPhone,
+  name: requiredText(30, '이름을 입력하세요.'),
+  phone: optionalPhone(),
   email: optionalEmail,
   accountTypeId: z.number('계정 유형을 선택하세요.').int().positive(),
 };
 
 export const accountCreate = z.object({
   loginId: z
-    .string()
+    .string('아이디를 입력하세요.')
     .trim()
+    .min(1, '아이디를 입력하세요.')
     .regex(LOGIN_ID_RE, '아이디는 영문 소문자로 시작하는 4~30자의 영문 소문자·숫자·._- 입니다.'),
   password: passwordField,
   ...accountFields,

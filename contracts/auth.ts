@@ -1,9 +1,10 @@
 import { z } from './zod.ts';
 import { ACCESS_LEVELS, DATA_SCOPES } from './permissions.ts';
+import { passwordField, requiredText } from './fields.ts';
 
 export const loginBody = z.object({
-  loginId: z.string().trim().min(1, '아이디를 입력하세요.').max(60),
-  password: z.string().min(1, '비밀번호를 입력하세요.').max(200),
+  loginId: requiredText(60, '아이디를 입력하세요.'),
+  password: z.string('비밀번호를 입력하세요.').min(1, '비밀번호를 입력하세요.').max(200, '200자 이하로 입력하세요.'),
 });
 export type LoginBody = z.infer<typeof loginBody>;
 
@@ -31,6 +32,6 @@ export type MyShop = z.infer<typeof myShop>;
 export const myShopsResponse = z.object({ items: z.array(myShop) });
 
 export const changePasswordBody = z.object({
-  currentPassword: z.string().min(1).max(200),
-  newPassword: z.string().min(1).max(200),
+  currentPassword: z.string('현재 비밀번호를 입력하세요.').min(1, '현재 비밀번호를 입력하세요.').max(200, '200자 이하로 입력하세요.'),
+  newPassword: passwordField,
 });

@@ -2,6 +2,7 @@
 import { z } from './zod.ts';
 import { listQuery, queryBool } from './list.ts';
 import { CODE_RE } from './rules.ts';
+import { requiredText } from './fields.ts';
 
 export const CODE_KINDS = ['client-type', 'media-type', 'event-type'] as const;
 export type CodeKind = (typeof CODE_KINDS)[number];
@@ -32,8 +33,8 @@ export const codeItem = z.object({
 export type CodeItem = z.infer<typeof codeItem>;
 
 export const codeItemInput = z.object({
-  name: z.string().trim().min(1, '이름을 입력하세요.').max(50, '50자 이하로 입력하세요.'),
-  code: z.string().trim().regex(CODE_RE, '영문, 숫자, -, _ 로 40자 이내로 입력하세요.'),
+  name: requiredText(50, '이름을 입력하세요.'),
+  code: requiredText(40, '코드를 입력하세요.').regex(CODE_RE, '영문, 숫자, -, _ 로 40자 이내로 입력하세요.'),
   sortOrder: z.coerce.number().int('정수로 입력하세요.').min(0).max(9999).default(0),
   active: z.boolean().default(true),
 });
@@ -41,4 +42,4 @@ export type CodeItemInput = z.infer<typeof codeItemInput>;
 
 export const codeItemListQuery = listQuery.extend({ active: queryBool.optional() });
 
-export const reorderBody = z.object({ ids: z.array(z.number().int().positive()).min(1).max(500) });
+export const reorderBody = z.object({ ids: z.array(z.number().int().positive(), '순서를 바꿀 항목을 보내세요.').min(1, '순서를 바꿀 항목을 보내세요.').max(500) });

@@ -1,5 +1,6 @@
 import { z } from './zod.ts';
 import { listQuery } from './list.ts';
+import { optionalText, requiredText } from './fields.ts';
 import { cidrContains, isCidr, isIPv4, isIPv6, isKoreanPhone, normalisePhone } from './rules.ts';
 
 export const DENY_KINDS = ['ip', 'cidr', 'phone', 'keyword'] as const;
@@ -28,9 +29,9 @@ export type DenyRule = z.infer<typeof denyRule>;
 export const denyRuleInput = z
   .object({
     kind: z.enum(DENY_KINDS, '종류를 선택하세요.'),
-    value: z.string().trim().min(1, '값을 입력하세요.').max(100),
+    value: requiredText(100, '차단할 값을 입력하세요.'),
     scope: z.enum(DENY_SCOPES, '적용 대상을 선택하세요.'),
-    reason: z.string().trim().max(200).transform((v) => v || null).nullable().optional(),
+    reason: optionalText(200),
     expiresAt: z.iso.datetime({ offset: true, message: '올바른 날짜가 아닙니다.' }).nullable().optional(),
   })
   .transform((r, ctx) => {

@@ -1,14 +1,14 @@
 // Errors are data: { error: { code, message, fields? } }.
 import { z } from './zod.ts';
 
-export const errorBody = z.object({
+export const errorResponse = z.object({
   error: z.object({
     code: z.string(),
     message: z.string(),
     fields: z.record(z.string(), z.string()).optional(),
   }),
 });
-export type ErrorBody = z.infer<typeof errorBody>;
+export type ErrorResponse = z.infer<typeof errorResponse>;
 
 export const ERROR_CODES = {
   VALIDATION: 'VALIDATION',

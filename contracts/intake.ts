@@ -1,6 +1,8 @@
 // Lead intake from a landing form: POST /api/public/leads (JSON or form-encoded).
 import { z } from './zod.ts';
-import { isKoreanPhone, normalisePhone } from './rules.ts';
+import { stripControls } from './zod.ts';
+import { phone } from './fields.ts';
+import { withJosa } from './korean.ts';
 import type { FormField } from './landings.ts';
 
 export const UTM_KEYS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term'] as const;
@@ -46,13 +48,7 @@ export const intakeTarget = z.object({
 /** The fixed part of every landing form. */
 export const intakeFields = z.object({
   name: z.string('이름을 입력해 주세요.').trim().min(1, '이름을 입력해 주세요.').max(30, '이름은 30자 이하로 입력해 주세요.'),
-  phone: z
-    .string('연락처를 입력해 주세요.')
-    .trim()
-    .min(1, '연락처를 입력해 주세요.')
-    .max(20, '올바른 연락처를 입력해 주세요.')
-    .transform(normalisePhone)
-    .refine(isKoreanPhone, '올바른 연락처를 입력해 주세요. (예: 010-1234-5678)'),
+  phone: phone('올바른 연락처를 입력해 주세요. (예: 010-1234-5678)', '연락처를 입력해 주세요.'),
   privacyConsent: consentFlag.refine((v) => v, '개인정보 수집·이용에 동의해 주세요.'),
   marketingConsent: consentFlag,
   utm_source: optional(200),
@@ -76,20 +72,20 @@ export function validateAnswers(
   for (const f of fields) {
     const value = raw[f.key];
     if (f.type === 'checkbox') {
-      const list = (Array.isArray(value) ? value : value === undefined || value === null || value === '' ? [] : [value]).map((v) => String(v).trim());
+      const list = (Array.isArray(value) ? value : value === undefined || value === null || value === '' ? [] : [value]).map((v) => stripControls(String(v)).trim());
       if (list.some((v) => !f.options.includes(v))) errors[f.key] = `${f.label}: 목록에 있는 항목을 선택해 주세요.`;
-      else if (f.required && list.length === 0) errors[f.key] = `${f.label}을(를) 선택해 주세요.`;
+      else if (f.required && list.length === 0) errors[f.key] = `${withJosa(f.label, '을/를')} 선택해 주세요.`;
       else if (list.length) answers[f.key] = [...new Set(list)];
       continue;
     }
     const s = Array.isArray(value) ? String(value[0] ?? '') : value === undefined || value === null ? '' : String(value);
-    const v = s.trim();
+    const v = stripControls(s).trim();
     if (!v) {
-      if (f.required) errors[f.key] = f.type === 'short-text' ? `${f.label}을(를) 입력해 주세요.` : `${f.label}을(를) 선택해 주세요.`;
+      if (f.required) errors[f.key] = `${withJosa(f.label, '을/를')} ${f.type === 'short-text' ? '입력해' : '선택해'} 주세요.`;
       continue;
     }
     if (f.type === 'short-text') {
-      if (v.length > 200) errors[f.key] = `${f.label}은(는) 200자 이하로 입력해 주세요.`;
+      if (v.length > 200) errors[f.key] = `${withJosa(f.label, '은/는')} 200자 이하로 입력해 주세요.`;
       else answers[f.key] = v;
     } else if (!f.options.includes(v)) {
       errors[f.key] = `${f.label}: 목록에 있는 항목을 선택해 주세요.`;

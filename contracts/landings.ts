@@ -1,5 +1,6 @@
 // Landing pages: editor input, list, scripts, and the view model the public page renders.
 import { z } from './zod.ts';
+import { requiredText, text } from './fields.ts';
 import { listQuery } from './list.ts';
 import { SHOP_CODE_RE } from './rules.ts';
 import { DAY_RE } from './kst.ts';
@@ -49,8 +50,7 @@ export function isHttpUrl(value: string): boolean {
   }
 }
 
-const text = (max: number) => z.string().trim().max(max, `${max}자 이하로 입력하세요.`);
-const required = (max: number, message: string) => text(max).min(1, message);
+const required = requiredText;
 const hex = z.string().trim().regex(HEX_COLOR_RE, '색상은 #RRGGBB 형식으로 입력하세요.');
 export const httpUrl = z.string().trim().max(500, '500자 이하로 입력하세요.').refine(isHttpUrl, 'http:// 또는 https:// 로 시작하는 주소만 입력할 수 있습니다.');
 const isoDateTime = z.iso
@@ -84,7 +84,7 @@ export const landingContent = z.object({
   images: z.array(imageRef).max(6, '6개 이하로 올리세요.').default([]),
   ctaLabel: required(20, '버튼 문구를 입력하세요.').default('무료 상담 신청'),
   colors: landingColors.default(DEFAULT_COLORS),
-});
+}, '대표 문구 등 랜딩 내용을 입력하세요.');
 export type LandingContent = z.infer<typeof landingContent>;
 
 export const formField = z
@@ -121,7 +121,7 @@ export const DEFAULT_THANK_YOU = '신청이 접수되었습니다. 담당자가 
 /** Everything /landing-status edits. Scripts are not here: only /landing-script-management sets them. */
 export const landingInput = z
   .object({
-    landingCode: z.string().trim().regex(SHOP_CODE_RE, '랜딩 코드는 영문 소문자·숫자·하이픈으로 40자 이내입니다.'),
+    landingCode: required(40, '랜딩 코드를 입력하세요.').regex(SHOP_CODE_RE, '랜딩 코드는 영문 소문자·숫자·하이픈으로 40자 이내입니다.'),
     title: required(60, '랜딩 이름을 입력하세요.'),
     openAt: isoDateTime.nullable().default(null),
     closeAt: isoDateTime.nullable().default(null),

@@ -1,9 +1,9 @@
 // Versioned privacy policies per shop. A published version is frozen; new submissions
 // consent to the latest published one (or the version a landing pins).
 import { z } from './zod.ts';
+import { requiredText, text } from './fields.ts';
 
-const text = (max: number) => z.string().trim().max(max, `${max}자 이하로 입력하세요.`);
-const required = (max: number, message: string) => text(max).min(1, message);
+const required = requiredText;
 const optionalText = (max: number) => text(max).transform((v) => v || null).nullable().default(null);
 
 export const thirdParty = z.object({

@@ -11,7 +11,7 @@ export const shopPermissionRow = z.object({
 });
 export type ShopPermissionRow = z.infer<typeof shopPermissionRow>;
 
-export const shopPermissionUpdate = z.object({ shopIds: z.array(z.number().int().positive()).max(10000) });
+export const shopPermissionUpdate = z.object({ shopIds: z.array(z.number().int().positive(), '업체를 선택하세요.').max(10000) });
 
 export const shopPermissionListQuery = listQuery.extend({ area: z.enum(['admin', 'shop']).optional() });
 export const accountParam = z.object({ accountId: z.coerce.number().int().positive() });

@@ -1,6 +1,7 @@
 import { z } from './zod.ts';
 import { listQuery } from './list.ts';
-import { SHOP_CODE_RE, isBusinessNumber, isKoreanPhone, normalisePhone } from './rules.ts';
+import { SHOP_CODE_RE } from './rules.ts';
+import { businessDetails, requiredText } from './fields.ts';
 
 export const SHOP_STATUSES = ['active', 'disabled'] as const;
 export const SHOP_STATUS_LABELS: Record<(typeof SHOP_STATUSES)[number], string> = { active: '운영', disabled: '사용 중지' };
@@ -25,43 +26,16 @@ export const shop = z.object({
 });
 export type Shop = z.infer<typeof shop>;
 
-const optionalText = (max: number) =>
-  z.string().trim().max(max, `${max}자 이하로 입력하세요.`).transform((v) => v || null).nullable().optional();
-
 /** Business details a shop may also edit itself (base-information). */
 export const shopDetails = z.object({
-  name: z.string().trim().min(1, '업체명을 입력하세요.').max(60, '60자 이하로 입력하세요.'),
-  companyName: optionalText(60),
-  representative: optionalText(30),
-  businessNumber: z
-    .string()
-    .trim()
-    .max(12)
-    .refine((v) => v === '' || isBusinessNumber(v), '올바른 사업자등록번호가 아닙니다.')
-    .transform((v) => (v ? v.replace(/-/g, '') : null))
-    .nullable()
-    .optional(),
-  phone: z
-    .string()
-    .trim()
-    .max(20)
-    .transform((v) => (v ? normalisePhone(v) : ''))
-    .refine((v) => v === '' || isKoreanPhone(v), '올바른 전화번호를 입력하세요.')
-    .transform((v) => v || null)
-    .nullable()
-    .optional(),
-  address: optionalText(200),
-  privacyOfficerName: optionalText(30),
-  privacyOfficerContact: optionalText(60),
+  name: requiredText(60, '업체명을 입력하세요.'),
+  ...businessDetails,
 });
 
 export type ShopDetails = z.infer<typeof shopDetails>;
 
 export const shopInput = shopDetails.extend({
-  shopCode: z
-    .string()
-    .trim()
-    .regex(SHOP_CODE_RE, '업체 코드는 영문 소문자·숫자·하이픈으로 40자 이내입니다.'),
+  shopCode: requiredText(40, '업체 코드를 입력하세요.').regex(SHOP_CODE_RE, '업체 코드는 영문 소문자·숫자·하이픈으로 40자 이내입니다.'),
   clientTypeId: z.number().int().positive().nullable().optional(),
   status: z.enum(SHOP_STATUSES).default('active'),
 });

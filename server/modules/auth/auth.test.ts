@@ -45,7 +45,7 @@ describe('login', () => {
   it('rejects an empty body with field errors', async () => {
     const res = await t.anonymous.post('/api/auth/login', {});
     expect(res.statusCode).toBe(400);
-    expect(Object.keys(res.json().error.fields)).toEqual(expect.arrayContaining(['loginId', 'password']));
+    expect(res.json().error).toMatchObject({ message: '아이디를 입력하세요.', fields: { loginId: '아이디를 입력하세요.', password: '비밀번호를 입력하세요.' } });
   });
 
   it('locks after five failures for thirty minutes, and an administrator can unlock', async () => {

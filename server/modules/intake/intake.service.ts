@@ -9,6 +9,7 @@ import { AppError } from '../../lib/errors.ts';
 import { verifyRenderStamp } from '../../lib/landing-security.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { seoulDay } from '../../../contracts/kst.ts';
+import { stripControls } from '../../../contracts/zod.ts';
 import { DEFAULT_COLORS, formFields as formFieldsSchema, landingState, type FormField } from '../../../contracts/landings.ts';
 import {
   HONEYPOT_FIELD, INTAKE_MESSAGES, MIN_FILL_MS, TOKEN_FIELD, intakeFields, intakeTarget, validateAnswers, visitSource,
@@ -90,7 +91,8 @@ function windowLimiter(limit: number) {
   };
 }
 
-const str = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) ? String(v[0] ?? '') : v == null ? '' : String(v));
+/** A raw form value as text, without control characters (they never reach a database). */
+const str = (v: unknown) => stripControls(typeof v === 'string' ? v : Array.isArray(v) ? String(v[0] ?? '') : v == null ? '' : String(v));
 
 export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOptions) {
   const repo = intakeRepository(db);

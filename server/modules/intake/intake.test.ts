@@ -114,6 +114,42 @@ describe.each(setups)('intake ($name)', ({ onDisk }) => {
     expect(blocked.map((b) => b.reason)).toEqual(['honeypot', 'too-fast']);
   });
 
+  it('drops control characters from every value alike on both engines, refusing a field left empty', async () => {
+    const res = await submit(t, leadBody(t, landingId, {
+      name: '홍\u0000길동', utm_source: 'meta\u0000', utm_campaign: '\u0000', time: '오\u0000후', referrer: 'https://m.facebook.com/\u0007',
+    }));
+    expect(res.statusCode).toBe(201);
+    const [lead] = await leads();
+    expect(lead).toMatchObject({ name: '홍길동', utm_source: 'meta', utm_campaign: null, referrer: 'https://m.facebook.com/' });
+    expect(JSON.parse(lead!.answers)).toEqual({ area: '서울', time: '오후' });
+
+    const empty = await submit(t, leadBody(t, landingId, { phone: '01055556666', name: '\u0000\u0000' }));
+    expect(empty.statusCode).toBe(422);
+    expect(empty.json().error.fields).toEqual({ name: '이름을 입력해 주세요.' });
+    // A bot trap keeps what it caught, minus the control characters.
+    expect((await submit(t, leadBody(t, landingId, { name: '봇\u0000', website: 'x' }))).statusCode).toBe(400);
+    expect((await t.app.db.selectFrom('blocked_submissions').select('name').executeTakeFirstOrThrow()).name).toBe('봇');
+    expect(await countRows(t, 'leads')).toBe(1);
+  });
+
+  it('names a required extra field with the right particle', async () => {
+    await t.admin.put(`/api/shops/${t.shopId}/landings/${landingId}`, {
+      ...(await landingOf()),
+      formFields: [
+        { key: 'pain', label: '통증 부위', type: 'short-text', options: [], required: true },
+        { key: 'visit', label: '방문 희망일', type: 'short-text', options: [], required: true },
+      ],
+    });
+    const res = await submit(t, leadBody(t, landingId, { area: undefined }));
+    expect(res.json().error.fields).toEqual({ pain: '통증 부위를 입력해 주세요.', visit: '방문 희망일을 입력해 주세요.' });
+  });
+
+  it('refuses letters in the phone number rather than dropping them', async () => {
+    const res = await submit(t, leadBody(t, landingId, { phone: '010-1234-567a8' }));
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error.fields.phone).toContain('올바른 연락처');
+  });
+
   it('shows a refused form post as an HTML page with the reasons and a way back', async () => {
     const res = await submit(t, { ...leadBody(t, landingId), phone: '1', privacyConsent: '' }, { form: true });
     expect(res.statusCode).toBe(422);

@@ -36,6 +36,30 @@ describe('shops list', () => {
   });
 });
 
+describe('shop input', () => {
+  it('says what to enter for each missing field, never a raw schema message', async () => {
+    const res = await admin.post('/api/shops', {});
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.fields).toEqual({ name: '업체명을 입력하세요.', shopCode: '업체 코드를 입력하세요.' });
+  });
+
+  it('refuses letters in a phone number instead of saving it empty', async () => {
+    const res = await admin.post('/api/shops', input('alpha', { phone: 'abc' }));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.fields).toEqual({ phone: '올바른 전화번호를 입력하세요.' });
+    expect((await admin.get('/api/shops')).json().total).toBe(0);
+  });
+
+  it('stores text without control characters on both engines', async () => {
+    const res = await admin.post('/api/shops', input('alpha', { name: '가나\u0000치과', address: '서울\u0000 강남구', representative: '\u0000' }));
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ name: '가나치과', address: '서울 강남구', representative: null });
+    const empty = await admin.post('/api/shops', input('bravo', { name: '\u0000' }));
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().error.fields).toEqual({ name: '업체명을 입력하세요.' });
+  });
+});
+
 describe('shop create / update / delete', () => {
   it('creates a shop with its business details', async () => {
     const res = await admin.post('/api/shops', input('smile-dental', {
