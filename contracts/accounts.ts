@@ -42,6 +42,8 @@ export const accountCreate = z.object({
     .regex(LOGIN_ID_RE, '아이디는 영문 소문자로 시작하는 4~30자의 영문 소문자·숫자·._- 입니다.'),
   password: passwordField,
   ...accountFields,
+  /** Shops a shop-area account may enter from the start (ignored for administrator-area types). */
+  shopIds: z.array(z.number().int().positive(), '업체를 선택하세요.').max(1000).optional(),
 });
 export type AccountCreate = z.infer<typeof accountCreate>;
 

@@ -22,6 +22,8 @@ export const sessionAccount = z.object({
   permissions: z.record(z.string(), z.enum(ACCESS_LEVELS)),
   home: z.string(),
   lastLoginAt: z.string().nullable(),
+  /** The account must choose a new password before anything else (a generated or reset one). */
+  mustChangePassword: z.boolean(),
 });
 export type SessionAccount = z.infer<typeof sessionAccount>;
 

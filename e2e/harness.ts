@@ -43,7 +43,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
   let out = '';
   const child: ChildProcess = spawn(process.execPath, [entry], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD, SEED_DEMO: '1', LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD, SEED_DEMO: '1', DEMO_PASSWORD, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (b) => (out += b));

@@ -13,6 +13,8 @@ export interface Config {
   intakeWriterThread: boolean;
   initialAdminPassword?: string;
   seedDemo: boolean;
+  /** Demo accounts' password (tests, screenshots); otherwise each gets a random one, printed once. */
+  demoPassword?: string;
   /** Serve built SPA and landing output from here. */
   distDir: string;
   logLevel: string;
@@ -39,6 +41,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     intakeWriterThread: env.INTAKE_WRITER_THREAD !== '0',
     initialAdminPassword: env.INITIAL_ADMIN_PASSWORD || undefined,
     seedDemo: env.SEED_DEMO !== '0',
+    demoPassword: env.DEMO_PASSWORD || undefined,
     distDir: path.resolve(env.DIST_DIR ?? 'dist'),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     trustProxy: env.TRUST_PROXY === '1',

@@ -4,7 +4,7 @@ import { Suspense, useEffect, useMemo, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Dropdown, Layout, Menu, Result, Select, Space, Spin, Typography, theme, type MenuProps } from 'antd';
-import { LogoutOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
+import { KeyOutlined, LogoutOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
 import { SCREENS, type Area } from '../../contracts/screens.ts';
 import type { MyShop, SessionAccount } from '../../contracts/auth.ts';
 import { useAuth } from '../lib/auth.tsx';
@@ -13,6 +13,7 @@ import { useBackgroundRefresh } from '../lib/query-client.ts';
 import { CURRENT_SHOP_KEY, ShopProvider } from '../lib/shop.tsx';
 import { ICONS } from '../lib/icons.tsx';
 import { AntShell } from './ant-shell.tsx';
+import { PasswordChangeModal, PasswordChangeRequired } from './password-change.tsx';
 
 const { Header, Sider, Content } = Layout;
 
@@ -93,6 +94,7 @@ function AppLayout({ area }: { area: Area }) {
   const screen = SCREENS.find((s) => `/${s.key}` === pathname);
   const otherArea: Area = area === 'admin' ? 'shop' : 'admin';
   const otherHome = SCREENS.find((s) => s.area === otherArea && can(s.key));
+  const [changingPassword, setChangingPassword] = useState(false);
 
   useEffect(() => {
     document.title = screen ? `${screen.title} · Leadroom` : 'Leadroom';
@@ -100,16 +102,18 @@ function AppLayout({ area }: { area: Area }) {
 
   const accountMenu: MenuProps = {
     items: [
-      { key: 'type', label: `${account!.accountTypeName}`, disabled: true },
+      { key: 'type', label: `${account!.accountTypeName} · ${account!.loginId}`, disabled: true },
       { type: 'divider' },
+      { key: 'password', icon: <KeyOutlined />, label: '비밀번호 변경' },
       { key: 'logout', icon: <LogoutOutlined />, label: '로그아웃' },
     ],
     onClick: async ({ key }) => {
-      if (key === 'logout') {
-        await signOut();
-      }
+      if (key === 'password') setChangingPassword(true);
+      if (key === 'logout') await signOut();
     },
   };
+
+  if (account!.mustChangePassword) return <PasswordChangeRequired account={account!} />;
 
   const shell = (selector: React.ReactNode, body: React.ReactNode) => (
     <Layout style={{ minHeight: '100vh' }}>
@@ -153,6 +157,7 @@ function AppLayout({ area }: { area: Area }) {
         <Content style={{ margin: 24 }}>
           <Suspense fallback={<div>Loading...</div>}>{body}</Suspense>
         </Content>
+        <PasswordChangeModal open={changingPassword} onClose={() => setChangingPassword(false)} />
       </Layout>
     </Layout>
   );

@@ -20,3 +20,14 @@ export function useAccountTypeOptions() {
   });
   return { ...q, types: q.data?.items ?? [], options: (q.data?.items ?? []).map((t) => ({ value: t.id, label: t.name })) };
 }
+
+/** Every shop, for pickers (shop permissions, the account form). */
+export function useShopOptions(enabled = true) {
+  const q = useQuery({
+    queryKey: ['options', 'shops'],
+    queryFn: () => api.get<{ items: Array<{ id: number; shopCode: string; name: string; status: string }> }>('/api/shop-permissions/shops'),
+    staleTime: 60_000,
+    enabled,
+  });
+  return { ...q, options: (q.data?.items ?? []).map((s) => ({ value: s.id, label: s.status === 'active' ? s.name : `${s.name} (사용 중지)` })) };
+}

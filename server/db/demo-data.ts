@@ -1,9 +1,7 @@
 // Demo data for a first start: code tables, two shops, one account per built-in type.
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.ts';
-import { hashPassword } from '../lib/password.ts';
-
-export const DEMO_PASSWORD = 'leadroom-demo1';
+import { hashPassword, randomPassword } from '../lib/password.ts';
 
 const CODES = {
   'client-type': [['치과', 'dental'], ['성형외과', 'plastic'], ['보험', 'insurance'], ['법률', 'law'], ['교육', 'education']],
@@ -11,7 +9,14 @@ const CODES = {
   'event-type': [['상담 신청', 'consult'], ['무료 체험', 'free-trial'], ['이벤트 응모', 'event']],
 } as const;
 
-export async function seedDemo(db: Kysely<Database>): Promise<void> {
+/** The demo accounts' logins and passwords: one random password each, unless `password` is given (DEMO_PASSWORD). */
+export interface DemoLogin {
+  loginId: string;
+  role: string;
+  password: string;
+}
+
+export async function seedDemo(db: Kysely<Database>, password?: string): Promise<DemoLogin[]> {
   const now = new Date().toISOString();
   for (const [kind, rows] of Object.entries(CODES)) {
     await db
@@ -42,14 +47,17 @@ export async function seedDemo(db: Kysely<Database>): Promise<void> {
 
   const types = await db.selectFrom('account_types').select(['id', 'builtin_key']).execute();
   const typeOf = (key: string) => types.find((t) => t.builtin_key === key)!.id;
-  const hash = await hashPassword(DEMO_PASSWORD);
   const people = [
-    { login_id: 'manager', name: '정관리', type: 'admin', shops: [] as number[] },
-    { login_id: 'marketer', name: '한마케', type: 'marketer', shops: shopIds },
-    { login_id: 'owner', name: '김미소', type: 'shop-owner', shops: [shopIds[0]!] },
-    { login_id: 'counselor', name: '오상담', type: 'counselor', shops: [shopIds[0]!] },
+    { login_id: 'manager', name: '정관리', type: 'admin', role: '관리자', shops: [] as number[] },
+    { login_id: 'marketer', name: '한마케', type: 'marketer', role: '마케터', shops: shopIds },
+    { login_id: 'owner', name: '김미소', type: 'shop-owner', role: '업체관리자', shops: [shopIds[0]!] },
+    { login_id: 'counselor', name: '오상담', type: 'counselor', role: '상담원', shops: [shopIds[0]!] },
   ];
+  const logins: DemoLogin[] = [];
   for (const p of people) {
+    const secret = password ?? randomPassword();
+    const hash = await hashPassword(secret);
+    logins.push({ loginId: p.login_id, role: p.role, password: secret });
     const row = await db
       .insertInto('accounts')
       .values({
@@ -63,4 +71,5 @@ export async function seedDemo(db: Kysely<Database>): Promise<void> {
       await db.insertInto('shop_permissions').values(p.shops.map((shop_id) => ({ account_id: row.id, shop_id, created_at: now }))).execute();
     }
   }
+  return logins;
 }

@@ -33,6 +33,8 @@ export interface AccountsTable {
   last_login_at: string | null;
   last_login_ip: string | null;
   password_changed_at: string | null;
+  /** 1: the account must choose a new password before using the back office. */
+  must_change_password: ColumnType<number, number | undefined, number>;
   created_at: string;
   updated_at: string;
 }

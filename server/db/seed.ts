@@ -6,7 +6,7 @@ import type { Config } from '../config.ts';
 import { BUILTIN_ACCOUNT_TYPES } from '../../contracts/permissions.ts';
 import { hashPassword, randomPassword } from '../lib/password.ts';
 import { passwordProblem } from '../../contracts/rules.ts';
-import { DEMO_PASSWORD, seedDemo } from './demo-data.ts';
+import { seedDemo } from './demo-data.ts';
 import { seedDemoLandings } from './demo-landings.ts';
 
 export async function ensureEssentials(db: Kysely<Database>, config: Config, say: (m: string) => void): Promise<void> {
@@ -40,13 +40,15 @@ export async function ensureEssentials(db: Kysely<Database>, config: Config, say
       login_id: 'admin', name: '최고관리자', phone: null, email: null, account_type_id: superType.id, status: 'active',
       password_hash: await hashPassword(password), failed_logins: 0, locked_until: null, last_login_at: null,
       last_login_ip: null, password_changed_at: now, created_at: now, updated_at: now,
+      // A generated password is for the first login only; one given in the environment is the operator's own.
+      must_change_password: generated ? 1 : 0,
     })
     .execute();
-  say(generated ? `관리자 계정 생성: admin / ${password}  (이 비밀번호는 한 번만 표시됩니다)` : '관리자 계정 생성: admin (INITIAL_ADMIN_PASSWORD)');
+  say(generated ? `관리자: admin / ${password}  (한 번만 표시됩니다. 첫 로그인 때 새 비밀번호를 정합니다)` : '관리자: admin (INITIAL_ADMIN_PASSWORD의 비밀번호)');
 
   if (config.seedDemo) {
-    await seedDemo(db);
+    const logins = await seedDemo(db, config.demoPassword);
     await seedDemoLandings(db);
-    say(`데모 계정 (비밀번호 ${DEMO_PASSWORD}): manager(관리자), marketer(마케터), owner(업체관리자), counselor(상담원)`);
+    for (const l of logins) say(`데모 ${l.role}: ${l.loginId} / ${config.demoPassword ? '(DEMO_PASSWORD)' : l.password}`);
   }
 }

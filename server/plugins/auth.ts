@@ -67,6 +67,8 @@ export async function authPlugin(app: FastifyInstance): Promise<void> {
     const access = req.routeOptions.config.access;
     if (!access || 'public' in access || 'authenticated' in access) return;
     const auth = req.auth!;
+    // A generated or reset password is chosen anew before any screen's data is served.
+    if (auth.account.mustChangePassword) throw new AppError(403, ERROR_CODES.PASSWORD_CHANGE_REQUIRED, '새 비밀번호를 정한 뒤에 이용할 수 있습니다.');
     const screens = typeof access.screen === 'string' ? [access.screen] : access.screen;
     if (!screens.some((s) => allows(auth.account.permissions, s, access.action))) throw forbidden();
     if (access.shop) {

@@ -1,6 +1,6 @@
 // Accounts: create, edit, reset password, lock/unlock, disable; last login.
 import { useState } from 'react';
-import { Button, Col, Form, Input, Row, Select, Space, Tag, Tooltip } from 'antd';
+import { Alert, Button, Col, Form, Input, Row, Select, Space, Tag, Tooltip, type FormInstance } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import {
@@ -11,7 +11,7 @@ import { formatPhone } from '../../../contracts/rules.ts';
 import { api } from '../../lib/api.ts';
 import { useAuth } from '../../lib/auth.tsx';
 import { formatDateTime } from '../../lib/format.ts';
-import { useAccountTypeOptions } from '../../lib/options.ts';
+import { useAccountTypeOptions, useShopOptions } from '../../lib/options.ts';
 import { zodRule } from '../../lib/zod-rule.ts';
 import { ResourceTable } from '../../components/resource-table.tsx';
 import { ResourceForm, useFormModal } from '../../components/resource-form.tsx';
@@ -111,54 +111,59 @@ export default function AccountSetting() {
         onClose={modal.close}
         invalidates={[ENDPOINT]}
       >
-        <Row gutter={16}>
-          {!editing && (
-            <>
-              <Col span={12}>
-                <Form.Item label="아이디" name="loginId" required rules={[zodRule(accountCreate, 'loginId')]}>
-                  <Input maxLength={30} autoComplete="off" />
-                </Form.Item>
-              </Col>
-              <Col span={12}>
-                <Form.Item label="초기 비밀번호" name="password" required rules={[zodRule(accountCreate, 'password')]} extra={PASSWORD_HELP}>
-                  <Input.Password autoComplete="new-password" />
-                </Form.Item>
-              </Col>
-            </>
-          )}
-          <Col span={12}>
-            <Form.Item label="이름" name="name" required rules={[zodRule(accountUpdate, 'name')]}>
-              <Input maxLength={30} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item label="계정 유형" name="accountTypeId" required rules={[zodRule(accountUpdate, 'accountTypeId')]}>
-              <Select options={types.options} placeholder="선택" />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item label="연락처" name="phone" rules={[zodRule(accountUpdate, 'phone')]}>
-              <Input placeholder="010-1234-5678" maxLength={20} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item label="이메일" name="email" rules={[zodRule(accountUpdate, 'email')]}>
-              <Input maxLength={120} />
-            </Form.Item>
-          </Col>
-          {editing && (
+        {(form) => (
+          <Row gutter={16}>
+            {!editing && (
+              <>
+                <Col span={12}>
+                  <Form.Item label="아이디" name="loginId" required rules={[zodRule(accountCreate, 'loginId')]}>
+                    <Input maxLength={30} autoComplete="off" />
+                  </Form.Item>
+                </Col>
+                <Col span={12}>
+                  <Form.Item label="초기 비밀번호" name="password" required rules={[zodRule(accountCreate, 'password')]} extra={PASSWORD_HELP}>
+                    <Input.Password autoComplete="new-password" />
+                  </Form.Item>
+                </Col>
+              </>
+            )}
             <Col span={12}>
-              <Form.Item label="사용 여부" name="status">
-                <Select
-                  options={[
-                    { value: 'active', label: '사용' },
-                    { value: 'disabled', label: '사용 중지 (로그인 불가)' },
-                  ]}
-                />
+              <Form.Item label="이름" name="name" required rules={[zodRule(accountUpdate, 'name')]}>
+                <Input maxLength={30} />
               </Form.Item>
             </Col>
-          )}
-        </Row>
+            <Col span={12}>
+              <Form.Item label="계정 유형" name="accountTypeId" required rules={[zodRule(accountUpdate, 'accountTypeId')]}>
+                <Select options={types.options} placeholder="선택" />
+              </Form.Item>
+            </Col>
+            <Col span={12}>
+              <Form.Item label="연락처" name="phone" rules={[zodRule(accountUpdate, 'phone')]}>
+                <Input placeholder="010-1234-5678" maxLength={20} />
+              </Form.Item>
+            </Col>
+            <Col span={12}>
+              <Form.Item label="이메일" name="email" rules={[zodRule(accountUpdate, 'email')]}>
+                <Input maxLength={120} />
+              </Form.Item>
+            </Col>
+            <Col span={24}>
+              <ShopChoice form={form} types={types.types} editing={editing} />
+            </Col>
+            {editing && (
+              <Col span={12}>
+                <Form.Item label="사용 여부" name="status">
+                  <Select
+                    options={[
+                      { value: 'active', label: '사용' },
+                      { value: 'disabled', label: '사용 중지 (로그인 불가)' },
+                    ]}
+                  />
+                </Form.Item>
+              </Col>
+            )}
+          </Row>
+        )}
       </ResourceForm>
       <ResourceForm<{ password: string }>
         open={!!resetting}
@@ -166,12 +171,50 @@ export default function AccountSetting() {
         submit={(v) => api.post(`${ENDPOINT}/${resetting!.id}/reset-password`, v)}
         onClose={() => setResetting(null)}
         invalidates={[ENDPOINT]}
-        successMessage="비밀번호를 초기화했습니다. 잠금도 해제되었습니다."
+        successMessage="비밀번호를 초기화했습니다. 잠금도 해제되었습니다. 다음 로그인 때 본인이 새 비밀번호를 정합니다."
       >
         <Form.Item label="새 비밀번호" name="password" required rules={[zodRule(resetPasswordBody, 'password')]} extra={PASSWORD_HELP}>
           <Input.Password autoComplete="new-password" />
         </Form.Item>
       </ResourceForm>
     </>
+  );
+}
+
+type TypeOption = ReturnType<typeof useAccountTypeOptions>['types'][number];
+
+/**
+ * Which shops the account enters: administrator-area types enter every shop; a shop-area
+ * account gets its shops here when created (later on 업체 권한 설정).
+ */
+function ShopChoice({ form, types, editing }: { form: FormInstance; types: TypeOption[]; editing: Account | null }) {
+  const typeId = Form.useWatch('accountTypeId', form) as number | undefined;
+  const area = types.find((t) => t.id === typeId)?.area;
+  const shops = useShopOptions(area === 'shop' && !editing);
+  const chosen = (Form.useWatch('shopIds', form) as number[] | undefined) ?? [];
+  if (!area) return null;
+  if (area === 'admin') {
+    return <Alert type="info" showIcon style={{ marginBottom: 16 }} title="관리자 영역 유형은 모든 업체에 들어갈 수 있습니다." />;
+  }
+  if (editing) {
+    return (
+      <Alert
+        type={editing.shopCount ? 'info' : 'warning'}
+        showIcon
+        style={{ marginBottom: 16 }}
+        title={editing.shopCount ? `접근 업체 ${editing.shopCount}곳 — 업체 권한 설정 화면에서 바꿉니다.` : '이 계정은 들어갈 수 있는 업체가 없습니다. 업체 권한 설정 화면에서 업체를 지정하세요.'}
+      />
+    );
+  }
+  return (
+    <Form.Item
+      label="접근 업체"
+      name="shopIds"
+      extra={chosen.length ? '선택한 업체에만 들어갈 수 있습니다. 나중에 업체 권한 설정 화면에서 바꿀 수 있습니다.' : undefined}
+      help={chosen.length ? undefined : '업체를 고르지 않으면 이 계정은 로그인해도 볼 수 있는 업체가 없습니다.'}
+      validateStatus={chosen.length ? undefined : 'warning'}
+    >
+      <Select mode="multiple" options={shops.options} loading={shops.isLoading} placeholder="업체 선택" showSearch={{ optionFilterProp: 'label' }} allowClear />
+    </Form.Item>
   );
 }

@@ -41,7 +41,21 @@ export function accountsRepository(db: Kysely<Database>) {
     find: (id: number) => view().where('a.id', '=', id).executeTakeFirst(),
     findByLoginId: (loginId: string) => db.selectFrom('accounts').select('id').where('login_id', '=', loginId).executeTakeFirst(),
     findType: (id: number) =>
-      db.selectFrom('account_types').select(['id', 'builtin_key', 'active']).where('id', '=', id).executeTakeFirst(),
+      db.selectFrom('account_types').select(['id', 'builtin_key', 'active', 'area']).where('id', '=', id).executeTakeFirst(),
+    /** The account the reset script works on: the named one, else the first 최고관리자. */
+    findForConsoleReset: (loginId: string | undefined) =>
+      view()
+        .$if(!!loginId, (q) => q.where('a.login_id', '=', loginId!))
+        .$if(!loginId, (q) => q.where('t.builtin_key', '=', 'superadmin').orderBy('a.id'))
+        .executeTakeFirst(),
+    async existingShopIds(ids: number[]) {
+      if (!ids.length) return new Set<number>();
+      return new Set((await db.selectFrom('shops').select('id').where('id', 'in', ids).execute()).map((r) => r.id));
+    },
+    grantShops: (accountId: number, shopIds: number[], now: string) =>
+      shopIds.length
+        ? db.insertInto('shop_permissions').values(shopIds.map((shop_id) => ({ account_id: accountId, shop_id, created_at: now }))).execute()
+        : Promise.resolve([]),
     /** Active 최고관리자 accounts other than `exceptId`. */
     async otherActiveSuperadmins(exceptId: number) {
       const row = await db

@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import type { AccountUpdateRow, Database } from '../../db/schema.ts';
 import { accountsRepository, type AccountFilter, type AccountView } from './accounts.repository.ts';
 import { badRequest, conflict, forbidden, notFound, uniqueOr409 } from '../../lib/errors.ts';
-import { auditBy, type Actor } from '../../lib/audit.ts';
+import { audit, auditBy, type Actor } from '../../lib/audit.ts';
 import { addMinutes, type Clock } from '../../lib/clock.ts';
-import { hashPassword } from '../../lib/password.ts';
+import { hashPassword, randomPassword } from '../../lib/password.ts';
 import { serialTransaction } from '../../lib/serial.ts';
 import { ACCOUNT_LOCK_MINUTES, type Account, type AccountCreate, type AccountUpdate } from '../../../contracts/accounts.ts';
 
@@ -31,6 +31,9 @@ export function accountsService(db: Kysely<Database>, clock: Clock) {
   const ops = accountOperations(db, clock);
   return {
     ...ops,
+    create: (input: AccountCreate, actor: Actor) => db.transaction().execute((trx) => accountOperations(trx, clock).create(input, actor)),
+    resetFromConsole: (loginId: string | undefined) =>
+      db.transaction().execute((trx) => accountOperations(trx, clock).resetFromConsole(loginId)),
     update: (id: number, input: AccountUpdate, actor: Actor) =>
       serialTransaction(db, LAST_SUPERADMIN, (trx) => accountOperations(trx, clock).update(id, input, actor)),
     lock: (id: number, actor: Actor) => serialTransaction(db, LAST_SUPERADMIN, (trx) => accountOperations(trx, clock).lock(id, actor)),
@@ -64,6 +67,14 @@ function accountOperations(db: Kysely<Database>, clock: Clock) {
     if (!type) throw badRequest('계정 유형을 찾을 수 없습니다.', { accountTypeId: '계정 유형을 찾을 수 없습니다.' });
     if (!type.active) throw badRequest('사용 중지된 계정 유형입니다.', { accountTypeId: '사용 중지된 계정 유형입니다.' });
     if (type.builtin_key === SUPERADMIN && !actor.superadmin) throw forbidden('최고관리자 유형은 최고관리자만 부여할 수 있습니다.');
+    return type;
+  }
+
+  async function temporaryPassword(cur: AccountView, password: string): Promise<AccountUpdateRow> {
+    return {
+      password_hash: await hashPassword(password), password_changed_at: clock().toISOString(), must_change_password: 1,
+      ...(cur.status === 'locked' ? unlocked : { failed_logins: 0, locked_until: null }),
+    };
   }
 
   async function save(target: AccountView, row: AccountUpdateRow, actor: Actor, action: string, detail?: object, killSessions = false) {
@@ -81,8 +92,12 @@ function accountOperations(db: Kysely<Database>, clock: Clock) {
     },
     get,
 
+    /** A new account; a shop-area account gets the shops chosen with it (administrator areas enter every shop). */
     async create(input: AccountCreate, actor: Actor) {
-      await checkType(input.accountTypeId, actor);
+      const type = await checkType(input.accountTypeId, actor);
+      const shopIds = type.area === 'shop' ? [...new Set(input.shopIds ?? [])] : [];
+      const existing = await repo.existingShopIds(shopIds);
+      if (shopIds.some((s) => !existing.has(s))) throw badRequest('존재하지 않는 업체가 포함되어 있습니다.', { shopIds: '존재하지 않는 업체가 포함되어 있습니다.' });
       if (await repo.findByLoginId(input.loginId)) throw conflict(LOGIN_TAKEN, { loginId: LOGIN_TAKEN });
       const at = clock();
       const now = at.toISOString();
@@ -97,8 +112,9 @@ function accountOperations(db: Kysely<Database>, clock: Clock) {
           }),
         'loginId', LOGIN_TAKEN,
       );
+      await repo.grantShops(id, shopIds, now);
       const { password: _password, ...detail } = input;
-      await auditBy(db, actor, { action: 'account.create', target: 'account', targetId: id, detail }, at);
+      await auditBy(db, actor, { action: 'account.create', target: 'account', targetId: id, detail: { ...detail, shopIds } }, at);
       return get(id);
     },
 
@@ -127,15 +143,26 @@ function accountOperations(db: Kysely<Database>, clock: Clock) {
       return save(cur, row, actor, 'account.update', input, disabling);
     },
 
-    /** Sets a new password, lifts a lock and ends the account's sessions. */
+    /**
+     * Sets a temporary password, lifts a lock and ends the account's sessions; the owner
+     * chooses a password of their own at the next login.
+     */
     async resetPassword(id: number, password: string, actor: Actor) {
       const cur = await load(id);
       guardSuperadmin(cur, actor);
-      const row: AccountUpdateRow = {
-        password_hash: await hashPassword(password), password_changed_at: clock().toISOString(),
-        ...(cur.status === 'locked' ? unlocked : { failed_logins: 0, locked_until: null }),
-      };
-      return save(cur, row, actor, 'account.reset-password', undefined, true);
+      return save(cur, await temporaryPassword(cur, password), actor, 'account.reset-password', undefined, true);
+    },
+
+    /** `npm run admin:reset-password`: a new one-time password for someone locked out of the back office. */
+    async resetFromConsole(loginId: string | undefined) {
+      const cur = await repo.findForConsoleReset(loginId);
+      if (!cur) throw notFound(loginId ? `'${loginId}' 계정이 없습니다.` : '최고관리자 계정이 없습니다.');
+      const password = randomPassword();
+      const at = clock();
+      await repo.update(cur.id, { ...(await temporaryPassword(cur, password)), updated_at: at.toISOString() });
+      await repo.deleteSessions(cur.id);
+      await audit(db, { accountId: null, action: 'account.reset-password', target: 'account', targetId: cur.id, detail: { loginId: cur.login_id, via: 'console' } }, at);
+      return { loginId: cur.login_id, password, disabled: cur.status === 'disabled' };
     },
 
     async unlock(id: number, actor: Actor) {

@@ -101,7 +101,9 @@ describe('account update', () => {
     expect(res.json().status).toBe('disabled');
     expect(await sessionsOf(id)).toBe(0);
     expect((await kim.get('/api/auth/me')).statusCode).toBe(401);
-    expect((await login('mkim')).statusCode).toBe(401);
+    // The right password learns that the account is disabled; a wrong one learns nothing.
+    expect((await login('mkim')).statusCode).toBe(403);
+    expect((await login('mkim', 'wrong-pass-1')).statusCode).toBe(401);
     expect((await update(admin, id, { status: 'active' })).json().status).toBe('active');
     expect((await login('mkim')).statusCode).toBe(200);
   });
@@ -200,7 +202,27 @@ describe('password reset, lock and unlock', () => {
     expect(res.json()).toMatchObject({ status: 'active', failedLogins: 0 });
     expect((await kim.get('/api/auth/me')).statusCode).toBe(401);
     expect((await login('mkim')).statusCode).toBe(401);
-    expect((await login('mkim', 'Brand!new123')).statusCode).toBe(200);
+    const fresh = await login('mkim', 'Brand!new123');
+    expect(fresh.statusCode).toBe(200);
+    // A password an administrator chose is temporary: the owner picks their own first.
+    expect(fresh.json().account.mustChangePassword).toBe(true);
+  });
+
+  it('gives a one-time password from the console to whoever lost theirs', async () => {
+    const id = await createAccount(admin, 'mkim', '마케터');
+    const kim = await t.login('mkim', TEST_PASSWORD);
+    await lockOut('mkim');
+    const service = accountsService(t.app.db, t.clock.now);
+    const { loginId, password } = await service.resetFromConsole('mkim');
+    expect(loginId).toBe('mkim');
+    expect((await kim.get('/api/auth/me')).statusCode).toBe(401);
+    const res = await login('mkim', password);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().account.mustChangePassword).toBe(true);
+    expect((await service.resetFromConsole(undefined)).loginId).toBe('admin');
+    await expect(service.resetFromConsole('ghost')).rejects.toMatchObject({ status: 404 });
+    const audit = await t.app.db.selectFrom('audit_events').select(['action', 'target_id', 'detail']).where('action', '=', 'account.reset-password').execute();
+    expect(audit[0]).toMatchObject({ target_id: String(id), detail: expect.stringContaining('console') });
   });
 
   it('locks an account for thirty minutes and ends its sessions', async () => {
@@ -222,6 +244,26 @@ describe('password reset, lock and unlock', () => {
     await update(admin, id, { status: 'disabled' });
     expect((await admin.post(`/api/accounts/${id}/unlock`)).statusCode).toBe(409);
     expect((await admin.post(`/api/accounts/${id}/lock`)).statusCode).toBe(409);
+  });
+});
+
+describe('shops of a new account', () => {
+  it('gives a shop-area account the shops chosen on its form, and an administrator none (it enters every shop)', async () => {
+    const a = await createShop(admin, 'alpha');
+    const b = await createShop(admin, 'bravo');
+    const marketer = await createAccount(admin, 'mkim', '마케터', { shopIds: [a, b] });
+    expect((await admin.get(`/api/accounts/${marketer}`)).json().shopCount).toBe(2);
+    const kim = await t.login('mkim', TEST_PASSWORD);
+    expect((await kim.get('/api/auth/shops')).json().items.map((s: { id: number }) => s.id).sort()).toEqual([a, b].sort());
+    const manager = await createAccount(admin, 'jmgr', '관리자', { shopIds: [a] });
+    expect((await admin.get(`/api/accounts/${manager}`)).json().shopCount).toBe(0);
+  });
+
+  it('refuses an unknown shop and creates nothing', async () => {
+    const res = await admin.post('/api/accounts', { loginId: 'mkim', password: TEST_PASSWORD, name: '김', accountTypeId: await typeIdByName(admin, '마케터'), shopIds: [999] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.fields).toHaveProperty('shopIds');
+    expect((await admin.get('/api/accounts?q=mkim')).json().total).toBe(0);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
 export function authRepository(db: Kysely<Database>) {
@@ -8,7 +8,7 @@ export function authRepository(db: Kysely<Database>) {
       .innerJoin('account_types as t', 't.id', 'a.account_type_id')
       .select([
         'a.id', 'a.login_id', 'a.name', 'a.status', 'a.password_hash', 'a.failed_logins', 'a.locked_until',
-        'a.last_login_at', 'a.account_type_id',
+        'a.last_login_at', 'a.account_type_id', 'a.must_change_password',
         't.name as type_name', 't.area', 't.data_scope', 't.permissions', 't.can_unmask', 't.can_export',
         't.builtin_key', 't.active as type_active',
       ]);
@@ -30,23 +30,38 @@ export function authRepository(db: Kysely<Database>) {
     deleteExpiredSessions: (now: string, idleBefore: string) =>
       db.deleteFrom('sessions').where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', idleBefore)])).execute(),
 
-    recordFailure: (id: number, failedLogins: number, lockedUntil: string | null, now: string) =>
-      db
+    /**
+     * Counts one failed attempt in the database itself and locks the account on the attempt
+     * that reaches `max`, in one statement: parallel guesses cannot read the same count and
+     * write it back. Null when the account was not active (already locked, or disabled).
+     */
+    recordFailure: async (id: number, max: number, lockedUntil: string, now: string) => {
+      const reaches = sql<boolean>`failed_logins + 1 >= ${max}`;
+      const row = await db
         .updateTable('accounts')
         .set({
-          failed_logins: failedLogins,
-          ...(lockedUntil ? { status: 'locked' as const, locked_until: lockedUntil } : {}),
+          failed_logins: sql<number>`failed_logins + 1`,
+          status: sql<'active' | 'locked'>`case when ${reaches} then 'locked' else status end`,
+          locked_until: sql<string | null>`case when ${reaches} then ${lockedUntil} else locked_until end`,
           updated_at: now,
         })
         .where('id', '=', id)
-        .execute(),
+        .where('status', '=', 'active')
+        .returning(['failed_logins', 'status'])
+        .executeTakeFirst();
+      return row ? { failedLogins: row.failed_logins, locked: row.status === 'locked' } : null;
+    },
 
-    recordSuccess: (id: number, now: string, ip: string) =>
-      db
+    /** A successful login resets the count, unless a lock landed meanwhile (then false). */
+    recordSuccess: async (id: number, now: string, ip: string) => {
+      const r = await db
         .updateTable('accounts')
-        .set({ failed_logins: 0, locked_until: null, status: 'active', last_login_at: now, last_login_ip: ip })
+        .set({ failed_logins: 0, locked_until: null, last_login_at: now, last_login_ip: ip })
         .where('id', '=', id)
-        .execute(),
+        .where('status', '=', 'active')
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
 
     /** A lock whose time is up lifts on the next login attempt. */
     liftExpiredLock: (id: number, now: string) =>
@@ -79,8 +94,21 @@ export function authRepository(db: Kysely<Database>) {
     shopExists: async (shopId: number) =>
       !!(await db.selectFrom('shops').select('id').where('id', '=', shopId).executeTakeFirst()),
 
+    /** A password the account chose itself: the count of failures and any duty to change it end. */
     updatePassword: (id: number, hash: string, now: string) =>
-      db.updateTable('accounts').set({ password_hash: hash, password_changed_at: now, updated_at: now }).where('id', '=', id).execute(),
+      db
+        .updateTable('accounts')
+        .set({ password_hash: hash, password_changed_at: now, must_change_password: 0, failed_logins: 0, updated_at: now })
+        .where('id', '=', id)
+        .execute(),
+
+    /** Ends every session of an account but `keep` (the one changing its password). */
+    deleteOtherSessions: (accountId: number, keep: string | null) =>
+      db
+        .deleteFrom('sessions')
+        .where('account_id', '=', accountId)
+        .$if(keep !== null, (q) => q.where('id', '!=', keep!))
+        .execute(),
   };
 }
 

@@ -55,8 +55,9 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     access: { authenticated: true },
     body: changePasswordBody,
     response: null,
-    async handler({ auth, body }) {
-      await app.auth.changePassword(auth.account.id, body.currentPassword, body.newPassword);
+    rateLimit: { max: app.config.loginRateLimit, timeWindow: '1 minute' },
+    async handler({ auth, body, req }) {
+      await app.auth.changePassword({ sessionId: auth.sessionId, accountId: auth.account.id }, body.currentPassword, body.newPassword, req.ip);
     },
   });
 

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { authRepository, type AccountWithType } from './auth.repository.ts';
-import { AppError, unauthenticated } from '../../lib/errors.ts';
+import { AppError, badRequest, unauthenticated } from '../../lib/errors.ts';
 import { DUMMY_HASH, hashPassword, sha256, verifyPassword } from '../../lib/password.ts';
 import { addMinutes, type Clock } from '../../lib/clock.ts';
 import { checkDenyRules } from '../../lib/deny-check.ts';
@@ -14,7 +14,9 @@ import { ERROR_CODES } from '../../../contracts/errors.ts';
 import { ACCOUNT_LOCK_MINUTES } from '../../../contracts/accounts.ts';
 
 export const MAX_FAILED_LOGINS = 5;
-const BAD_CREDENTIALS = '아이디 또는 비밀번호가 올바르지 않습니다.';
+const BAD_CREDENTIALS = '아이디 또는 비밀번호가 올바르지 않습니다. 여러 번 틀리면 계정이 잠깁니다.';
+const WRONG_CURRENT = '현재 비밀번호가 올바르지 않습니다.';
+const SAME_PASSWORD = '지금 쓰는 비밀번호와 다른 비밀번호를 정하세요.';
 
 export interface SessionPolicy {
   idleMinutes: number;
@@ -36,15 +38,35 @@ export function toSessionAccount(a: AccountWithType): SessionAccount {
     permissions,
     home: homePath(a.area, permissions),
     lastLoginAt: a.last_login_at,
+    mustChangePassword: !!a.must_change_password,
   };
+}
+
+function lockedError(lockedUntil: string | null, now: Date, reason = `로그인 ${MAX_FAILED_LOGINS}회 실패로 계정이 잠겼습니다.`): AppError {
+  const minutes = lockedUntil ? Math.max(1, Math.ceil((new Date(lockedUntil).getTime() - now.getTime()) / 60_000)) : ACCOUNT_LOCK_MINUTES;
+  return new AppError(423, ERROR_CODES.LOCKED, `${reason} ${minutes}분 후 다시 시도하거나 관리자에게 잠금 해제를 요청하세요.`);
 }
 
 export function authService(db: Kysely<Database>, clock: Clock, policy: SessionPolicy) {
   const repo = authRepository(db);
 
+  /** One failed password for a known account; true when this attempt locked it. */
+  async function countFailure(account: AccountWithType, ip: string, now: Date): Promise<boolean> {
+    const r = await repo.recordFailure(account.id, MAX_FAILED_LOGINS, addMinutes(now, ACCOUNT_LOCK_MINUTES).toISOString(), now.toISOString());
+    if (!r) return false;
+    await audit(db, { accountId: account.id, action: r.locked ? 'login-locked' : 'login-failed', target: 'account', targetId: account.id, ip }, now);
+    return r.locked;
+  }
+
   return {
     repo,
 
+    /**
+     * Checks a login. Who may learn what (see README, 'Login answers'): a wrong password,
+     * an unknown id and a locked or disabled account all answer the same 401 — nothing tells
+     * which ids exist. Only someone who gives the right password learns that the account is
+     * locked (and until when) or disabled.
+     */
     async login(loginId: string, password: string, meta: { ip: string; userAgent?: string }) {
       const now = clock();
       const denied = await checkDenyRules(db, 'backoffice-login', { ip: meta.ip }, now);
@@ -59,22 +81,15 @@ export function authService(db: Kysely<Database>, clock: Clock, policy: SessionP
       }
       // Verify even for an unknown id, so the answer takes the same time either way.
       const ok = await verifyPassword(password, account?.password_hash ?? DUMMY_HASH);
-      if (account?.status === 'locked') {
-        throw new AppError(423, ERROR_CODES.LOCKED, `로그인 ${MAX_FAILED_LOGINS}회 실패로 계정이 잠겼습니다. ${ACCOUNT_LOCK_MINUTES}분 후 다시 시도하거나 관리자에게 잠금 해제를 요청하세요.`);
-      }
-      if (!account || !ok || account.status !== 'active' || !account.type_active) {
-        if (account && account.status === 'active') {
-          const failed = account.failed_logins + 1;
-          const lockedUntil = failed >= MAX_FAILED_LOGINS ? addMinutes(now, ACCOUNT_LOCK_MINUTES).toISOString() : null;
-          await repo.recordFailure(account.id, failed, lockedUntil, now.toISOString());
-          await audit(db, { accountId: account.id, action: lockedUntil ? 'login-locked' : 'login-failed', target: 'account', targetId: account.id, ip: meta.ip }, now);
-          if (lockedUntil) {
-            throw new AppError(423, ERROR_CODES.LOCKED, `로그인 ${MAX_FAILED_LOGINS}회 실패로 계정이 ${ACCOUNT_LOCK_MINUTES}분간 잠겼습니다.`);
-          }
-        }
+      if (!account || !account.type_active) throw unauthenticated(BAD_CREDENTIALS);
+      if (!ok) {
+        await countFailure(account, meta.ip, now);
         throw unauthenticated(BAD_CREDENTIALS);
       }
-      await repo.recordSuccess(account.id, now.toISOString(), meta.ip);
+      if (account.status === 'disabled') throw new AppError(403, ERROR_CODES.FORBIDDEN, '사용 중지된 계정입니다. 관리자에게 문의하세요.');
+      if (account.status === 'locked' || !(await repo.recordSuccess(account.id, now.toISOString(), meta.ip))) {
+        throw lockedError((await repo.findAccountById(account.id))?.locked_until ?? null, now);
+      }
       const token = crypto.randomBytes(32).toString('base64url');
       await repo.createSession({
         id: sha256(token),
@@ -111,14 +126,27 @@ export function authService(db: Kysely<Database>, clock: Clock, policy: SessionP
 
     logout: (sessionId: string) => repo.deleteSession(sessionId),
 
-    async changePassword(accountId: number, current: string, next: string) {
-      const account = await repo.findAccountById(accountId);
-      if (!account || !(await verifyPassword(current, account.password_hash))) {
-        throw new AppError(400, ERROR_CODES.VALIDATION, '현재 비밀번호가 올바르지 않습니다.', { currentPassword: '현재 비밀번호가 올바르지 않습니다.' });
+    /**
+     * The account's own password change. A wrong current password counts toward the lockout
+     * like a wrong login; a change ends every other session of the account.
+     */
+    async changePassword(session: { sessionId: string; accountId: number }, current: string, next: string, ip: string) {
+      const now = clock();
+      const account = await repo.findAccountById(session.accountId);
+      if (!account) throw unauthenticated();
+      if (!(await verifyPassword(current, account.password_hash))) {
+        if (await countFailure(account, ip, now)) {
+          await repo.deleteOtherSessions(account.id, null);
+          throw lockedError(addMinutes(now, ACCOUNT_LOCK_MINUTES).toISOString(), now, '현재 비밀번호를 여러 번 잘못 입력해 계정이 잠겼습니다.');
+        }
+        throw badRequest(WRONG_CURRENT, { currentPassword: WRONG_CURRENT });
       }
       const problem = passwordProblem(next);
-      if (problem) throw new AppError(400, ERROR_CODES.VALIDATION, problem, { newPassword: problem });
-      await repo.updatePassword(accountId, await hashPassword(next), clock().toISOString());
+      if (problem) throw badRequest(problem, { newPassword: problem });
+      if (await verifyPassword(next, account.password_hash)) throw badRequest(SAME_PASSWORD, { newPassword: SAME_PASSWORD });
+      await repo.updatePassword(account.id, await hashPassword(next), now.toISOString());
+      await repo.deleteOtherSessions(account.id, session.sessionId);
+      await audit(db, { accountId: account.id, action: 'password-change', target: 'account', targetId: account.id, ip }, now);
     },
   };
 }

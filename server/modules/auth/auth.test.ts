@@ -48,15 +48,112 @@ describe('login', () => {
     expect(res.json().error).toMatchObject({ message: '아이디를 입력하세요.', fields: { loginId: '아이디를 입력하세요.', password: '비밀번호를 입력하세요.' } });
   });
 
-  it('locks after five failures for thirty minutes, and an administrator can unlock', async () => {
-    for (let i = 0; i < 4; i++) expect((await t.anonymous.post('/api/auth/login', { loginId: 'admin', password: 'wrong-pass-1' })).statusCode).toBe(401);
-    expect((await t.anonymous.post('/api/auth/login', { loginId: 'admin', password: 'wrong-pass-1' })).statusCode).toBe(423);
-    // Even the right password is refused while locked.
-    expect((await t.anonymous.post('/api/auth/login', { loginId: 'admin', password: ADMIN_PASSWORD })).statusCode).toBe(423);
+  it('locks after five failures for thirty minutes without telling a guesser which ids exist', async () => {
+    const attempt = (loginId: string, password: string) => t.anonymous.post('/api/auth/login', { loginId, password });
+    const unknown = await attempt('ghost', 'wrong-pass-1');
+    for (let i = 0; i < 5; i++) {
+      const res = await attempt('admin', 'wrong-pass-1');
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual(unknown.json());
+    }
+    // Locked: a wrong password still answers as for an unknown id ...
+    expect((await attempt('admin', 'wrong-pass-1')).json()).toEqual(unknown.json());
+    // ... and only the right password learns of the lock and when it ends.
+    const locked = await attempt('admin', ADMIN_PASSWORD);
+    expect(locked.statusCode).toBe(423);
+    expect(locked.json().error.message).toMatch(/잠겼습니다\. 30분 후/);
     t.clock.advanceMinutes(29);
-    expect((await t.anonymous.post('/api/auth/login', { loginId: 'admin', password: ADMIN_PASSWORD })).statusCode).toBe(423);
+    expect((await attempt('admin', ADMIN_PASSWORD)).json().error.message).toMatch(/1분 후/);
     t.clock.advanceMinutes(2);
-    expect((await t.anonymous.post('/api/auth/login', { loginId: 'admin', password: ADMIN_PASSWORD })).statusCode).toBe(200);
+    expect((await attempt('admin', ADMIN_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('counts every one of twenty parallel wrong passwords and locks the account', async () => {
+    const results = await Promise.all(Array.from({ length: 20 }, () => t.anonymous.post('/api/auth/login', { loginId: 'admin', password: 'wrong-pass-1' })));
+    expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(401));
+    const row = await t.app.db.selectFrom('accounts').select(['failed_logins', 'status', 'locked_until']).where('login_id', '=', 'admin').executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ failed_logins: 5, status: 'locked', locked_until: expect.any(String) });
+    const events = await t.app.db.selectFrom('audit_events').select('action').where('action', 'in', ['login-failed', 'login-locked']).execute();
+    expect(events.filter((e) => e.action === 'login-locked')).toHaveLength(1);
+    expect((await t.anonymous.post('/api/auth/login', { loginId: 'admin', password: ADMIN_PASSWORD })).statusCode).toBe(423);
+  });
+
+  it('tells a disabled account only to whoever knows its password', async () => {
+    const admin = await t.login();
+    const types = (await admin.get('/api/account-types/options')).json().items as Array<{ id: number; name: string }>;
+    const created = await admin.post('/api/accounts', { loginId: 'mkim', password: 'Test!pass123', name: '김', accountTypeId: types.find((x) => x.name === '마케터')!.id });
+    await admin.put(`/api/accounts/${created.json().id}`, { name: '김', accountTypeId: created.json().accountTypeId, status: 'disabled' });
+    const wrong = await t.anonymous.post('/api/auth/login', { loginId: 'mkim', password: 'wrong-pass-1' });
+    expect(wrong.statusCode).toBe(401);
+    const right = await t.anonymous.post('/api/auth/login', { loginId: 'mkim', password: 'Test!pass123' });
+    expect(right.statusCode).toBe(403);
+    expect(right.json().error.message).toContain('사용 중지된 계정');
+  });
+});
+
+describe('own password', () => {
+  const NEW = 'Fresh!pass2026';
+
+  it('ends every other session of the account, keeping the one that changed it', async () => {
+    const a = await t.login();
+    const b = await t.login();
+    const res = await a.post('/api/auth/password', { currentPassword: ADMIN_PASSWORD, newPassword: NEW });
+    expect(res.statusCode).toBe(204);
+    expect((await a.get('/api/auth/me')).statusCode).toBe(200);
+    expect((await b.get('/api/auth/me')).statusCode).toBe(401);
+    expect((await t.anonymous.post('/api/auth/login', { loginId: 'admin', password: ADMIN_PASSWORD })).statusCode).toBe(401);
+    expect((await t.anonymous.post('/api/auth/login', { loginId: 'admin', password: NEW })).statusCode).toBe(200);
+  });
+
+  it('counts wrong current passwords toward the lockout', async () => {
+    const a = await t.login();
+    for (let i = 0; i < 4; i++) {
+      const res = await a.post('/api/auth/password', { currentPassword: 'wrong-pass-1', newPassword: NEW });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.fields).toEqual({ currentPassword: '현재 비밀번호가 올바르지 않습니다.' });
+    }
+    const fifth = await a.post('/api/auth/password', { currentPassword: 'wrong-pass-1', newPassword: NEW });
+    expect(fifth.statusCode).toBe(423);
+    expect((await a.get('/api/auth/me')).statusCode).toBe(401);
+    expect((await t.anonymous.post('/api/auth/login', { loginId: 'admin', password: ADMIN_PASSWORD })).statusCode).toBe(423);
+  });
+
+  it('refuses a weak or unchanged new password with a message on its field', async () => {
+    const a = await t.login();
+    expect((await a.post('/api/auth/password', { currentPassword: ADMIN_PASSWORD, newPassword: 'short' })).json().error.fields).toHaveProperty('newPassword');
+    const same = await a.post('/api/auth/password', { currentPassword: ADMIN_PASSWORD, newPassword: ADMIN_PASSWORD });
+    expect(same.json().error.fields).toEqual({ newPassword: '지금 쓰는 비밀번호와 다른 비밀번호를 정하세요.' });
+    expect((await a.post('/api/auth/password', {})).json().error.fields).toEqual({ currentPassword: '현재 비밀번호를 입력하세요.', newPassword: '비밀번호를 입력하세요.' });
+  });
+
+  it('is rate-limited per address', async () => {
+    await t.close();
+    t = await testApp({ loginRateLimit: 3 });
+    const res = await t.anonymous.post('/api/auth/login', { loginId: 'admin', password: ADMIN_PASSWORD });
+    const a = t.anonymous;
+    const cookie = `lr_session=${res.cookies.find((c) => c.name === 'lr_session')!.value}`;
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await a.request('POST', '/api/auth/password', { currentPassword: 'x', newPassword: NEW }, { cookie })).statusCode);
+    expect(statuses).toEqual([400, 400, 400, 429]);
+  });
+});
+
+describe('a generated or reset password', () => {
+  it('must be replaced before any screen answers', async () => {
+    await t.close();
+    const said: string[] = [];
+    t = await testApp({ initialAdminPassword: undefined }, { onSeed: (m) => said.push(m) });
+    const password = /admin \/ (\S+)/.exec(said.join('\n'))![1]!;
+    const login = await t.anonymous.post('/api/auth/login', { loginId: 'admin', password });
+    expect(login.json().account.mustChangePassword).toBe(true);
+    const c = { cookie: `lr_session=${login.cookies.find((x) => x.name === 'lr_session')!.value}` };
+    const dashboard = await t.anonymous.request('GET', '/api/dashboard', undefined, c);
+    expect(dashboard.statusCode).toBe(403);
+    expect(dashboard.json().error.code).toBe('PASSWORD_CHANGE_REQUIRED');
+    expect((await t.anonymous.request('GET', '/api/auth/me', undefined, c)).statusCode).toBe(200);
+    expect((await t.anonymous.request('POST', '/api/auth/password', { currentPassword: password, newPassword: 'Fresh!pass2026' }, c)).statusCode).toBe(204);
+    expect((await t.anonymous.request('GET', '/api/auth/me', undefined, c)).json().account.mustChangePassword).toBe(false);
+    expect((await t.anonymous.request('GET', '/api/dashboard', undefined, c)).statusCode).toBe(200);
   });
 });
 

@@ -3,7 +3,7 @@ import { testApp, type TestApp } from '../../test-helpers.ts';
 
 let t: TestApp;
 beforeEach(async () => {
-  t = await testApp({ seedDemo: true });
+  t = await testApp({ seedDemo: true, demoPassword: 'leadroom-demo1' });
 });
 afterEach(async () => {
   await t.close();

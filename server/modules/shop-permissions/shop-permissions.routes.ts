@@ -16,9 +16,9 @@ export async function shopPermissionsRoutes(app: FastifyInstance): Promise<void>
     query: shopPermissionListQuery, response: listResponse(shopPermissionRow),
     handler: ({ query }) => service.list(query),
   });
-  // Every shop, for the picker (the client-setting list needs another screen's right).
+  // Every shop, for the pickers here and on the account form (the client-setting list needs another screen's right).
   defineRoute(app, {
-    method: 'GET', url: '/api/shop-permissions/shops', access: read,
+    method: 'GET', url: '/api/shop-permissions/shops', access: { screen: ['shop-permission-setting', 'account-setting'], action: 'read' },
     response: shopOptionsResponse,
     handler: () => service.shops(),
   });
