@@ -2,7 +2,6 @@
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import formbody from '@fastify/formbody';
 import type { Kysely } from 'kysely';
@@ -13,6 +12,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { ensureEssentials } from './db/seed.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { errorsPlugin } from './plugins/errors.ts';
+import { httpBasics } from './plugins/http-basics.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { spaPlugin } from './plugins/spa.ts';
 import { landingPlugin } from './plugins/landing.ts';
@@ -66,11 +66,7 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
   await app.register(cookie);
   await app.register(formbody);
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
-  await app.register(helmet, {
-    // The SPA's CSP is set with its HTML; landing pages set their own.
-    contentSecurityPolicy: false,
-    crossOriginEmbedderPolicy: false,
-  });
+  httpBasics(app);
   await app.register(rateLimit, { global: false });
 
   await authPlugin(app);

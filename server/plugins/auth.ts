@@ -29,8 +29,9 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 function checkSameOrigin(req: FastifyRequest): void {
   if (!UNSAFE.has(req.method)) return;
   const source = req.headers.origin ?? req.headers.referer;
+  // A sibling origin on the same site (public pages on lp.example.com) is as foreign as another site.
   const fetchSite = req.headers['sec-fetch-site'];
-  if (fetchSite === 'cross-site') throw new AppError(403, ERROR_CODES.CSRF, '다른 사이트에서 보낸 요청은 처리할 수 없습니다.');
+  if (fetchSite === 'cross-site' || fetchSite === 'same-site') throw new AppError(403, ERROR_CODES.CSRF, '다른 사이트에서 보낸 요청은 처리할 수 없습니다.');
   if (!source) return;
   let origin: string;
   try {
@@ -38,7 +39,8 @@ function checkSameOrigin(req: FastifyRequest): void {
   } catch {
     throw new AppError(403, ERROR_CODES.CSRF, '다른 사이트에서 보낸 요청은 처리할 수 없습니다.');
   }
-  const host = String(req.headers['x-forwarded-host'] ?? req.headers.host ?? '').replace(/:(80|443)$/, '');
+  // req.host honours X-Forwarded-Host only behind a trusted proxy (TRUST_PROXY=1).
+  const host = req.host.replace(/:(80|443)$/, '');
   if (origin !== host) throw new AppError(403, ERROR_CODES.CSRF, '다른 사이트에서 보낸 요청은 처리할 수 없습니다.');
 }
 

@@ -18,6 +18,7 @@ import { landingsRepository } from '../modules/landings/landings.repository.ts';
 import { landingSecret } from '../lib/landing-security.ts';
 import { GONE_PAGE, NOT_FOUND_PAGE, STATIC_PAGE_CSP } from '../lib/public-pages.ts';
 import { pageRenderer, type PageRenderer } from './landing-renderer.ts';
+import { PUBLIC_PAGE_HEADERS } from './http-basics.ts';
 
 const NEGATIVE_TTL_MS = 10_000;
 const REVALIDATE_MS = 3_000;
@@ -41,13 +42,8 @@ interface Entry {
   notModified: Record<string, string>;
 }
 
-const COMMON_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  vary: 'accept-encoding',
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'SAMEORIGIN',
-  'referrer-policy': 'strict-origin-when-cross-origin',
-};
+// The same security headers Fastify's hook gives every public page (plugins/http-basics.ts).
+const COMMON_HEADERS = { ...PUBLIC_PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8', vary: 'accept-encoding' };
 
 interface Encoded {
   html: Buffer;

@@ -209,6 +209,47 @@ describe('CSRF', () => {
   });
 });
 
+describe('request basics', () => {
+  it('ignores X-Forwarded-Host unless behind a trusted proxy', async () => {
+    const c = await t.login();
+    // A page on evil.example cannot pass the origin check by naming its own host as the forwarded one.
+    const forged = await c.request('POST', '/api/auth/logout', undefined, { origin: 'https://evil.example', 'x-forwarded-host': 'evil.example' });
+    expect(forged.statusCode).toBe(403);
+    expect((await c.get('/api/auth/me')).statusCode).toBe(200);
+    await t.close();
+    t = await testApp({ trustProxy: true });
+    const behind = await t.login();
+    const viaProxy = await behind.request('POST', '/api/auth/logout', undefined, { origin: 'https://office.example', 'x-forwarded-host': 'office.example' });
+    expect(viaProxy.statusCode).toBe(204);
+  });
+
+  it('refuses state changes from a sibling origin of the same site', async () => {
+    const c = await t.login();
+    const res = await c.request('POST', '/api/auth/logout', undefined, { 'sec-fetch-site': 'same-site', origin: 'http://localhost:80' });
+    expect(res.statusCode).toBe(403);
+  });
+
+  it('accepts an empty body on a body-less action whatever its content type', async () => {
+    for (const type of ['application/json', 'text/plain', 'application/octet-stream']) {
+      const c = await t.login();
+      const res = await c.request('POST', '/api/auth/logout', undefined, { 'content-type': type });
+      expect(res.statusCode, type).toBe(204);
+    }
+    const c = await t.login();
+    const junk = await t.anonymous.request('POST', '/api/auth/login', 'abc', { 'content-type': 'application/octet-stream', cookie: c.cookie });
+    expect(junk.statusCode).toBe(415);
+    expect(junk.json().error.message).toMatch(/[가-힣]/);
+  });
+
+  it('marks every API answer, above all the authenticated ones, as not to be cached', async () => {
+    const c = await t.login();
+    const me = await c.get('/api/auth/me');
+    expect(me.headers['cache-control']).toBe('no-store');
+    expect(me.headers['strict-transport-security']).toContain('max-age=');
+    expect((await t.anonymous.get('/api/nope')).headers['cache-control']).toBe('no-store');
+  });
+});
+
 describe('errors', () => {
   it('answers JSON 404 for an unknown API path', async () => {
     const res = await t.anonymous.get('/api/nope');

@@ -51,6 +51,27 @@ describe('JSON intake over HTTP', () => {
     expect(await countRows(t, 'leads')).toBe(0);
   });
 
+  it('takes a visitor named constructor, and JSON whatever the case of its media type', async () => {
+    const named = await post(JSON.stringify(leadBody(t, landingId, { name: 'constructor' })));
+    expect(named.status).toBe(201);
+    const upper = await post(JSON.stringify(leadBody(t, landingId, { phone: '01099998888' })), { 'content-type': 'Application/JSON; Charset=UTF-8' });
+    expect(upper.status).toBe(201);
+    expect(upper.headers.get('content-type')).toContain('application/json');
+    expect((await post('{"constructor":{"prototype":{"admin":true}}}')).status).toBe(400);
+    expect((await t.app.db.selectFrom('leads').select('name').orderBy('id').execute()).map((r) => r.name)).toEqual(['constructor', '홍길동']);
+  });
+
+  it('answers with the same security headers as the route', async () => {
+    const fast = await post(JSON.stringify(leadBody(t, landingId)));
+    const routed = await submit(t, leadBody(t, landingId, { phone: '01077776666' }));
+    const pick = (get: (k: string) => string | null) =>
+      Object.fromEntries(['strict-transport-security', 'cross-origin-opener-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy', 'cache-control'].map((k) => [k, get(k)]));
+    const fromRoute = pick((k) => (routed.headers[k] as string | undefined) ?? null);
+    expect(pick((k) => fast.headers.get(k))).toEqual(fromRoute);
+    expect(fromRoute['cache-control']).toBe('no-store');
+    expect(fromRoute['strict-transport-security']).toContain('max-age=');
+  });
+
   it('leaves form posts without JavaScript to the route (HTML thank-you)', async () => {
     const form = new URLSearchParams(Object.entries(leadBody(t, landingId, { privacyConsent: '1' })).map(([k, v]) => [k, String(v)]));
     const res = await fetch(`${base}/api/public/leads`, { method: 'POST', body: form, redirect: 'manual' });

@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientIp } from '../../plugins/fast-path.ts';
+import { API_HEADERS, isJsonType, parseJson } from '../../plugins/http-basics.ts';
 import { intakeService, IntakeError, type LandingDefinition } from './intake.service.ts';
 import { inlineWriter, threadWriter } from './intake-writer.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -23,8 +24,7 @@ declare module 'fastify' {
 
 /** A form post from a browser without JavaScript (the inline script asks for JSON). */
 function wantsHtml(req: FastifyRequest): boolean {
-  const type = req.headers['content-type'] ?? '';
-  return !type.includes('json') && !(req.headers.accept ?? '').includes('application/json');
+  return !isJsonType(req.headers['content-type']) && !/application\/json/i.test(req.headers.accept ?? '');
 }
 
 const bodyObject = (body: unknown): Record<string, unknown> =>
@@ -115,8 +115,7 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
   async function fastJsonIntake(req: IncomingMessage, res: ServerResponse) {
     const send = (status: number, body: string) => {
       res.writeHead(status, {
-        'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body),
-        'cache-control': 'no-store', 'x-content-type-options': 'nosniff',
+        ...API_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body),
         ...(status === 413 ? { connection: 'close' } : {}),
       });
       res.end(body);
@@ -125,9 +124,7 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
       const text = await readBody(req, INTAKE_BODY_LIMIT);
       let parsed: unknown;
       try {
-        // Like Fastify's parser, refuse prototype-poisoning keys.
-        if (text.includes('"__proto__"') || text.includes('"constructor"')) throw new Error('poisoned');
-        parsed = JSON.parse(text);
+        parsed = parseJson(text);
       } catch {
         throw new AppError(400, 'BAD_REQUEST', INTAKE_MESSAGES.badRequest);
       }
@@ -141,7 +138,7 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
     }
   }
   app.fastPaths.push((req, res) => {
-    if (req.method !== 'POST' || req.url !== '/api/public/leads' || !(req.headers['content-type'] ?? '').startsWith('application/json')) return false;
+    if (req.method !== 'POST' || req.url !== '/api/public/leads' || !isJsonType(req.headers['content-type'])) return false;
     void fastJsonIntake(req, res);
     return true;
   });

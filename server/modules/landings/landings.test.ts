@@ -171,7 +171,8 @@ describe('public landing pages', () => {
     const res = await fetch(`${origin}/view/smile/implant?utm_source=meta`, { headers: { 'accept-encoding': 'br' } });
     expect(res.status).toBe(200);
     expect(await res.text()).toBe(zlib.brotliDecompressSync(injected.rawPayload).toString());
-    for (const h of ['etag', 'cache-control', 'content-security-policy', 'content-type', 'vary', 'x-content-type-options']) {
+    const security = ['strict-transport-security', 'cross-origin-opener-policy', 'cross-origin-resource-policy', 'origin-agent-cluster', 'x-frame-options', 'referrer-policy', 'x-content-type-options'];
+    for (const h of ['etag', 'cache-control', 'content-security-policy', 'content-type', 'vary', ...security]) {
       expect(res.headers.get(h), h).toBe(String(injected.headers[h]));
     }
     expect((await fetch(`${origin}/view/smile/implant`, { headers: { 'if-none-match': res.headers.get('etag')! } })).status).toBe(304);
