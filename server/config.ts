@@ -18,6 +18,8 @@ export interface Config {
   /** Serve built SPA and landing output from here. */
   distDir: string;
   logLevel: string;
+  /** How long a landing form's signed render token is accepted (LANDING_TOKEN_MAX_AGE_HOURS). */
+  landingTokenMaxAgeHours: number;
   /** Behind a proxy: the client address comes from X-Forwarded-For (TRUST_PROXY=1). */
   trustProxy: boolean;
 }
@@ -45,5 +47,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     distDir: path.resolve(env.DIST_DIR ?? 'dist'),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     trustProxy: env.TRUST_PROXY === '1',
+    landingTokenMaxAgeHours: num(env.LANDING_TOKEN_MAX_AGE_HOURS, 6),
   };
 }

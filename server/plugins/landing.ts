@@ -168,10 +168,17 @@ export async function landingPlugin(app: FastifyInstance, opts: { fastPath?: boo
     return entry;
   }
 
-  async function cachedFile(file: string, stamp: string): Promise<string | null> {
+  // A landing's form token is accepted for LANDING_TOKEN_MAX_AGE_HOURS: its page is rendered
+  // anew after half that time, so a visitor never gets a page whose token is about to expire.
+  const refreshMs = (app.config.landingTokenMaxAgeHours * 3_600_000) / 2;
+
+  /** The page written earlier for this stamp, unless its form token is due for renewal. */
+  async function cachedFile(file: string, stamp: string, withToken: boolean, now: Date): Promise<{ html: string; renderedAt: number } | null> {
     try {
-      const meta = JSON.parse(await fs.readFile(`${file}.json`, 'utf8')) as { stamp?: string };
-      return meta.stamp === stamp ? await fs.readFile(file, 'utf8') : null;
+      const meta = JSON.parse(await fs.readFile(`${file}.json`, 'utf8')) as { stamp?: string; renderedAt?: number };
+      const renderedAt = meta.renderedAt ?? 0;
+      if (meta.stamp !== stamp || (withToken && now.getTime() - renderedAt >= refreshMs)) return null;
+      return { html: await fs.readFile(file, 'utf8'), renderedAt };
     } catch {
       return null;
     }
@@ -189,21 +196,22 @@ export async function landingPlugin(app: FastifyInstance, opts: { fastPath?: boo
     const r = await renderer();
     const fileStamp = `${r.version}:${stamp}`;
     const file = path.join(pagesDir, st.shop_code, st.landing_code, ...(target.privacy ? ['privacy'] : []), 'index.html');
-    let html = await cachedFile(file, fileStamp);
-    if (html === null) {
-      html = target.privacy
+    let page = await cachedFile(file, fileStamp, !target.privacy, now);
+    if (page === null) {
+      const html = target.privacy
         ? await r.privacy(st.shop_code, st.landing_code, context())
         : await r.landing(st.shop_code, st.landing_code, context());
       if (html === null) return negative(404, st.id);
+      page = { html, renderedAt: now.getTime() };
       try {
         await writeAtomic(file, html);
-        await writeAtomic(`${file}.json`, JSON.stringify({ stamp: fileStamp }));
+        await writeAtomic(`${file}.json`, JSON.stringify({ stamp: fileStamp, renderedAt: page.renderedAt }));
       } catch (err) {
         app.log.warn({ err, file }, 'landing page file not written');
       }
     }
-    const until = !target.privacy && st.close_at ? Date.parse(st.close_at) : Infinity;
-    return put(key, makeEntry(200, encode(html), cspOf(html), CACHE_CONTROL, { landingId: st.id, stamp, until }), gen);
+    const until = target.privacy ? Infinity : Math.min(st.close_at ? Date.parse(st.close_at) : Infinity, page.renderedAt + refreshMs);
+    return put(key, makeEntry(200, encode(page.html), cspOf(page.html), CACHE_CONTROL, { landingId: st.id, stamp, until }), gen);
   }
 
   async function entryFor(pathname: string): Promise<Entry> {

@@ -79,6 +79,7 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
   const service = intakeService(app.db, app.clock, {
     rateLimit: app.config.intakeRateLimit,
     secret: () => (secret ??= landingSecret(app.config.dataDir)),
+    tokenMaxAgeMs: app.config.landingTokenMaxAgeHours * 3_600_000,
     writer: app.sqliteFile && app.config.intakeWriterThread
       ? threadWriter(app.sqliteFile, (err) => app.log.error({ err }, 'intake writer thread failed'))
       : inlineWriter(app.db),

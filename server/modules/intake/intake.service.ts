@@ -70,6 +70,8 @@ export interface IntakeOptions {
   /** Submissions per IP and landing per minute; 0 turns the limit off. */
   rateLimit: number;
   secret: () => Buffer;
+  /** A form token older than this is refused (the page is re-rendered well before). */
+  tokenMaxAgeMs: number;
   /** Commits the batches (inlineWriter, or threadWriter for a SQLite file). */
   writer: BatchWriter;
 }
@@ -171,6 +173,7 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
       if (str(raw[HONEYPOT_FIELD]).trim()) throw await block('honeypot', INTAKE_MESSAGES.bot);
       const renderedAt = renderTime(def.id, raw[TOKEN_FIELD]);
       if (renderedAt === null || renderedAt > now.getTime() + 60_000) throw refuse(400, 'BAD_TOKEN', INTAKE_MESSAGES.token);
+      if (now.getTime() - renderedAt > opts.tokenMaxAgeMs) throw refuse(400, 'TOKEN_EXPIRED', INTAKE_MESSAGES.expired);
       if (now.getTime() - renderedAt < MIN_FILL_MS) throw await block('too-fast', INTAKE_MESSAGES.tooFast);
 
       const parsed = intakeFields.safeParse(raw);

@@ -132,6 +132,18 @@ describe.each(setups)('intake ($name)', ({ onDisk }) => {
     expect(await countRows(t, 'leads')).toBe(1);
   });
 
+  it('accepts a form token for six hours, then asks the visitor to reload the page', async () => {
+    const hour = 3_600_000;
+    expect((await submit(t, leadBody(t, landingId, { _t: formToken(t, landingId, 6 * hour - 60_000) }))).statusCode).toBe(201);
+    const old = formToken(t, landingId, 6 * hour + 60_000);
+    const res = await submit(t, leadBody(t, landingId, { phone: '01022223333', _t: old }));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatchObject({ code: 'TOKEN_EXPIRED', message: expect.stringContaining('새로고침') });
+    // The verified-token cache does not keep an old token alive either.
+    expect((await submit(t, leadBody(t, landingId, { phone: '01022224444', _t: old }))).statusCode).toBe(400);
+    expect(await countRows(t, 'leads')).toBe(1);
+  });
+
   it('names a required extra field with the right particle', async () => {
     await t.admin.put(`/api/shops/${t.shopId}/landings/${landingId}`, {
       ...(await landingOf()),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { prerenderLandings } from './landing-prerender.ts';
+import { build } from '../../app.ts';
 import { landingSecret } from '../../lib/landing-security.ts';
 import { landingInput, landingTestApp, leadBody, openLanding, submit, type LandingTestApp } from '../../test-landings.ts';
 
@@ -15,6 +16,16 @@ afterEach(async () => {
 });
 
 const view = (url = '/view/smile/implant', headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
+
+/** The landing page as a second process over the same database and data directory serves it first. */
+async function afterRestart(url = '/view/smile/implant'): Promise<string> {
+  const other = await build({ config: t.app.config, database: { db: t.app.db, dialect: t.app.dialect, close: async () => {} }, clock: t.clock.now });
+  try {
+    return (await other.inject({ method: 'GET', url })).body;
+  } finally {
+    await other.close();
+  }
+}
 const base = () => `/api/shops/${t.shopId}/landings`;
 
 describe('landing editor API', () => {
@@ -180,6 +191,21 @@ describe('public landing pages', () => {
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
     expect((await fetch(`${origin}/view/smile/unknown`)).status).toBe(404);
+  });
+
+  it('renders the page anew before its form token gets old, in memory and on disk', async () => {
+    await openLanding(t);
+    const tokenOf = (html: string) => /name="_t" value="([^"]+)"/.exec(html)![1];
+    const first = tokenOf((await view()).body);
+    t.clock.advanceMinutes(2 * 60);
+    expect(tokenOf((await view()).body)).toBe(first);
+    t.clock.advanceMinutes(61); // past half of the six hours a token is accepted
+    const second = tokenOf((await view()).body);
+    expect(second).not.toBe(first);
+    // After a restart the file on disk is reused only while its token is fresh.
+    expect(tokenOf(await afterRestart())).toBe(second);
+    t.clock.advanceMinutes(3 * 60);
+    expect(tokenOf(await afterRestart())).not.toBe(second);
   });
 
   it('changes what it serves when a landing is saved, and answers 410 once closed', async () => {
