@@ -70,7 +70,7 @@ export function landingViews(db: Kysely<Database>) {
     if (!st) return null;
     const row = await repo.publicLanding(st.id);
     if (!row) return null;
-    const policy = row.policy_id ? await repo.policy(row.policy_id) : undefined;
+    const policy = row.policy_id ? await repo.publishedPolicy(row.shop_id, row.policy_id) : undefined;
     return { st, row, policy };
   }
 

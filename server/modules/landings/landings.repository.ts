@@ -63,8 +63,9 @@ export function landingsRepository(db: Kysely<Database>) {
     findIdByCode: (shopId: number, code: string) =>
       db.selectFrom('landings').select('id').where('shop_id', '=', shopId).where('landing_code', '=', code).executeTakeFirst(),
     codeItemKind: async (id: number) => (await db.selectFrom('code_items').select('kind').where('id', '=', id).executeTakeFirst())?.kind,
+    /** A published policy of this shop: never another shop's, whatever id is asked for. */
     publishedPolicy: (shopId: number, id: number) =>
-      db.selectFrom('privacy_policies').select('id').where('shop_id', '=', shopId).where('id', '=', id).where('published_at', 'is not', null).executeTakeFirst(),
+      db.selectFrom('privacy_policies').selectAll().where('shop_id', '=', shopId).where('id', '=', id).where('published_at', 'is not', null).executeTakeFirst(),
     latestPublishedPolicy: (shopId: number) =>
       db.selectFrom('privacy_policies').select('id').where('shop_id', '=', shopId).where('published_at', 'is not', null).orderBy('version', 'desc').limit(1).executeTakeFirst(),
     insert: (row: LandingFields & { created_by: number | null; created_at: string; updated_at: string }) =>
@@ -96,7 +97,6 @@ export function landingsRepository(db: Kysely<Database>) {
         ])
         .where('l.id', '=', id)
         .executeTakeFirst(),
-    policy: (id: number) => db.selectFrom('privacy_policies').selectAll().where('id', '=', id).executeTakeFirst(),
     shop: (shopId: number) => db.selectFrom('shops').selectAll().where('id', '=', shopId).executeTakeFirst(),
   };
 }

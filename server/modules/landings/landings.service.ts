@@ -69,7 +69,11 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
     return toLanding(r, shop.shop_code, clock());
   }
 
-  async function checkReferences(shopId: number, i: LandingInput, selfId?: number) {
+  /**
+   * What saving and previewing both require of the input: its media and event types exist,
+   * and its privacy policy is a published version of this shop (never another shop's).
+   */
+  async function checkReferences(shopId: number, i: LandingInput) {
     const fields: Record<string, string> = {};
     if (i.mediaTypeId && (await repo.codeItemKind(i.mediaTypeId)) !== 'media-type') fields.mediaTypeId = '매체 유형을 찾을 수 없습니다.';
     if (i.eventTypeId && (await repo.codeItemKind(i.eventTypeId)) !== 'event-type') fields.eventTypeId = '이벤트 유형을 찾을 수 없습니다.';
@@ -77,13 +81,16 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
       fields.privacyPolicyVersionId = '게시된 개인정보 처리방침 버전을 선택하세요.';
     }
     if (Object.keys(fields).length) throw badRequest(Object.values(fields)[0]!, fields);
+  }
+
+  async function checkCode(shopId: number, i: LandingInput, selfId?: number) {
     const same = await repo.findIdByCode(shopId, i.landingCode);
     if (same && same.id !== selfId) throw conflict('이미 사용 중인 랜딩 코드입니다.', { landingCode: '이미 사용 중인 랜딩 코드입니다.' });
   }
 
   async function policyFor(shopId: number, pinned: number | null) {
     const id = pinned ?? (await repo.latestPublishedPolicy(shopId))?.id;
-    return id ? repo.policy(id) : undefined;
+    return id ? repo.publishedPolicy(shopId, id) : undefined;
   }
 
   return {
@@ -116,6 +123,7 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
     async create(shopId: number, input: LandingInput, actor: Actor) {
       await shopOf(shopId);
       await checkReferences(shopId, input);
+      await checkCode(shopId, input);
       const now = clock().toISOString();
       try {
         const { id } = await repo.insert({ ...fieldsOf(shopId, input), status: 'draft', created_by: actor.id, created_at: now, updated_at: now });
@@ -133,7 +141,8 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
       if (current.published_at && input.landingCode !== current.landing_code) {
         throw conflict('게시한 적이 있는 랜딩의 코드는 바꿀 수 없습니다. 광고에 연결된 주소가 끊깁니다.', { landingCode: '게시 후에는 바꿀 수 없습니다.' });
       }
-      await checkReferences(shopId, input, id);
+      await checkReferences(shopId, input);
+      await checkCode(shopId, input, id);
       await repo.update(id, { ...fieldsOf(shopId, input), updated_at: clock().toISOString() });
       await auditBy(db, actor, { action: 'landing-update', target: 'landing', targetId: id }, clock());
       await hooks.changed([id]);
@@ -169,6 +178,7 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
     async preview(shopId: number, id: number | null, input: LandingInput | null): Promise<string> {
       const shop = await shopOf(shopId);
       const saved = id ? await row(shopId, id) : null;
+      if (input) await checkReferences(shopId, input);
       const landing = input ? inputView(input) : landingFieldsView(saved!);
       const policy = await policyFor(shopId, input ? input.privacyPolicyVersionId : saved!.privacy_policy_version_id);
       return hooks.preview({

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { prerenderLandings } from './landing-prerender.ts';
 import { build } from '../../app.ts';
 import { landingSecret } from '../../lib/landing-security.ts';
-import { landingInput, landingTestApp, leadBody, openLanding, submit, type LandingTestApp } from '../../test-landings.ts';
+import { landingInput, landingTestApp, leadBody, openLanding, publishPolicy, shopAccount, submit, type LandingTestApp } from '../../test-landings.ts';
 
 let t: LandingTestApp;
 beforeEach(async () => {
@@ -147,6 +147,20 @@ describe('landing editor API', () => {
     expect(saved.body).not.toContain('action="/api/public/leads"');
     const unsaved = await t.admin.post(`${base()}/preview`, landingInput({ content: { headline: '저장 전 문구' } }));
     expect(unsaved.body).toContain('저장 전 문구');
+  });
+
+  it("never previews another shop's privacy policy: preview applies the rules saving does", async () => {
+    const other = await t.admin.post('/api/shops', { shopCode: 'other', name: '다른치과' });
+    const otherPolicy = await publishPolicy(t.admin, other.json().id, { items: '다른 업체만의 수집 항목' });
+    const marketer = await shopAccount(t, 'marketer1', 'marketer');
+    const input = landingInput({ privacyPolicyVersionId: otherPolicy });
+    const preview = await marketer.post(`${base()}/preview`, input);
+    expect(preview.statusCode).toBe(400);
+    expect(preview.json().error.fields).toEqual({ privacyPolicyVersionId: '게시된 개인정보 처리방침 버전을 선택하세요.' });
+    expect(preview.body).not.toContain('다른 업체만의');
+    const save = await marketer.post(base(), input);
+    expect(save.statusCode).toBe(400);
+    expect(save.json().error.fields).toEqual(preview.json().error.fields);
   });
 });
 
