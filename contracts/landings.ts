@@ -5,6 +5,7 @@ import { listQuery } from './list.ts';
 import { SHOP_CODE_RE } from './rules.ts';
 import { DAY_RE } from './kst.ts';
 import type { PrivacyPolicyView } from './privacy.ts';
+import { trackingTag, trackingTags, type TrackingTag } from './tracking-tags.ts';
 
 export const LANDING_STATUSES = ['draft', 'open', 'closed'] as const;
 export type LandingStatus = (typeof LANDING_STATUSES)[number];
@@ -207,23 +208,40 @@ const scriptText = z
   .max(SCRIPT_MAX, `${SCRIPT_MAX}자 이하로 입력하세요.`)
   .refine((v) => !/<\/?(html|head|body|template)\b/i.test(v), 'html·head·body·template 태그는 넣을 수 없습니다.')
   .default('');
+
+export const FREE_SCRIPT_FIELDS = ['headScript', 'bodyScript', 'conversionScript'] as const;
+
+/**
+ * What /landing-script-management saves: tracking tags from templates, and free-form
+ * scripts — which the server takes only when public pages have an origin of their own.
+ */
 export const landingScriptsInput = z.object({
+  trackingTags: trackingTags.default([]),
   headScript: scriptText,
   bodyScript: scriptText,
   conversionScript: scriptText,
 });
 export type LandingScriptsInput = z.infer<typeof landingScriptsInput>;
 
+export const FREE_SCRIPTS_DISABLED =
+  '직접 작성한 스크립트는 공개 페이지가 관리 화면과 다른 주소에서 제공될 때만 쓸 수 있습니다. 같은 주소에서는 스크립트가 관리자의 로그인으로 관리 기능을 실행할 수 있기 때문입니다. 서버 설정 PUBLIC_ORIGIN에 공개 페이지 전용 주소(예: https://lp.example.com)를 지정하면 쓸 수 있습니다. 그 전에는 추적 태그 템플릿을 쓰세요.';
+
 export const landingScripts = z.object({
   landingId: z.number(),
   landingCode: z.string(),
   title: z.string(),
+  trackingTags: z.array(trackingTag),
   headScript: z.string(),
   bodyScript: z.string(),
   conversionScript: z.string(),
+  /** Free-form scripts are served (PUBLIC_ORIGIN is set); otherwise stored ones are kept but not served. */
+  freeScriptsEnabled: z.boolean(),
   updatedAt: z.string(),
 });
 export type LandingScripts = z.infer<typeof landingScripts>;
+
+export const hasFreeScripts = (s: { headScript: string; bodyScript: string; conversionScript: string }) =>
+  FREE_SCRIPT_FIELDS.some((k) => s[k].trim() !== '');
 
 export const uploadResponse = z.object({
   id: z.number(),
@@ -257,6 +275,8 @@ export interface LandingView {
     marketingConsentText: string | null;
     thankYouMessage: string;
     thankYouUrl: string | null;
+    trackingTags: TrackingTag[];
+    /** Free-form scripts: empty unless public pages have an origin of their own (PUBLIC_ORIGIN). */
     headScript: string;
     bodyScript: string;
     conversionScript: string;

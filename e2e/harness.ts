@@ -35,10 +35,12 @@ export interface Product {
   stop(): Promise<void>;
 }
 
-export async function startProduct(env: Record<string, string> = {}): Promise<Product> {
+/** Starts the built product; `env` may depend on the port it will listen on. */
+export async function startProduct(extra: Record<string, string> | ((port: number) => Record<string, string>) = {}): Promise<Product> {
   const entry = path.join(ROOT, 'dist/app/server/main.js');
   if (!fs.existsSync(entry)) throw new Error('dist/app/server/main.js missing: run `npm run build` first');
   const port = await freePort();
+  const env = typeof extra === 'function' ? extra(port) : extra;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadroom-e2e-'));
   let out = '';
   const child: ChildProcess = spawn(process.execPath, [entry], {
@@ -73,8 +75,8 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
   };
 }
 
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+export async function launchBrowser(args: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...CHROMIUM_ARGS, ...args] });
 }
 
 export async function newPage(browser: Browser, baseURL: string, options: Parameters<Browser['newContext']>[0] = {}): Promise<{ context: BrowserContext; page: Page }> {
@@ -98,11 +100,11 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /** One product and one browser for a spec file, started before its tests and stopped after. */
-export function setupProduct(): { product: Product; browser: Browser } {
+export function setupProduct(env?: Parameters<typeof startProduct>[0], browserArgs: string[] = []): { product: Product; browser: Browser } {
   const ctx = {} as { product: Product; browser: Browser };
   beforeAll(async () => {
-    ctx.product = await startProduct();
-    ctx.browser = await launchBrowser();
+    ctx.product = await startProduct(env);
+    ctx.browser = await launchBrowser(browserArgs);
   });
   afterAll(async () => {
     await ctx.browser?.close();

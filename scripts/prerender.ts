@@ -27,7 +27,7 @@ try {
   const started = performance.now();
   const outDir = path.join(config.distDir, 'client');
   const result = await prerenderLandings({
-    db: handle.db, renderer: await pageRenderer(config.distDir), secret: landingSecret(config.dataDir), outDir,
+    db: handle.db, renderer: await pageRenderer(config.distDir), secret: landingSecret(config.dataDir), freeScripts: !!config.publicOrigin, outDir,
   });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   for (const p of result.pages) console.log(`  ${p}`);

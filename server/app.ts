@@ -13,6 +13,7 @@ import { ensureEssentials } from './db/seed.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { httpBasics } from './plugins/http-basics.ts';
+import { publicOriginPlugin } from './plugins/public-origin.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { spaPlugin } from './plugins/spa.ts';
 import { landingPlugin } from './plugins/landing.ts';
@@ -67,6 +68,7 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
   await app.register(formbody);
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   httpBasics(app);
+  publicOriginPlugin(app);
   await app.register(rateLimit, { global: false });
 
   await authPlugin(app);

@@ -20,6 +20,12 @@ export interface Config {
   logLevel: string;
   /** How long a landing form's signed render token is accepted (LANDING_TOKEN_MAX_AGE_HOURS). */
   landingTokenMaxAgeHours: number;
+  /**
+   * The origin public pages are served from, when not the back office's (PUBLIC_ORIGIN, e.g.
+   * https://lp.example.com): /view/* and /api/public/* answer there, the back office does not,
+   * and free-form landing scripts are allowed. Null: one origin for everything.
+   */
+  publicOrigin: string | null;
   /** Behind a proxy: the client address comes from X-Forwarded-For (TRUST_PROXY=1). */
   trustProxy: boolean;
 }
@@ -27,6 +33,21 @@ export interface Config {
 function num(v: string | undefined, fallback: number): number {
   const n = Number(v);
   return v !== undefined && v !== '' && Number.isFinite(n) ? n : fallback;
+}
+
+/** PUBLIC_ORIGIN as a bare origin (scheme, host, port); anything else stops the start with the reason. */
+export function originOf(value: string | undefined): string | null {
+  if (!value?.trim()) return null;
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new Error(`PUBLIC_ORIGIN은 https://lp.example.com 처럼 주소의 앞부분만 적습니다: ${value}`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash || url.username) {
+    throw new Error(`PUBLIC_ORIGIN은 경로 없이 http(s)://호스트[:포트] 만 적습니다: ${value}`);
+  }
+  return url.origin;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -48,5 +69,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     trustProxy: env.TRUST_PROXY === '1',
     landingTokenMaxAgeHours: num(env.LANDING_TOKEN_MAX_AGE_HOURS, 6),
+    publicOrigin: originOf(env.PUBLIC_ORIGIN),
   };
 }

@@ -27,7 +27,7 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 
 await app.listen({ port: config.port, host: config.host });
 const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
-const landings = await openLandingUrls(app.db, base);
+const landings = await openLandingUrls(app.db, config.publicOrigin ?? base);
 const lines = [
   '',
   `  Leadroom 실행 중 (${app.dialect === 'postgres' ? 'PostgreSQL' : `SQLite: ${config.databaseUrl}`})`,

@@ -19,6 +19,8 @@ declare global {
       db?: Kysely<Database>;
       landingSecret?: Buffer;
       renderedAt?: Date;
+      /** Free-form scripts are served (PUBLIC_ORIGIN is set). */
+      freeScripts?: boolean;
       /** A view rendered as given (the editor preview). */
       landingView?: LandingView;
     }
@@ -48,7 +50,8 @@ export async function landingData(pc: PageContextServer): Promise<PageData> {
   if (pc.landingView) return { kind: 'landing', view: pc.landingView };
   const secret = pc.landingSecret ?? landingSecret(loadConfig().dataDir);
   const { shopCode, landingCode } = pc.routeParams as { shopCode: string; landingCode: string };
-  const view = await landingViews(await dbOf(pc)).landing(shopCode, landingCode, (id) => signRenderStamp(secret, id, pc.renderedAt ?? new Date()));
+  const freeScripts = pc.freeScripts ?? !!loadConfig().publicOrigin;
+  const view = await landingViews(await dbOf(pc), { freeScripts }).landing(shopCode, landingCode, (id) => signRenderStamp(secret, id, pc.renderedAt ?? new Date()));
   if (!view) throw render(404);
   return { kind: 'landing', view };
 }

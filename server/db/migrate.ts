@@ -3,12 +3,14 @@ import { dialectOf } from './migration-kit.ts';
 import * as foundation from './migrations/2026-11-21-foundation.ts';
 import * as landings from './migrations/2026-11-21-landings.ts';
 import * as accountsPassword from './migrations/2026-11-23-accounts-password.ts';
+import * as trackingTags from './migrations/2026-11-23-tracking-tags.ts';
 
 /** Migrations in order; file names are dated and frozen. */
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-21-foundation': foundation,
   '2026-11-21-landings': landings,
   '2026-11-23-accounts-password': accountsPassword,
+  '2026-11-23-tracking-tags': trackingTags,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -127,6 +127,8 @@ export interface LandingsTable {
   thank_you_message: string;
   thank_you_url: string | null;
   duplicate_window_days: number;
+  /** JSON TrackingTag[] (contracts/tracking-tags.ts). */
+  tracking_tags: ColumnType<string, string | undefined, string>;
   head_script: ColumnType<string, string | undefined, string>;
   body_script: ColumnType<string, string | undefined, string>;
   conversion_script: ColumnType<string, string | undefined, string>;

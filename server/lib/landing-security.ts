@@ -3,6 +3,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { TagHosts } from '../../contracts/tracking-tags.ts';
 
 const secrets = new Map<string, Buffer>();
 
@@ -60,24 +61,35 @@ export function withNonce(snippet: string, nonce: string): string {
 }
 
 export interface CspOptions {
-  /** Hashes of our own inline scripts. */
+  /** Hashes of the inline scripts the product wrote (the landing's own, its tag script). */
   hashes: string[];
-  /** Set when staff scripts run: they carry it, and may load what they need ('strict-dynamic'). */
+  /** The hosts the landing's tracking tags load from and send to. */
+  hosts?: TagHosts;
+  /**
+   * Set only when free-form staff scripts run (public pages on an origin of their own): they
+   * carry it, and may load what they need ('strict-dynamic').
+   */
   nonce?: string;
   /** Where the form may post and redirect to (the thank-you URL's origin). */
   formTargets?: string[];
 }
 
-/** The landing page policy: our inline script by hash, staff scripts by nonce, nothing else. */
+/** The landing page policy: our scripts by hash, their tags' hosts by name, free-form scripts by nonce, nothing else. */
 export function landingCsp(o: CspOptions): string {
-  const script = o.nonce ? [...o.hashes, `'nonce-${o.nonce}'`, "'strict-dynamic'", 'https:'] : o.hashes.length ? o.hashes : ["'none'"];
+  const hosts = o.hosts ?? { script: [], connect: [], frame: [] };
+  const script = o.nonce
+    ? [...o.hashes, `'nonce-${o.nonce}'`, "'strict-dynamic'", 'https:']
+    : o.hashes.length
+      ? [...o.hashes, ...hosts.script]
+      : ["'none'"];
+  const frame = o.nonce ? ['https:'] : hosts.frame.length ? hosts.frame : ["'none'"];
   return [
     "default-src 'self'",
     `script-src ${script.join(' ')}`,
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' https: data:`,
-    `connect-src 'self'${o.nonce ? ' https:' : ''}`,
-    `frame-src ${o.nonce ? 'https:' : "'none'"}`,
+    `connect-src ${["'self'", ...(o.nonce ? ['https:'] : hosts.connect)].join(' ')}`,
+    `frame-src ${frame.join(' ')}`,
     "object-src 'none'",
     "base-uri 'none'",
     `form-action 'self'${o.formTargets?.length ? ' ' + o.formTargets.join(' ') : ''}`,

@@ -1,6 +1,7 @@
 // Small static Korean pages the public side answers with: unknown (404) and closed (410)
 // landings, the no-JavaScript thank-you page and the form error page.
-import { landingCsp, newNonce, withNonce } from './landing-security.ts';
+import { landingCsp, newNonce, sha256Source, withNonce } from './landing-security.ts';
+import { tagHosts, tagNoscript, tagScript, type TrackingTag } from '../../contracts/tracking-tags.ts';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
@@ -32,20 +33,28 @@ export interface ThankYouParts {
   message: string;
   color: string;
   backUrl: string;
+  trackingTags: TrackingTag[];
+  /** Free-form scripts: empty unless public pages have an origin of their own. */
   headScript: string;
   conversionScript: string;
 }
 
-/** The no-JavaScript thank-you page; it fires the conversion script too. */
+/** The thank-you page of a form posted without the landing's script; it fires the conversions too. */
 export function thankYouPage(p: ThankYouParts): { html: string; csp: string } {
   const scripted = !!(p.headScript.trim() || p.conversionScript.trim());
   const nonce = scripted ? newNonce() : undefined;
+  // The tags load, then report the conversion once their libraries are in (the load event waits for them).
+  const tags = p.trackingTags.length ? `${tagScript(p.trackingTags)}addEventListener('load',function(){lrcv()});` : '';
   const html = page(
     `신청 완료 - ${p.title}`,
     `<h1>신청이 완료되었습니다</h1><p>${escapeHtml(p.message)}</p><a href="${escapeHtml(p.backUrl)}">처음으로</a>`,
-    { head: nonce ? withNonce(p.headScript, nonce) : '', tail: nonce ? withNonce(p.conversionScript, nonce) : '', color: p.color },
+    {
+      head: (tags ? `<script>${tags}</script>` : '') + (nonce ? withNonce(p.headScript, nonce) : ''),
+      tail: tagNoscript(p.trackingTags, 'Lead') + (nonce ? withNonce(p.conversionScript, nonce) : ''),
+      color: p.color,
+    },
   );
-  return { html, csp: landingCsp({ hashes: [], nonce }) };
+  return { html, csp: landingCsp({ hashes: tags ? [sha256Source(tags)] : [], nonce, hosts: tagHosts(p.trackingTags) }) };
 }
 
 /** A refused form post without JavaScript: the reason and a way back. */

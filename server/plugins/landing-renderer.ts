@@ -17,6 +17,8 @@ export interface RenderContext {
   secret: Buffer;
   /** The render time the form token carries (the app's clock). */
   now: Date;
+  /** Free-form scripts are served (public pages have an origin of their own). */
+  freeScripts: boolean;
 }
 
 export interface PageRenderer {
@@ -68,8 +70,8 @@ async function vikeRenderer(entry: string): Promise<PageRenderer> {
   return {
     kind: 'vike',
     version,
-    landing: (s, l, ctx) => render(landingPath(s, l), { db: ctx.db, landingSecret: ctx.secret, renderedAt: ctx.now }),
-    privacy: (s, l, ctx) => render(privacyPath(s, l), { db: ctx.db, landingSecret: ctx.secret, renderedAt: ctx.now }),
+    landing: (s, l, ctx) => render(landingPath(s, l), { db: ctx.db, landingSecret: ctx.secret, renderedAt: ctx.now, freeScripts: ctx.freeScripts }),
+    privacy: (s, l, ctx) => render(privacyPath(s, l), { db: ctx.db, landingSecret: ctx.secret, renderedAt: ctx.now, freeScripts: ctx.freeScripts }),
     async preview(view, ctx) {
       const html = await render(landingPath(view.shop.code, view.landing.code), { db: ctx.db, landingView: view });
       if (html === null) throw new Error('preview render failed');
@@ -85,7 +87,7 @@ async function directRenderer(): Promise<PageRenderer> {
     // Sources may change between runs without a build: never reuse this process's files.
     version: `direct-${process.pid}-${Date.now()}`,
     async landing(s, l, ctx) {
-      const view = await landingViews(ctx.db).landing(s, l, (id) => signRenderStamp(ctx.secret, id, ctx.now));
+      const view = await landingViews(ctx.db, { freeScripts: ctx.freeScripts }).landing(s, l, (id) => signRenderStamp(ctx.secret, id, ctx.now));
       return view && renderLanding(view);
     },
     async privacy(s, l, ctx) {

@@ -19,6 +19,7 @@ import { landingSecret } from '../lib/landing-security.ts';
 import { GONE_PAGE, NOT_FOUND_PAGE, STATIC_PAGE_CSP } from '../lib/public-pages.ts';
 import { pageRenderer, type PageRenderer } from './landing-renderer.ts';
 import { PUBLIC_PAGE_HEADERS } from './http-basics.ts';
+import { publicHostOf, requestHost } from './public-origin.ts';
 
 const NEGATIVE_TTL_MS = 10_000;
 const REVALIDATE_MS = 3_000;
@@ -156,7 +157,8 @@ export async function landingPlugin(app: FastifyInstance, opts: { fastPath?: boo
   let generation = 0;
   const pagesDir = path.join(app.config.dataDir, 'pages');
   const renderer = () => pageRenderer(app.config.distDir);
-  const context = () => ({ db: app.db, secret: landingSecret(app.config.dataDir), now: app.clock() });
+  const freeScripts = !!app.config.publicOrigin;
+  const context = () => ({ db: app.db, secret: landingSecret(app.config.dataDir), now: app.clock(), freeScripts });
 
   function put(key: string, entry: Entry, gen: number): Entry {
     if (gen !== generation) return entry; // a change arrived while rendering: serve once, do not keep
@@ -194,7 +196,8 @@ export async function landingPlugin(app: FastifyInstance, opts: { fastPath?: boo
     if (!servable) return negative(state === 'ended' ? 410 : 404, st.id);
     const stamp = renderStamp(st);
     const r = await renderer();
-    const fileStamp = `${r.version}:${stamp}`;
+    // Whether free-form scripts are served is part of what a written page depends on.
+    const fileStamp = `${r.version}:${stamp}:${freeScripts ? 'scripts' : 'tags'}`;
     const file = path.join(pagesDir, st.shop_code, st.landing_code, ...(target.privacy ? ['privacy'] : []), 'index.html');
     let page = await cachedFile(file, fileStamp, !target.privacy, now);
     if (page === null) {
@@ -300,10 +303,13 @@ export async function landingPlugin(app: FastifyInstance, opts: { fastPath?: boo
       .send(Buffer.from(row.data));
   });
 
-  // The hot path: a cached page is answered before Fastify's routing and hooks run.
+  // The hot path: a cached page is answered before Fastify's routing and hooks run (on the
+  // public host only, when there is one: the back office's host redirects there).
+  const publicHost = publicHostOf(app);
   if (opts.fastPath !== false) {
     app.fastPaths.push((req: IncomingMessage, res: ServerResponse) => {
       if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.url!.startsWith('/view/')) return false;
+      if (publicHost && requestHost(app, req) !== publicHost) return false;
       const q = req.url!.indexOf('?');
       const entry = cache.get(q < 0 ? req.url! : req.url!.slice(0, q));
       if (!entry || entry.status !== 200 || app.clock().getTime() >= entry.until) return false;

@@ -1,10 +1,18 @@
-// Head, body and conversion scripts per landing (pixels, analytics). They run on the public
-// page, so only accounts with write permission on this screen can set them.
+// Tracking tags per landing, from templates (Meta, Google, Kakao, Naver, TikTok: a kind and
+// its ID — the product writes the script and the conversion event). Free-form scripts only
+// when public pages have an origin of their own (PUBLIC_ORIGIN): the server says which.
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Badge, Button, Card, Col, Empty, Form, Input, Menu, Row, Skeleton, Space, Tag, Typography } from 'antd';
-import { landingScriptsInput, type LandingScripts, type LandingScriptsInput } from '../../../contracts/landings.ts';
+import {
+  Alert, Badge, Button, Card, Col, Collapse, Dropdown, Empty, Form, Input, Menu, Row, Select, Skeleton, Space, Tag, Typography,
+  type FormInstance,
+} from 'antd';
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import {
+  FREE_SCRIPTS_DISABLED, FREE_SCRIPT_FIELDS, hasFreeScripts, landingScriptsInput, type LandingScripts, type LandingScriptsInput,
+} from '../../../contracts/landings.ts';
+import { TAG_KINDS, TRACKING_TAG_KINDS, trackingTag, type TrackingTagKind } from '../../../contracts/tracking-tags.ts';
 import { api } from '../../lib/api.ts';
 import { useFormSave } from '../../components/resource-form.tsx';
 import { useDraft } from '../../lib/use-draft.ts';
@@ -15,28 +23,15 @@ import { zodRule } from '../../lib/zod-rule.ts';
 
 const MONO: React.CSSProperties = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "D2Coding", monospace', fontSize: 13 };
 
-const FIELDS: Array<{ name: keyof LandingScriptsInput; label: string; extra: string; placeholder: string }> = [
-  {
-    name: 'headScript',
-    label: 'head 스크립트',
-    extra: '<head> 안에 들어갑니다. 분석 도구와 픽셀의 기본 코드(GA, 메타 픽셀, 카카오 픽셀)를 넣으세요.',
-    placeholder: '<script async src="https://www.googletagmanager.com/gtag/js?id=G-XXXXXXX"></script>',
-  },
-  {
-    name: 'bodyScript',
-    label: 'body 스크립트',
-    extra: '페이지 본문 끝에 들어갑니다. <noscript> 픽셀 이미지 등을 넣으세요.',
-    placeholder: '<noscript><img height="1" width="1" src="https://www.facebook.com/tr?id=…&ev=PageView&noscript=1"></noscript>',
-  },
-  {
-    name: 'conversionScript',
-    label: '전환 스크립트',
-    extra: '신청이 접수된 직후 한 번 실행됩니다 (전환 이벤트 전송).',
-    placeholder: "<script>fbq('track', 'Lead');</script>",
-  },
-];
+const FREE_FIELDS: Record<(typeof FREE_SCRIPT_FIELDS)[number], { label: string; extra: string }> = {
+  headScript: { label: 'head 스크립트', extra: '<head> 안에 들어갑니다.' },
+  bodyScript: { label: 'body 스크립트', extra: '페이지 본문 끝에 들어갑니다.' },
+  conversionScript: { label: '전환 스크립트', extra: '신청이 접수된 직후 한 번 실행됩니다.' },
+};
 
-const hasScripts = (s: LandingScripts) => !!(s.headScript.trim() || s.bodyScript.trim() || s.conversionScript.trim());
+const valuesOf = (s: LandingScripts): LandingScriptsInput => ({
+  trackingTags: s.trackingTags, headScript: s.headScript, bodyScript: s.bodyScript, conversionScript: s.conversionScript,
+});
 
 export default function LandingScriptManagement() {
   const shop = useCurrentShop();
@@ -52,8 +47,8 @@ export default function LandingScriptManagement() {
   if (items.length === 0) {
     return (
       <Card variant="borderless">
-        <Empty description="이 업체에는 아직 랜딩이 없습니다.">
-          <Link to="/landing-status">랜딩 관리에서 만들기</Link>
+        <Empty description="이 업체에는 아직 랜딩이 없습니다. 랜딩을 만들면 여기서 광고 추적 태그를 붙일 수 있습니다.">
+          <Link to="/landing-status">랜딩 관리로 가기</Link>
         </Empty>
       </Card>
     );
@@ -73,8 +68,9 @@ export default function LandingScriptManagement() {
               key: String(s.landingId),
               label: (
                 <Space size={6}>
-                  <Badge status={hasScripts(s) ? 'processing' : 'default'} />
+                  <Badge status={s.trackingTags.length ? 'processing' : 'default'} />
                   <span>{s.title}</span>
+                  {s.trackingTags.length > 0 && <Typography.Text type="secondary">태그 {s.trackingTags.length}</Typography.Text>}
                 </Space>
               ),
             }))}
@@ -88,21 +84,52 @@ export default function LandingScriptManagement() {
   );
 }
 
+/** What a submitted form sends for this tag (Google: GA4 or Ads by the ID). */
+function conversionOf(kind: TrackingTagKind, id: string): string {
+  const text = TAG_KINDS[kind].conversion;
+  if (kind !== 'google-tag') return text;
+  const [ga4, ads] = text.split(' · ');
+  return id.startsWith('AW-') ? ads!.replace(/^Ads: /, '') : id.startsWith('G-') ? ga4!.replace(/^GA4: /, '') : text;
+}
+
+/** An antd rule checking one field of a tag row with the whole row's schema (IDs depend on the kind). */
+function tagRule(form: FormInstance<LandingScriptsInput>, index: number, field: 'id' | 'conversionLabel') {
+  return {
+    validator: async () => {
+      const row = form.getFieldValue(['trackingTags', index]);
+      const r = trackingTag.safeParse(row);
+      const issue = r.success ? undefined : r.error.issues.find((i) => i.path[0] === field);
+      if (issue) throw new Error(issue.message);
+    },
+  };
+}
+
 function ScriptForm({ scripts, writable, endpoint }: { scripts: LandingScripts; writable: boolean; endpoint: string }) {
   const [form] = Form.useForm<LandingScriptsInput>();
   const { saving, save: run } = useFormSave(form);
   const queryClient = useQueryClient();
+  const tags = (Form.useWatch('trackingTags', form) ?? []) as LandingScriptsInput['trackingTags'];
+  const free = scripts.freeScriptsEnabled;
+  const storedFree = hasFreeScripts(scripts);
 
   useEffect(() => {
-    form.setFieldsValue({ headScript: scripts.headScript, bodyScript: scripts.bodyScript, conversionScript: scripts.conversionScript });
+    form.setFieldsValue(valuesOf(scripts));
   }, [form, scripts]);
   useDraft(form, `landing-scripts|${endpoint}|${scripts.updatedAt}`);
 
   async function save(values: LandingScriptsInput) {
     await run(async () => {
-      await api.put(endpoint, values);
+      await api.put(endpoint, { ...valuesOf(scripts), ...values });
       await queryClient.invalidateQueries({ queryKey: ['landing-scripts'] });
-      return '스크립트를 저장했습니다. 게시 중인 페이지에 바로 반영됩니다.';
+      return '저장했습니다. 게시 중인 페이지에 바로 반영됩니다.';
+    });
+  }
+
+  async function clearFree() {
+    await run(async () => {
+      await api.put(endpoint, { ...valuesOf(scripts), trackingTags: form.getFieldValue('trackingTags') ?? scripts.trackingTags, headScript: '', bodyScript: '', conversionScript: '' });
+      await queryClient.invalidateQueries({ queryKey: ['landing-scripts'] });
+      return '저장해 둔 스크립트를 지웠습니다.';
     });
   }
 
@@ -117,34 +144,141 @@ function ScriptForm({ scripts, writable, endpoint }: { scripts: LandingScripts; 
       }
       extra={<Typography.Text type="secondary">마지막 수정 {formatDateTime(scripts.updatedAt)}</Typography.Text>}
     >
-      <Alert
-        type="warning"
-        showIcon
-        style={{ marginBottom: 16 }}
-        title="스크립트는 공개 랜딩 페이지에서 방문자의 브라우저로 그대로 실행됩니다."
-        description="광고·분석 도구가 발급한, 출처를 확인한 코드만 넣으세요. 잘못된 코드는 페이지를 깨뜨리거나 신청서에 입력한 개인정보를 외부로 보낼 수 있습니다. 관리 화면의 미리보기에서는 실행되지 않습니다."
-      />
-      {!writable && <Alert type="info" showIcon style={{ marginBottom: 16 }} title="편집 권한이 없어 스크립트를 볼 수만 있습니다." />}
-      <Form form={form} name="landing-scripts" layout="vertical" onFinish={save}>
-        {FIELDS.map((f) => (
-          <Form.Item key={f.name} label={f.label} name={f.name} extra={f.extra} rules={[zodRule(landingScriptsInput, f.name)]}>
-            <Input.TextArea
-              readOnly={!writable}
-              spellCheck={false}
-              autoSize={{ minRows: 4, maxRows: 16 }}
-              placeholder={writable ? f.placeholder : '(없음)'}
-              style={{ ...MONO, ...(writable ? {} : { background: '#fafafa' }) }}
+      {!writable && <Alert type="info" showIcon style={{ marginBottom: 16 }} title="편집 권한이 없어 볼 수만 있습니다." />}
+      <Form form={form} name="landing-scripts" layout="vertical" onFinish={save} disabled={!writable}>
+        <Typography.Title level={5} style={{ marginTop: 0 }}>
+          광고 추적 태그
+        </Typography.Title>
+        <Typography.Paragraph type="secondary">
+          종류를 고르고 광고 플랫폼이 발급한 ID만 넣으세요. 페이지 방문과, 신청이 접수될 때의 전환 이벤트를 자동으로 보냅니다.
+        </Typography.Paragraph>
+        <Form.List name="trackingTags">
+          {(fields, { add, remove }) => (
+            <>
+              {fields.length === 0 && (
+                <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="붙인 태그가 없습니다." style={{ margin: '8px 0 16px' }} />
+              )}
+              {fields.map(({ key, name }) => {
+                const kind = tags[name]?.kind as TrackingTagKind | undefined;
+                const info = kind ? TAG_KINDS[kind] : undefined;
+                const adsId = kind === 'google-tag' && String(tags[name]?.id ?? '').startsWith('AW-');
+                return (
+                  <Card key={key} size="small" style={{ marginBottom: 12 }} styles={{ body: { paddingBottom: 4 } }}>
+                    <Row gutter={12} align="top">
+                      <Col xs={24} md={8}>
+                        <Form.Item label="종류" name={[name, 'kind']} rules={[{ required: true, message: '태그 종류를 선택하세요.' }]}>
+                          <Select options={TRACKING_TAG_KINDS.map((k) => ({ value: k, label: TAG_KINDS[k].label }))} />
+                        </Form.Item>
+                      </Col>
+                      <Col xs={24} md={adsId ? 8 : 14}>
+                        <Form.Item
+                          label={info?.idLabel ?? 'ID'}
+                          name={[name, 'id']}
+                          required
+                          rules={[tagRule(form, name, 'id')]}
+                          extra={info?.idHelp}
+                          dependencies={[['trackingTags', name, 'kind']]}
+                        >
+                          <Input placeholder={info ? `예: ${info.idExample}` : undefined} maxLength={40} style={MONO} />
+                        </Form.Item>
+                      </Col>
+                      {adsId && (
+                        <Col xs={24} md={6}>
+                          <Form.Item label="전환 라벨" name={[name, 'conversionLabel']} rules={[tagRule(form, name, 'conversionLabel')]} extra="AW-…/ 뒤의 값">
+                            <Input maxLength={40} style={MONO} />
+                          </Form.Item>
+                        </Col>
+                      )}
+                      <Col xs={24} md={2} style={{ textAlign: 'right', paddingTop: 30 }}>
+                        <Button aria-label="태그 삭제" type="text" danger icon={<DeleteOutlined />} onClick={() => remove(name)} />
+                      </Col>
+                    </Row>
+                    {info && (
+                      <Typography.Paragraph type="secondary" style={{ fontSize: 12, marginTop: -8 }}>
+                        신청 접수 시 보내는 이벤트: <Typography.Text code>{conversionOf(kind!, String(tags[name]?.id ?? ''))}</Typography.Text>
+                      </Typography.Paragraph>
+                    )}
+                  </Card>
+                );
+              })}
+              {writable && (
+                <Dropdown
+                  trigger={['click']}
+                  menu={{
+                    items: TRACKING_TAG_KINDS.map((k) => ({ key: k, label: TAG_KINDS[k].label })),
+                    onClick: ({ key }) => add({ kind: key, id: '', conversionLabel: '' }),
+                  }}
+                  disabled={fields.length >= 10}
+                >
+                  <Button icon={<PlusOutlined />}>태그 추가</Button>
+                </Dropdown>
+              )}
+            </>
+          )}
+        </Form.List>
+
+        <Typography.Title level={5} style={{ marginTop: 28 }}>
+          직접 작성한 스크립트
+        </Typography.Title>
+        {free ? (
+          <>
+            <Alert
+              type="warning"
+              showIcon
+              style={{ marginBottom: 16 }}
+              title="공개 페이지 전용 주소에서 방문자의 브라우저로 그대로 실행됩니다."
+              description="광고·분석 도구가 발급한, 출처를 확인한 코드만 넣으세요. 잘못된 코드는 페이지를 깨뜨리거나 신청서에 입력한 개인정보를 외부로 보낼 수 있습니다."
             />
-          </Form.Item>
-        ))}
+            {FREE_SCRIPT_FIELDS.map((k) => (
+              <Form.Item key={k} label={FREE_FIELDS[k].label} name={k} extra={FREE_FIELDS[k].extra} rules={[zodRule(landingScriptsInput, k)]}>
+                <Input.TextArea spellCheck={false} autoSize={{ minRows: 3, maxRows: 14 }} style={MONO} />
+              </Form.Item>
+            ))}
+          </>
+        ) : (
+          <>
+            <Alert type="info" showIcon style={{ marginBottom: 16 }} title="지금은 쓸 수 없습니다" description={FREE_SCRIPTS_DISABLED} />
+            {storedFree && (
+              <Alert
+                type="warning"
+                showIcon
+                style={{ marginBottom: 16 }}
+                title="이 랜딩에 예전에 저장한 스크립트가 있지만, 지금은 페이지에 넣지 않습니다."
+                description={
+                  <>
+                    <Collapse
+                      ghost
+                      size="small"
+                      items={[
+                        {
+                          key: 'stored',
+                          label: '저장된 내용 보기',
+                          children: FREE_SCRIPT_FIELDS.filter((k) => scripts[k].trim()).map((k) => (
+                            <div key={k}>
+                              <Typography.Text strong>{FREE_FIELDS[k].label}</Typography.Text>
+                              <pre style={{ ...MONO, whiteSpace: 'pre-wrap', background: '#fafafa', padding: 8, borderRadius: 6 }}>{scripts[k]}</pre>
+                            </div>
+                          )),
+                        },
+                      ]}
+                    />
+                    {writable && (
+                      <Button danger size="small" onClick={clearFree} loading={saving}>
+                        저장된 스크립트 지우기
+                      </Button>
+                    )}
+                  </>
+                }
+              />
+            )}
+          </>
+        )}
         {writable && (
           <Space>
             <Button type="primary" htmlType="submit" loading={saving}>
               저장
             </Button>
-            <Button onClick={() => form.setFieldsValue({ headScript: scripts.headScript, bodyScript: scripts.bodyScript, conversionScript: scripts.conversionScript })}>
-              되돌리기
-            </Button>
+            <Button onClick={() => form.setFieldsValue(valuesOf(scripts))}>되돌리기</Button>
           </Space>
         )}
       </Form>

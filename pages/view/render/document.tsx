@@ -6,6 +6,7 @@ import type { LandingView, PrivacyPageView } from '../../../contracts/landings.t
 import { cspOrigin, landingCsp, newNonce, sha256Source, withNonce } from '../../../server/lib/landing-security.ts';
 import { escapeHtml } from '../../../server/lib/public-pages.ts';
 import { INLINE_SCRIPT } from './inline-script.ts';
+import { tagHosts, tagNoscript, tagScript } from '../../../contracts/tracking-tags.ts';
 import { landingCss, privacyCss } from './style.ts';
 import { LandingBody, safeUrl } from './landing-body.tsx';
 import { PrivacyBody } from './privacy-body.tsx';
@@ -44,11 +45,18 @@ const summary = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 120)
 export function landingDocument(view: LandingView, bodyHtml: string): string {
   const l = view.landing;
   const scripts = view.preview ? { head: '', body: '', conversion: '' } : { head: l.headScript.trim(), body: l.bodyScript.trim(), conversion: l.conversionScript.trim() };
+  const tags = view.preview ? [] : l.trackingTags;
+  const tagCode = tagScript(tags);
   const nonce = scripts.head || scripts.body || scripts.conversion ? newNonce() : undefined;
   const redirect = cspOrigin(safeUrl(l.thankYouUrl) ?? null);
   const csp = view.preview
     ? landingCsp({ hashes: [] }).replace("form-action 'self'", "form-action 'none'")
-    : landingCsp({ hashes: [INLINE_HASH], nonce, formTargets: redirect ? [redirect] : [] });
+    : landingCsp({
+        hashes: tagCode ? [INLINE_HASH, sha256Source(tagCode)] : [INLINE_HASH],
+        hosts: tagHosts(tags),
+        nonce,
+        formTargets: redirect ? [redirect] : [],
+      });
   const nonced = (s: string) => (nonce && s ? withNonce(s, nonce) : '');
   const hero = l.content.hero && safeUrl(l.content.hero.url);
   return htmlDocument({
@@ -57,9 +65,10 @@ export function landingDocument(view: LandingView, bodyHtml: string): string {
     image: hero && hero.startsWith('http') ? hero : undefined,
     css: landingCss(l.content.colors),
     csp,
-    head: nonced(scripts.head),
+    head: (tagCode ? `<script>${tagCode}</script>` : '') + nonced(scripts.head),
     body:
       bodyHtml +
+      tagNoscript(tags, 'PageView') +
       nonced(scripts.body) +
       (scripts.conversion ? `<template id="cv">${nonced(scripts.conversion)}</template>` : '') +
       (view.preview ? '' : `<script>${INLINE_SCRIPT}</script>`),

@@ -155,9 +155,11 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
       const { landing } = await service.submit(body, { ip: req.ip, userAgent: req.headers['user-agent'] });
       if (!wantsHtml(req)) return reply.code(201).type('application/json; charset=utf-8').send('{"ok":true}');
       if (landing.thankYouUrl) return reply.redirect(landing.thankYouUrl, 303);
+      const freeScripts = !!app.config.publicOrigin;
       const page = thankYouPage({
         title: landing.title, message: landing.thankYouMessage, color: landing.color, backUrl: landingPath(landing.shopCode, landing.landingCode),
-        headScript: landing.headScript, conversionScript: landing.conversionScript,
+        trackingTags: landing.trackingTags,
+        headScript: freeScripts ? landing.headScript : '', conversionScript: freeScripts ? landing.conversionScript : '',
       });
       return reply.code(200).header('content-security-policy', page.csp).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page.html);
     },

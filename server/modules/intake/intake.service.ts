@@ -10,6 +10,7 @@ import { verifyRenderStamp } from '../../lib/landing-security.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { seoulDay } from '../../../contracts/kst.ts';
 import { stripControls } from '../../../contracts/zod.ts';
+import { trackingTags as trackingTagsSchema, type TrackingTag } from '../../../contracts/tracking-tags.ts';
 import { DEFAULT_COLORS, formFields as formFieldsSchema, landingState, type FormField } from '../../../contracts/landings.ts';
 import {
   HONEYPOT_FIELD, INTAKE_MESSAGES, MIN_FILL_MS, TOKEN_FIELD, intakeFields, intakeTarget, validateAnswers, visitSource,
@@ -38,6 +39,7 @@ export interface LandingDefinition {
   duplicateWindowDays: number;
   mediaTypeId: number | null;
   policyId: number | null;
+  trackingTags: TrackingTag[];
   headScript: string;
   conversionScript: string;
   color: string;
@@ -50,7 +52,7 @@ function toDefinition(r: LandingDefinitionRow): LandingDefinition {
     openAt: r.open_at, closeAt: r.close_at, shopActive: r.shop_status === 'active',
     formFields: formFieldsSchema.parse(JSON.parse(r.form_fields)), thankYouMessage: r.thank_you_message, thankYouUrl: r.thank_you_url,
     duplicateWindowDays: r.duplicate_window_days, mediaTypeId: r.media_type_id, policyId: r.policy_id,
-    headScript: r.head_script, conversionScript: r.conversion_script, color: content.colors?.primary ?? DEFAULT_COLORS.primary,
+    trackingTags: trackingTagsSchema.parse(JSON.parse(r.tracking_tags)), headScript: r.head_script, conversionScript: r.conversion_script, color: content.colors?.primary ?? DEFAULT_COLORS.primary,
   };
 }
 

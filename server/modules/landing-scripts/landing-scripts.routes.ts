@@ -7,7 +7,10 @@ import { shopParam } from '../../../contracts/list.ts';
 import { landingParams, landingScripts, landingScriptsInput } from '../../../contracts/landings.ts';
 
 export async function landingScriptsRoutes(app: FastifyInstance): Promise<void> {
-  const service = landingScriptsService(app.db, app.clock, (ids) => app.landingPages.changed(ids));
+  const service = landingScriptsService(app.db, app.clock, {
+    freeScriptsEnabled: !!app.config.publicOrigin,
+    changed: (ids) => app.landingPages.changed(ids),
+  });
   const read = { screen: 'landing-script-management', action: 'read', shop: true } as const;
   const write = { screen: 'landing-script-management', action: 'write', shop: true } as const;
 

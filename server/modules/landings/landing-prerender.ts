@@ -14,6 +14,8 @@ export interface PrerenderOptions {
   db: Kysely<Database>;
   renderer: PageRenderer;
   secret: Buffer;
+  /** Free-form scripts are served (PUBLIC_ORIGIN is set). */
+  freeScripts: boolean;
   outDir: string;
   now?: Date;
   concurrency?: number;
@@ -28,7 +30,7 @@ export interface PrerenderResult {
 export async function prerenderLandings(o: PrerenderOptions): Promise<PrerenderResult> {
   const now = o.now ?? new Date();
   const open = (await landingViews(o.db).states()).filter((s) => publicState(s, now) === 'open');
-  const ctx = { db: o.db, secret: o.secret, now };
+  const ctx = { db: o.db, secret: o.secret, now, freeScripts: o.freeScripts };
   const pages: string[] = [];
   const uploadKeys = new Set<string>();
 

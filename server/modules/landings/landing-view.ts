@@ -7,6 +7,7 @@ import {
   formFields as formFieldsSchema, landingContent, landingPath, landingState, type LandingInput, type LandingState, type LandingView, type PrivacyPageView,
 } from '../../../contracts/landings.ts';
 import type { PrivacyPolicyView, ThirdParty } from '../../../contracts/privacy.ts';
+import { trackingTags as trackingTagsSchema } from '../../../contracts/tracking-tags.ts';
 
 /** What a visitor gets now; a disabled shop's landings count as ended. */
 export function publicState(st: Pick<PublicState, 'status' | 'open_at' | 'close_at' | 'shop_status'>, now: Date): LandingState {
@@ -37,21 +38,31 @@ export function policyView(p: PrivacyPolicyRow | undefined, shop: Pick<ShopRow, 
 
 type ViewLanding = Omit<LandingView['landing'], 'id' | 'version'>;
 
-export function landingFieldsView(l: LandingRow): ViewLanding {
+/** Free-form scripts reach a page only when public pages have an origin of their own (PUBLIC_ORIGIN). */
+export interface ViewOptions {
+  freeScripts: boolean;
+}
+
+export function landingFieldsView(l: LandingRow, o: ViewOptions): ViewLanding {
   return {
     code: l.landing_code, title: l.title,
     content: landingContent.parse(JSON.parse(l.content)), formFields: formFieldsSchema.parse(JSON.parse(l.form_fields)),
     privacyConsentText: l.privacy_consent_text, marketingConsentText: l.marketing_consent_text,
     thankYouMessage: l.thank_you_message, thankYouUrl: l.thank_you_url,
-    headScript: l.head_script, bodyScript: l.body_script, conversionScript: l.conversion_script,
+    trackingTags: trackingTagsSchema.parse(JSON.parse(l.tracking_tags)),
+    headScript: o.freeScripts ? l.head_script : '',
+    bodyScript: o.freeScripts ? l.body_script : '',
+    conversionScript: o.freeScripts ? l.conversion_script : '',
   };
 }
 
-export function inputView(i: LandingInput): Omit<ViewLanding, 'headScript' | 'bodyScript' | 'conversionScript'> {
+/** Unsaved editor input as the preview shows it: no tags, no scripts. */
+export function inputView(i: LandingInput): ViewLanding {
   return {
     code: i.landingCode, title: i.title, content: i.content, formFields: i.formFields,
     privacyConsentText: i.privacyConsentText, marketingConsentText: i.marketingConsentText,
     thankYouMessage: i.thankYouMessage, thankYouUrl: i.thankYouUrl,
+    trackingTags: [], headScript: '', bodyScript: '', conversionScript: '',
   };
 }
 
@@ -62,7 +73,7 @@ const shopOfRow = (r: PublicLandingRow): LandingView['shop'] => ({
   businessNumber: r.business_number, phone: r.shop_phone, address: r.address,
 });
 
-export function landingViews(db: Kysely<Database>) {
+export function landingViews(db: Kysely<Database>, o: ViewOptions = { freeScripts: false }) {
   const repo = landingsRepository(db);
 
   async function load(shopCode: string, landingCode: string) {
@@ -86,7 +97,7 @@ export function landingViews(db: Kysely<Database>) {
       const { row, policy } = found;
       return {
         shop: shopOfRow(row),
-        landing: { id: row.id, version: row.version, ...landingFieldsView(row) },
+        landing: { id: row.id, version: row.version, ...landingFieldsView(row, o) },
         policy: policyView(policy, row),
         token: token(row.id),
       };

@@ -20,7 +20,7 @@ export interface StatsPeriod {
   toIso: string;
 }
 
-export type LandingFields = Omit<LandingRow, 'id' | 'version' | 'created_at' | 'updated_at' | 'head_script' | 'body_script' | 'conversion_script' | 'published_at' | 'created_by'>;
+export type LandingFields = Omit<LandingRow, 'id' | 'version' | 'created_at' | 'updated_at' | 'tracking_tags' | 'head_script' | 'body_script' | 'conversion_script' | 'published_at' | 'created_by'>;
 
 export function landingsRepository(db: Kysely<Database>) {
   const publicBase = () =>

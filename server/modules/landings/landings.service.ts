@@ -9,7 +9,7 @@ import { auditBy, type Actor } from '../../lib/audit.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { addDays, seoulDay, seoulDayStart } from '../../../contracts/kst.ts';
 import {
-  formFields as formFieldsSchema, landingContent, landingPath, landingState,
+  formFields as formFieldsSchema, hasFreeScripts, landingContent, landingPath, landingState,
   type Landing, type LandingInput, type LandingListItem, type LandingListQuery, type LandingView,
 } from '../../../contracts/landings.ts';
 
@@ -32,7 +32,7 @@ export function toLanding(r: LandingRow, shopCode: string, now: Date): Landing {
     privacyConsentText: r.privacy_consent_text, marketingConsentText: r.marketing_consent_text,
     thankYouMessage: r.thank_you_message, thankYouUrl: r.thank_you_url, duplicateWindowDays: r.duplicate_window_days,
     privacyPolicyVersionId: r.privacy_policy_version_id,
-    hasScripts: !!(r.head_script.trim() || r.body_script.trim() || r.conversion_script.trim()),
+    hasScripts: r.tracking_tags !== '[]' || hasFreeScripts({ headScript: r.head_script, bodyScript: r.body_script, conversionScript: r.conversion_script }),
     publishedAt: r.published_at, version: r.version, url: landingPath(shopCode, r.landing_code),
     createdAt: r.created_at, updatedAt: r.updated_at,
   };
@@ -179,11 +179,11 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
       const shop = await shopOf(shopId);
       const saved = id ? await row(shopId, id) : null;
       if (input) await checkReferences(shopId, input);
-      const landing = input ? inputView(input) : landingFieldsView(saved!);
+      const landing = input ? inputView(input) : { ...landingFieldsView(saved!, { freeScripts: false }), trackingTags: [] };
       const policy = await policyFor(shopId, input ? input.privacyPolicyVersionId : saved!.privacy_policy_version_id);
       return hooks.preview({
         shop: shopView(shop),
-        landing: { id: saved?.id ?? 0, version: saved?.version ?? 0, ...landing, headScript: '', bodyScript: '', conversionScript: '' },
+        landing: { id: saved?.id ?? 0, version: saved?.version ?? 0, ...landing },
         policy: policyView(policy, shop),
         token: 'preview',
         preview: true,

@@ -136,7 +136,7 @@ describe('landing editor API', () => {
 
   it('previews saved and unsaved landings without scripts or a working form', async () => {
     const id = (await t.admin.post(base(), landingInput())).json().id;
-    await t.admin.put(`/api/shops/${t.shopId}/landings/${id}/scripts`, { headScript: '<script>fbq()</script>' });
+    expect((await t.admin.put(`/api/shops/${t.shopId}/landings/${id}/scripts`, { trackingTags: [{ kind: 'meta-pixel', id: '123456789012345' }] })).statusCode).toBe(200);
     const saved = await t.admin.get(`${base()}/${id}/preview`);
     expect(saved.statusCode).toBe(200);
     expect(saved.headers['content-type']).toContain('text/html');
@@ -328,7 +328,7 @@ describe('prerender', () => {
     await t.admin.post(base(), landingInput({ landingCode: 'draft' }));
     const outDir = path.join(t.dataDir, 'out');
     const result = await prerenderLandings({
-      db: t.app.db, renderer: await t.app.landingPages.renderer(), secret: landingSecret(t.dataDir), outDir, now: t.clock.now(),
+      db: t.app.db, renderer: await t.app.landingPages.renderer(), secret: landingSecret(t.dataDir), freeScripts: false, outDir, now: t.clock.now(),
     });
     expect(result).toEqual({ pages: ['/view/smile/implant', '/view/smile/implant/privacy'], uploads: 1 });
     const html = fs.readFileSync(path.join(outDir, 'view/smile/implant/index.html'), 'utf8');
