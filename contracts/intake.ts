@@ -26,6 +26,7 @@ export const INTAKE_MESSAGES = {
   denied: '접수가 제한되었습니다. 다른 방법으로 문의해 주세요.',
   rateLimited: '짧은 시간에 너무 많이 신청하셨습니다. 잠시 후 다시 시도해 주세요.',
   tooLarge: '보낸 내용이 너무 큽니다.',
+  sensitiveConsent: '민감정보 처리에 따로 동의해 주세요.',
   internal: '일시적인 오류로 접수하지 못했습니다. 잠시 후 다시 시도해 주세요.',
 } as const;
 
@@ -52,6 +53,8 @@ export const intakeFields = z.object({
   phone: phone('올바른 연락처를 입력해 주세요. (예: 010-1234-5678)', '연락처를 입력해 주세요.'),
   privacyConsent: consentFlag.refine((v) => v, '개인정보 수집·이용에 동의해 주세요.'),
   marketingConsent: consentFlag,
+  /** The separate consent a landing with sensitive fields asks for (checked against the landing). */
+  sensitiveConsent: consentFlag,
   utm_source: optional(200),
   utm_medium: optional(200),
   utm_campaign: optional(200),

@@ -32,7 +32,7 @@ export const FIELD_TYPE_LABELS: Record<FieldType, string> = { 'short-text': '단
 
 /** Keys the intake form uses itself; extra fields may not take them. */
 export const RESERVED_FIELD_KEYS = [
-  'shopCode', 'landingCode', 'name', 'phone', 'privacyConsent', 'marketingConsent', 'referrer', 'website', '_t',
+  'shopCode', 'landingCode', 'name', 'phone', 'privacyConsent', 'marketingConsent', 'sensitiveConsent', 'referrer', 'website', '_t',
   'utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term',
 ] as const;
 export const FIELD_KEY_RE = /^[a-z][a-zA-Z0-9_]{0,29}$/;
@@ -95,6 +95,8 @@ export const formField = z
     type: z.enum(FIELD_TYPES, '유형을 선택하세요.'),
     options: z.array(required(50, '선택지를 입력하세요.')).max(20, '선택지는 20개 이하입니다.').default([]),
     required: z.boolean().default(false),
+    /** 건강·민감정보: collected only with a consent of its own (PIPA art. 23). */
+    sensitive: z.boolean().default(false),
   })
   .superRefine((f, ctx) => {
     if (f.type !== 'short-text' && f.options.length === 0) ctx.addIssue({ code: 'custom', path: ['options'], message: '선택지를 1개 이상 입력하세요.' });
@@ -163,6 +165,8 @@ export const landing = z.object({
   duplicateWindowDays: z.number(),
   privacyPolicyVersionId: z.number().nullable(),
   hasScripts: z.boolean(),
+  /** Labels of form fields its privacy policy's items do not name (a warning on publishing). */
+  uncoveredFields: z.array(z.string()),
   publishedAt: z.string().nullable(),
   version: z.number(),
   /** Public path, e.g. /view/smile-dental/implant-event. */
@@ -173,7 +177,7 @@ export const landing = z.object({
 export type Landing = z.infer<typeof landing>;
 
 export const landingListItem = landing
-  .pick({ id: true, landingCode: true, title: true, status: true, state: true, openAt: true, closeAt: true, publishedAt: true, url: true, updatedAt: true })
+  .pick({ id: true, landingCode: true, title: true, status: true, state: true, openAt: true, closeAt: true, publishedAt: true, url: true, updatedAt: true, uncoveredFields: true })
   .extend({
     mediaTypeName: z.string().nullable(),
     eventTypeName: z.string().nullable(),
@@ -264,6 +268,8 @@ export interface LandingView {
     businessNumber: string | null;
     phone: string | null;
     address: string | null;
+    privacyOfficerName: string | null;
+    privacyOfficerContact: string | null;
   };
   landing: {
     id: number;
@@ -283,6 +289,7 @@ export interface LandingView {
     version: number;
   };
   policy: PrivacyPolicyView | null;
+  operator: OperatorView | null;
   /** Signed render stamp the form posts back (minimum fill time). */
   token: string;
   /** Editor preview: no scripts, no submitting. */
@@ -292,7 +299,21 @@ export interface LandingView {
 /** What the public privacy page renders. */
 export interface PrivacyPageView {
   shop: LandingView['shop'];
-  landing: { code: string; title: string };
+  /** The landing's form fields: what its privacy page lists as collected. */
+  landing: { code: string; title: string; formFields: FormField[] };
   /** Null when the shop has not published a policy yet. */
   policy: PrivacyPolicyView | null;
+  /** The agency; null until a 최고관리자 enters its details. */
+  operator: OperatorView | null;
+}
+
+/** The agency as privacy pages name it. */
+export interface OperatorView {
+  companyName: string;
+  representative: string;
+  businessNumber: string | null;
+  phone: string | null;
+  address: string;
+  privacyOfficerName: string;
+  privacyOfficerContact: string;
 }

@@ -14,7 +14,16 @@ export const thirdParty = z.object({
 });
 export type ThirdParty = z.infer<typeof thirdParty>;
 
+/** Who collects the leads: the agency (providing them to the shop), or the shop itself (the agency processing them for it). */
+export const COLLECTORS = ['operator', 'shop'] as const;
+export type Collector = (typeof COLLECTORS)[number];
+export const COLLECTOR_LABELS: Record<Collector, string> = {
+  operator: '운영사(대행사)가 수집해 업체에 제공',
+  shop: '업체가 직접 수집 (운영사는 처리를 위탁받음)',
+};
+
 export const privacyPolicyInput = z.object({
+  collector: z.enum(COLLECTORS, '개인정보를 수집하는 자를 선택하세요.').default('operator'),
   purpose: required(1000, '수집·이용 목적을 입력하세요.'),
   items: required(500, '수집 항목을 입력하세요.'),
   retentionDays: z.coerce.number().int('정수로 입력하세요.').min(1, '1일 이상 입력하세요.').max(3650, '3650일 이하로 입력하세요.'),
@@ -37,6 +46,7 @@ export const privacyPolicy = z.object({
   status: z.enum(POLICY_STATUSES),
   /** The latest published version: what new submissions consent to by default. */
   current: z.boolean(),
+  collector: z.enum(COLLECTORS),
   purpose: z.string(),
   items: z.string(),
   retentionDays: z.number(),
@@ -50,6 +60,13 @@ export const privacyPolicy = z.object({
 });
 export type PrivacyPolicy = z.infer<typeof privacyPolicy>;
 
+/** Published versions for the landing editor's select (with what they name as collected). */
+export const policyOption = z.object({
+  id: z.number(), version: z.number(), publishedAt: z.string(), current: z.boolean(), items: z.string(), collector: z.enum(COLLECTORS),
+});
+export type PolicyOption = z.infer<typeof policyOption>;
+export const policyOptionsResponse = z.object({ items: z.array(policyOption) });
+
 export const privacyPolicyListResponse = z.object({ items: z.array(privacyPolicy), total: z.number().int() });
 export const policyParams = z.object({ shopId: z.coerce.number().int().positive(), id: z.coerce.number().int().positive() });
 
@@ -57,6 +74,7 @@ export const policyParams = z.object({ shopId: z.coerce.number().int().positive(
 export interface PrivacyPolicyView {
   id: number;
   version: number;
+  collector: Collector;
   purpose: string;
   items: string;
   retentionDays: number;
@@ -66,3 +84,28 @@ export interface PrivacyPolicyView {
   body: string;
   publishedAt: string;
 }
+
+/** One item of a comma-separated list, compared without spaces or case. */
+const itemKey = (s: string) => s.replace(/\s+/g, '').toLowerCase();
+const splitItems = (items: string) => items.split(/[,·/\n]+/).map((s) => s.trim()).filter(Boolean);
+
+interface FieldLabel {
+  label: string;
+  sensitive?: boolean;
+}
+
+/** The fields whose labels the policy's items do not name (the marketer is warned on publishing). */
+export function uncoveredFields(policyItems: string, fields: readonly FieldLabel[]): string[] {
+  const named = new Set(splitItems(policyItems).map(itemKey));
+  const text = itemKey(policyItems);
+  return fields.map((f) => f.label).filter((l) => !named.has(itemKey(l)) && !text.includes(itemKey(l)));
+}
+
+/** What a landing collects: its policy's items plus every form field's label (sensitive ones marked apart). */
+export function collectedItems(policyItems: string, fields: readonly FieldLabel[]): string {
+  const extra = uncoveredFields(policyItems, fields.filter((f) => !f.sensitive));
+  return [...splitItems(policyItems), ...extra].join(', ');
+}
+
+/** Labels of the fields marked sensitive (건강·민감정보): they need a consent of their own (PIPA art. 23). */
+export const sensitiveItems = (fields: readonly FieldLabel[]): string[] => fields.filter((f) => f.sensitive).map((f) => f.label);

@@ -32,6 +32,8 @@ export async function landingTestApp(config: Partial<Config> = {}, o: { onDisk?:
   });
   if (shop.statusCode !== 201) throw new Error(`shop: ${shop.statusCode} ${shop.body}`);
   const shopId = shop.json().id as number;
+  const operator = await admin.put('/api/operator', OPERATOR);
+  if (operator.statusCode !== 200) throw new Error(`operator: ${operator.statusCode} ${operator.body}`);
   await publishPolicy(admin, shopId);
   return {
     ...t, dataDir, admin, shopId, shopCode: 'smile',
@@ -41,6 +43,12 @@ export async function landingTestApp(config: Partial<Config> = {}, o: { onDisk?:
     },
   };
 }
+
+/** The agency's details, named as collector on privacy pages. */
+export const OPERATOR = {
+  companyName: '(주)테스트애드', representative: '정대행', businessNumber: '2148812345', phone: '02-1544-7788',
+  address: '서울 마포구 양화로 45', privacyOfficerName: '윤보안', privacyOfficerContact: 'privacy@test-ad.kr',
+};
 
 export const policyInput = (extra: Record<string, unknown> = {}) => ({
   purpose: '상담 신청 접수 및 안내', items: '이름, 연락처', retentionDays: 180,

@@ -4,6 +4,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import { CODE_KIND_LABELS, CODE_KIND_SCREENS, codeItemInput, type CodeItem, type CodeItemInput, type CodeKind } from '../../contracts/code-items.ts';
+import { quoted } from '../../contracts/korean.ts';
 import { api } from '../lib/api.ts';
 import { useAuth } from '../lib/auth.tsx';
 import { formatDateTime } from '../lib/format.ts';
@@ -54,7 +55,7 @@ export function CodeTableScreen({ kind }: { kind: CodeKind }) {
                 <Button type="link" size="small" onClick={() => modal.edit(row)}>
                   수정
                 </Button>
-                <DeleteAction endpoint={endpoint} id={row.id} disabled={row.usage > 0} confirm={`'${row.name}'을(를) 삭제할까요?`} />
+                <DeleteAction endpoint={endpoint} id={row.id} disabled={row.usage > 0} confirm={`${quoted(row.name, '을/를')} 삭제할까요?`} />
               </Space>
             ),
           },

@@ -8,6 +8,8 @@ import { api } from '../lib/api.ts';
 export interface ConfirmActionProps {
   label: ReactNode;
   confirm: string;
+  /** More to know before confirming (shown under the question). */
+  description?: ReactNode;
   run: () => Promise<unknown>;
   invalidates?: string[];
   danger?: boolean;
@@ -15,13 +17,14 @@ export interface ConfirmActionProps {
   disabled?: boolean;
 }
 
-export function ConfirmAction({ label, confirm, run, invalidates = [], danger, success = '처리했습니다.', disabled }: ConfirmActionProps) {
+export function ConfirmAction({ label, confirm, description, run, invalidates = [], danger, success = '처리했습니다.', disabled }: ConfirmActionProps) {
   const [busy, setBusy] = useState(false);
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   return (
     <Popconfirm
       title={confirm}
+      description={description && <div style={{ maxWidth: 360 }}>{description}</div>}
       okText="확인"
       cancelText="취소"
       okButtonProps={{ danger }}

@@ -3,7 +3,7 @@
 import { useMemo, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Form, Input, Select, Space, Table, type TableProps } from 'antd';
+import { Alert, Button, Card, Empty, Form, Input, Select, Space, Table, type TableProps } from 'antd';
 import type { ColumnsType, SorterResult } from 'antd/es/table/interface.js';
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { PAGE_SIZES, type ListResult } from '../../contracts/list.ts';
@@ -62,9 +62,11 @@ export interface ResourceTableProps<T> {
   extraQuery?: Query;
   rowSelection?: TableProps<T>['rowSelection'];
   expandable?: TableProps<T>['expandable'];
+  /** What an empty list says when no filter is set (who fills it, what will show); filtered lists say 검색 결과가 없습니다. */
+  empty?: ReactNode;
 }
 
-export function ResourceTable<T extends object>({ endpoint, columns, filters = [], rowKey = 'id', toolbar, extraQuery, rowSelection, expandable }: ResourceTableProps<T>) {
+export function ResourceTable<T extends object>({ endpoint, columns, filters = [], rowKey = 'id', toolbar, extraQuery, rowSelection, expandable, empty }: ResourceTableProps<T>) {
   const names = filters.map((f) => f.name);
   const { params, update } = useListParams(names);
   const [form] = Form.useForm();
@@ -157,6 +159,14 @@ export function ResourceTable<T extends object>({ endpoint, columns, filters = [
         onChange={onChange}
         rowSelection={rowSelection}
         expandable={expandable}
+        locale={{
+          emptyText: (
+            <Empty
+              image={Empty.PRESENTED_IMAGE_SIMPLE}
+              description={Object.values(params.filters).some((v) => v !== undefined && v !== '') ? '조건에 맞는 결과가 없습니다.' : (empty ?? '아직 데이터가 없습니다.')}
+            />
+          ),
+        }}
         scroll={{ x: 'max-content' }}
         pagination={{
           current: params.page,

@@ -44,7 +44,7 @@ interface DemoLanding {
   content: Omit<LandingContent, 'hero' | 'images'>;
   formFields: FormField[];
   marketingConsentText: string | null;
-  policy: { purpose: string; items: string; retentionDays: number };
+  policy: { purpose: string; items: string; retentionDays: number; collector: 'operator' | 'shop' };
 }
 
 const DEMO_LANDINGS: DemoLanding[] = [
@@ -60,11 +60,13 @@ const DEMO_LANDINGS: DemoLanding[] = [
       colors: { primary: '#0e7c86', background: '#eef7f7', text: '#1f2329' },
     },
     formFields: [
-      { key: 'treatment', label: '관심 진료', type: 'select', options: ['임플란트', '치아교정', '라미네이트', '일반 진료'], required: true },
-      { key: 'callTime', label: '통화 가능 시간', type: 'radio', options: ['오전 (9~12시)', '오후 (12~18시)', '저녁 (18~21시)'], required: false },
+      { key: 'treatment', label: '관심 진료', type: 'select', options: ['임플란트', '치아교정', '라미네이트', '일반 진료'], required: true, sensitive: false },
+      { key: 'callTime', label: '통화 가능 시간', type: 'radio', options: ['오전 (9~12시)', '오후 (12~18시)', '저녁 (18~21시)'], required: false, sensitive: false },
+      { key: 'symptoms', label: '불편한 증상', type: 'checkbox', options: ['씹을 때 통증', '잇몸 출혈', '흔들리는 치아', '시린 이'], required: false, sensitive: true },
     ],
     marketingConsentText: null,
-    policy: { purpose: '치과 진료 상담 신청 접수, 상담 일정 안내', items: '이름, 연락처, 관심 진료, 통화 가능 시간', retentionDays: 180 },
+    // The agency collects and provides the leads to the clinic.
+    policy: { purpose: '치과 진료 상담 신청 접수, 상담 일정 안내', items: '이름, 연락처, 관심 진료, 통화 가능 시간, 불편한 증상', retentionDays: 180, collector: 'operator' },
   },
   {
     shopCode: 'hanbit-insurance', landingCode: 'free-checkup', title: '보험료 무료 점검 캠페인', media: 'naver', event: 'free-trial',
@@ -78,16 +80,26 @@ const DEMO_LANDINGS: DemoLanding[] = [
       colors: { primary: '#1e4fd8', background: '#f2f5fd', text: '#1f2329' },
     },
     formFields: [
-      { key: 'age', label: '연령대', type: 'select', options: ['20대', '30대', '40대', '50대', '60대 이상'], required: true },
-      { key: 'interest', label: '관심 보험 (복수 선택)', type: 'checkbox', options: ['실손보험', '암보험', '운전자보험', '연금보험'], required: false },
+      { key: 'age', label: '연령대', type: 'select', options: ['20대', '30대', '40대', '50대', '60대 이상'], required: true, sensitive: false },
+      { key: 'interest', label: '관심 보험 (복수 선택)', type: 'checkbox', options: ['실손보험', '암보험', '운전자보험', '연금보험'], required: false, sensitive: false },
     ],
     marketingConsentText: '새로운 보험 상품과 이벤트 소식을 문자로 받아 보시겠습니까? 동의하지 않아도 점검 신청은 가능합니다.',
-    policy: { purpose: '보험 보장 점검 신청 접수 및 상담 안내', items: '이름, 연락처, 연령대, 관심 보험', retentionDays: 365 },
+    // The insurer collects for itself; the agency only processes the submissions for it.
+    policy: { purpose: '보험 보장 점검 신청 접수 및 상담 안내', items: '이름, 연락처, 연령대, 관심 보험', retentionDays: 365, collector: 'shop' },
   },
 ];
 
+/** The demo agency, named as collector on the demo privacy pages. */
+const DEMO_OPERATOR = {
+  company_name: '(주)리드룸마케팅', representative: '박리드', business_number: '2148812345', phone: '0215447788',
+  address: '서울특별시 마포구 양화로 45, 8층', privacy_officer_name: '윤보안', privacy_officer_contact: 'privacy@leadroom.example',
+};
+
 export async function seedDemoLandings(db: Kysely<Database>): Promise<void> {
   const now = new Date().toISOString();
+  if (!(await db.selectFrom('operator_settings').select('id').executeTakeFirst())) {
+    await db.insertInto('operator_settings').values({ id: 1, ...DEMO_OPERATOR, updated_by: null, updated_at: now }).execute();
+  }
   const code = async (kind: 'media-type' | 'event-type', c: string) =>
     (await db.selectFrom('code_items').select('id').where('kind', '=', kind).where('code', '=', c).executeTakeFirst())?.id ?? null;
 
@@ -98,8 +110,9 @@ export async function seedDemoLandings(db: Kysely<Database>): Promise<void> {
     await db
       .insertInto('privacy_policies')
       .values({
-        shop_id: shop.id, version: 1, purpose: d.policy.purpose, items: d.policy.items, retention_days: d.policy.retentionDays,
-        third_parties: JSON.stringify([{ recipient, purpose: d.policy.purpose, items: d.policy.items, period: `제공일로부터 ${d.policy.retentionDays}일` }]),
+        shop_id: shop.id, version: 1, collector: d.policy.collector, purpose: d.policy.purpose, items: d.policy.items, retention_days: d.policy.retentionDays,
+        // The shop itself is named on the page as recipient (or as collector): no row for it here.
+        third_parties: '[]',
         officer_name: null, officer_contact: null, body: '', published_at: now, created_by: null, created_at: now, updated_at: now,
       })
       .execute();

@@ -4,6 +4,7 @@ import * as foundation from './migrations/2026-11-21-foundation.ts';
 import * as landings from './migrations/2026-11-21-landings.ts';
 import * as accountsPassword from './migrations/2026-11-23-accounts-password.ts';
 import * as trackingTags from './migrations/2026-11-23-tracking-tags.ts';
+import * as privacyCollector from './migrations/2026-11-23-privacy-collector.ts';
 
 /** Migrations in order; file names are dated and frozen. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-21-landings': landings,
   '2026-11-23-accounts-password': accountsPassword,
   '2026-11-23-tracking-tags': trackingTags,
+  '2026-11-23-privacy-collector': privacyCollector,
 };
 
 class StaticProvider implements MigrationProvider {

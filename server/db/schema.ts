@@ -144,6 +144,7 @@ export interface PrivacyPoliciesTable {
   id: Id;
   shop_id: number;
   version: number;
+  collector: ColumnType<'operator' | 'shop', 'operator' | 'shop' | undefined, 'operator' | 'shop'>;
   purpose: string;
   items: string;
   retention_days: number;
@@ -167,6 +168,8 @@ export interface LeadsTable {
   answers: string;
   privacy_consent: number;
   marketing_consent: number;
+  /** 1: the visitor gave the separate consent the landing's sensitive fields require. */
+  sensitive_consent: number;
   privacy_policy_id: number | null;
   utm_source: string | null;
   utm_medium: string | null;
@@ -236,7 +239,22 @@ export interface UploadsTable {
   created_at: string;
 }
 
+/** The agency's own details: one row (id 1). */
+export interface OperatorSettingsTable {
+  id: number;
+  company_name: string;
+  representative: string;
+  business_number: string | null;
+  phone: string | null;
+  address: string;
+  privacy_officer_name: string;
+  privacy_officer_contact: string;
+  updated_by: number | null;
+  updated_at: string;
+}
+
 export interface Database {
+  operator_settings: OperatorSettingsTable;
   account_types: AccountTypesTable;
   accounts: AccountsTable;
   sessions: SessionsTable;

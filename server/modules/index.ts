@@ -12,9 +12,10 @@ import { landingsRoutes } from './landings/landings.routes.ts';
 import { landingScriptsRoutes } from './landing-scripts/landing-scripts.routes.ts';
 import { privacyPoliciesRoutes } from './privacy-policies/privacy-policies.routes.ts';
 import { intakeRoutes } from './intake/intake.routes.ts';
+import { operatorRoutes } from './operator/operator.routes.ts';
 
 export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [
   authRoutes, codeItemsRoutes, accountTypesRoutes, accountsRoutes, shopsRoutes, shopPermissionsRoutes, denyRulesRoutes,
-  dashboardRoutes,
+  dashboardRoutes, operatorRoutes,
   landingsRoutes, landingScriptsRoutes, privacyPoliciesRoutes, intakeRoutes,
 ];

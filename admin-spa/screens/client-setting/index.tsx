@@ -1,9 +1,10 @@
-// Shops (clients): list, search, create, edit, disable.
+// Shops (clients): list, search, create, edit, disable; above them the agency's own details.
 import { Button, Col, Divider, Form, Input, Row, Select, Space, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import { SHOP_STATUSES, SHOP_STATUS_LABELS, shopInput, type Shop, type ShopInput } from '../../../contracts/shops.ts';
 import { formatBusinessNumber, formatPhone } from '../../../contracts/rules.ts';
+import { quoted } from '../../../contracts/korean.ts';
 import { api } from '../../lib/api.ts';
 import { useAuth } from '../../lib/auth.tsx';
 import { formatDateTime } from '../../lib/format.ts';
@@ -12,6 +13,7 @@ import { zodRule } from '../../lib/zod-rule.ts';
 import { ResourceTable } from '../../components/resource-table.tsx';
 import { ResourceForm, useFormModal } from '../../components/resource-form.tsx';
 import { ConfirmAction } from '../../components/confirm-action.tsx';
+import { OperatorCard } from './operator-card.tsx';
 
 const ENDPOINT = '/api/shops';
 const statusOptions = SHOP_STATUSES.map((s) => ({ value: s, label: SHOP_STATUS_LABELS[s] }));
@@ -55,7 +57,7 @@ export default function ClientSetting() {
                 <ConfirmAction
                   label={row.status === 'active' ? '사용 중지' : '다시 사용'}
                   danger={row.status === 'active'}
-                  confirm={row.status === 'active' ? `'${row.name}'을(를) 사용 중지할까요? 랜딩과 접수는 계속 동작합니다.` : `'${row.name}'을(를) 다시 사용할까요?`}
+                  confirm={row.status === 'active' ? `${quoted(row.name, '을/를')} 사용 중지할까요? 랜딩과 접수는 계속 동작합니다.` : `${quoted(row.name, '을/를')} 다시 사용할까요?`}
                   run={() => api.put(`${ENDPOINT}/${row.id}`, { ...toForm(row), status: row.status === 'active' ? 'disabled' : 'active' })}
                   invalidates={[ENDPOINT]}
                 />
@@ -69,6 +71,7 @@ export default function ClientSetting() {
   const editing = modal.editing;
   return (
     <>
+      <OperatorCard />
       <ResourceTable<Shop>
         endpoint={ENDPOINT}
         columns={columns}

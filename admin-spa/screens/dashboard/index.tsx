@@ -35,7 +35,11 @@ export default function DashboardScreen() {
       d && {
         tooltip: { trigger: 'item', formatter: '{b}: {c}건 ({d}%)' },
         legend: { bottom: 0 },
-        series: [{ type: 'pie', radius: ['45%', '70%'], center: ['50%', '45%'], data: d.leads.byMedium.map((m) => ({ name: m.medium, value: m.month })) }],
+        // The legend names each medium; the slices carry only their share (no name twice).
+        series: [{
+          type: 'pie', radius: ['45%', '70%'], center: ['50%', '45%'], label: { formatter: '{d}%' },
+          data: d.leads.byMedium.map((m) => ({ name: m.medium, value: m.month })),
+        }],
       },
     [d],
   );

@@ -45,7 +45,7 @@ export function FormBuilder({ form, disabled }: { form: FormInstance<EditorValue
               block
               icon={<PlusOutlined />}
               disabled={disabled || fields.length >= MAX_FIELDS}
-              onClick={() => add({ key: nextKey(form.getFieldValue('formFields') ?? []), label: '', type: 'short-text', options: [], required: false })}
+              onClick={() => add({ key: nextKey(form.getFieldValue('formFields') ?? []), label: '', type: 'short-text', options: [], required: false, sensitive: false })}
             >
               항목 추가 ({fields.length}/{MAX_FIELDS})
             </Button>
@@ -101,12 +101,12 @@ function FieldCard({ form, name, index, count, disabled, remove, move }: FieldCa
       }
     >
       <Row gutter={12}>
-        <Col xs={24} md={9}>
+        <Col xs={24} md={8}>
           <Form.Item label="항목 이름" name={[name, 'label']} required rules={[landingRule(form, ['formFields', name, 'label'])]}>
             <Input maxLength={40} placeholder="예: 희망 지점" />
           </Form.Item>
         </Col>
-        <Col xs={12} md={7}>
+        <Col xs={12} md={6}>
           <Form.Item
             label="키"
             name={[name, 'key']}
@@ -122,11 +122,18 @@ function FieldCard({ form, name, index, count, disabled, remove, move }: FieldCa
             <Select options={typeOptions} />
           </Form.Item>
         </Col>
-        <Col xs={24} md={3}>
+        <Col xs={24} md={5}>
           {/* Aligned with the inputs beside it, which have a label row above them. */}
-          <Form.Item name={[name, 'required']} valuePropName="checked" style={{ paddingTop: 34 }}>
-            <Checkbox aria-label={`추가 항목 ${index + 1} 필수`}>필수</Checkbox>
-          </Form.Item>
+          <Space size={4} style={{ paddingTop: 34 }}>
+            <Form.Item name={[name, 'required']} valuePropName="checked" noStyle>
+              <Checkbox aria-label={`추가 항목 ${index + 1} 필수`}>필수</Checkbox>
+            </Form.Item>
+            <Tooltip title="건강 상태·병력처럼 민감한 정보입니다. 신청서에 별도의 민감정보 처리 동의를 함께 받습니다 (개인정보 보호법 제23조).">
+              <Form.Item name={[name, 'sensitive']} valuePropName="checked" noStyle>
+                <Checkbox aria-label={`추가 항목 ${index + 1} 민감정보`}>민감정보</Checkbox>
+              </Form.Item>
+            </Tooltip>
+          </Space>
         </Col>
         {choice && (
           <Col span={24}>

@@ -2,11 +2,12 @@
 // for a chosen period (kept in the URL), preview, publish, close, and the editor.
 import { useSearchParams } from 'react-router-dom';
 import dayjs, { type Dayjs } from 'dayjs';
-import { Button, DatePicker, Space, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, DatePicker, Space, Tag, Tooltip, Typography } from 'antd';
 import { ExportOutlined, PlusOutlined, QuestionCircleOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import { LANDING_STATUSES, LANDING_STATUS_LABELS, LANDING_STATE_LABELS, type LandingListItem } from '../../../contracts/landings.ts';
 import { addDays, seoulDay } from '../../../contracts/kst.ts';
+import { josa, quoted } from '../../../contracts/korean.ts';
 import { api } from '../../lib/api.ts';
 import { useAuth } from '../../lib/auth.tsx';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
@@ -108,7 +109,20 @@ export default function LandingStatus() {
           {writable && row.status !== 'open' && (
             <ConfirmAction
               label={row.status === 'closed' ? '다시 게시' : '게시'}
-              confirm={`'${row.title}'을(를) 게시할까요? 공개 주소로 누구나 보고 신청할 수 있습니다.`}
+              confirm={`${quoted(row.title, '을/를')} 게시할까요?`}
+              description={
+                <>
+                  공개 주소로 누구나 보고 신청할 수 있습니다.
+                  {row.uncoveredFields.length > 0 && (
+                    <Alert
+                      type="warning"
+                      showIcon
+                      style={{ marginTop: 8 }}
+                      title={`${row.uncoveredFields.map((l) => `'${l}'`).join(', ')}${josa(row.uncoveredFields.at(-1)!, '이/가')} 개인정보 처리방침의 수집 항목에 없습니다. 동의 문구와 처리방침 페이지에는 자동으로 더해 표시하니, 처리방침의 수집 항목도 고쳐 주세요.`}
+                    />
+                  )}
+                </>
+              }
               run={() => api.post(`${endpoint}/${row.id}/publish`)}
               invalidates={[endpoint]}
               success="랜딩을 게시했습니다."
@@ -118,7 +132,8 @@ export default function LandingStatus() {
             <ConfirmAction
               label="종료"
               danger
-              confirm={`'${row.title}'을(를) 종료할까요? 더 이상 신청을 받지 않습니다.`}
+              confirm={`${quoted(row.title, '을/를')} 종료할까요?`}
+              description="더 이상 신청을 받지 않습니다."
               run={() => api.post(`${endpoint}/${row.id}/close`)}
               invalidates={[endpoint]}
               success="랜딩을 종료했습니다."
@@ -135,6 +150,11 @@ export default function LandingStatus() {
         endpoint={endpoint}
         columns={columns}
         extraQuery={{ from, to }}
+        empty={
+          writable
+            ? '아직 랜딩이 없습니다. 오른쪽 위의 ‘랜딩 만들기’로 첫 랜딩을 만들어 게시하세요.'
+            : '아직 이 업체의 랜딩이 없습니다. 랜딩은 대행사 담당 마케터가 만들어 게시하며, 게시되면 여기에서 랜딩별 방문 수·신청 수·전환율과 공개 주소를 볼 수 있습니다.'
+        }
         filters={[
           { name: 'q', label: '랜딩 이름 또는 코드', type: 'search' },
           { name: 'status', label: '상태', type: 'select', options: LANDING_STATUSES.map((s) => ({ value: s, label: LANDING_STATUS_LABELS[s] })) },

@@ -11,6 +11,8 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import {
   LANDING_STATE_LABELS, landingColors, landingContent, landingInput, landingPath, type Landing,
 } from '../../../contracts/landings.ts';
+import { josa } from '../../../contracts/korean.ts';
+import { uncoveredFields, type PolicyOption } from '../../../contracts/privacy.ts';
 import { ApiError, api } from '../../lib/api.ts';
 import { formatDate } from '../../lib/format.ts';
 import { useCodeOptions } from '../../lib/options.ts';
@@ -21,7 +23,7 @@ import { useDraft } from '../../lib/use-draft.ts';
 import { FormBuilder } from './form-builder.tsx';
 import { HeroImageInput } from './hero-image-input.tsx';
 import { LandingPreview } from './landing-preview.tsx';
-import { landingRule, newLandingValues, parseInput, toEditorValues, type EditorValues } from './landing-form.ts';
+import { landingRule, newLandingValues, parseInput, toEditorValues, type EditorField, type EditorValues } from './landing-form.ts';
 import { STATE_COLORS } from './state.ts';
 
 type TabKey = 'basics' | 'content' | 'form' | 'finish';
@@ -33,13 +35,6 @@ function tabOf(name: readonly (string | number)[]): TabKey {
   if (head === 'formFields') return 'form';
   if (['privacyConsentText', 'marketingEnabled', 'marketingConsentText', 'thankYouMode', 'thankYouMessage', 'thankYouUrl'].includes(head)) return 'finish';
   return 'basics';
-}
-
-interface PolicyOption {
-  id: number;
-  version: number;
-  publishedAt: string;
-  current: boolean;
 }
 
 export interface LandingEditorProps {
@@ -114,6 +109,18 @@ function EditorBody({ shop, landing, writable, endpoint, onClose, onCreated }: E
   const code = Form.useWatch('landingCode', form) as string | undefined;
   const thankYouMode = Form.useWatch('thankYouMode', form) as EditorValues['thankYouMode'] | undefined;
   const marketingEnabled = Form.useWatch('marketingEnabled', form) as boolean | undefined;
+  // What the chosen (or latest) policy names as collected, against the form's fields: a warning before publishing.
+  const formFields = (Form.useWatch('formFields', form) ?? []) as EditorField[];
+  const pinned = Form.useWatch('privacyPolicyVersionId', form) as number | null | undefined;
+  const policyInForce = (policies.data?.items ?? []).find((p) => (pinned ? p.id === pinned : p.current));
+  const uncovered = policyInForce ? uncoveredFields(policyInForce.items, formFields.filter((f) => f.label?.trim())) : [];
+  const coverage = uncovered.length > 0 && (
+    <>
+      {uncovered.map((l) => `'${l}'`).join(', ')}
+      {josa(uncovered.at(-1)!, '이/가')} 개인정보 처리방침의 수집 항목에 없습니다. 동의 문구와 처리방침 페이지에는 자동으로 더해 표시하니, 처리방침의 수집 항목도 고쳐 주세요.
+    </>
+  );
+
 
   const refresh = async (saved: Landing) => {
     queryClient.setQueryData(['landing', shop.id, saved.id], saved);
@@ -200,7 +207,12 @@ function EditorBody({ shop, landing, writable, endpoint, onClose, onCreated }: E
       {status !== 'open' && (
         <Popconfirm
           title={status === 'closed' ? '저장하고 다시 게시할까요?' : '저장하고 게시할까요?'}
-          description="게시하면 공개 주소로 누구나 볼 수 있고 신청을 받습니다."
+          description={
+            <div style={{ maxWidth: 360 }}>
+              게시하면 공개 주소로 누구나 볼 수 있고 신청을 받습니다.
+              {coverage && <Alert type="warning" showIcon style={{ marginTop: 8 }} title={coverage} />}
+            </div>
+          }
           okText="게시"
           cancelText="취소"
           onConfirm={() => run('publish')}
@@ -238,7 +250,7 @@ function EditorBody({ shop, landing, writable, endpoint, onClose, onCreated }: E
             activeKey={tab}
             onChange={(k) => setTab(k as TabKey)}
             items={[
-              { key: 'basics', label: '기본 정보', forceRender: true, children: <BasicsTab form={form} landing={landing} shopCode={shop.shopCode} code={code} media={media.options} events={events.options} policies={policyOptions} /> },
+              { key: 'basics', label: '기본 정보', forceRender: true, children: <BasicsTab form={form} landing={landing} shopCode={shop.shopCode} code={code} media={media.options} events={events.options} policies={policyOptions} policiesLoaded={!!policies.data} coverage={coverage} /> },
               { key: 'content', label: '콘텐츠', forceRender: true, children: <ContentTab form={form} shopId={shop.id} disabled={!writable} /> },
               { key: 'form', label: '신청 양식', forceRender: true, children: <FormBuilder form={form} disabled={!writable} /> },
               {
@@ -264,8 +276,9 @@ interface Option {
   label: string;
 }
 
-function BasicsTab({ form, landing, shopCode, code, media, events, policies }: {
+function BasicsTab({ form, landing, shopCode, code, media, events, policies, policiesLoaded, coverage }: {
   form: FormInstance<EditorValues>; landing: Landing | null; shopCode: string; code?: string; media: Option[]; events: Option[]; policies: Option[];
+  policiesLoaded: boolean; coverage: React.ReactNode;
 }) {
   const locked = !!landing?.publishedAt;
   return (
@@ -323,10 +336,25 @@ function BasicsTab({ form, landing, shopCode, code, media, events, policies }: {
         </Form.Item>
       </Col>
       <Col xs={24} md={12}>
-        <Form.Item label="개인정보 처리방침" name="privacyPolicyVersionId" extra="비우면 항상 최신 게시 버전을 적용합니다.">
-          <Select allowClear options={policies} placeholder="최신 게시 버전" notFoundContent="게시된 처리방침이 없습니다." />
+        <Form.Item
+          label="개인정보 처리방침"
+          name="privacyPolicyVersionId"
+          required
+          extra="게시하려면 게시된 처리방침이 있어야 합니다. 버전을 고르지 않으면 항상 최신 게시 버전을 적용합니다."
+        >
+          <Select allowClear options={policies} placeholder="최신 게시 버전 (자동)" notFoundContent="게시된 처리방침이 없습니다." />
         </Form.Item>
       </Col>
+      {policiesLoaded && policies.length === 0 && (
+        <Col span={24}>
+          <Alert type="warning" showIcon title="게시된 개인정보 처리방침이 없어 이 랜딩을 게시할 수 없습니다. 개인정보 처리방침 화면에서 먼저 게시하세요." />
+        </Col>
+      )}
+      {coverage && (
+        <Col span={24}>
+          <Alert type="warning" showIcon title={coverage} />
+        </Col>
+      )}
     </Row>
   );
 }

@@ -16,6 +16,8 @@ export interface EditorField {
   type: FieldType;
   options?: string[];
   required?: boolean;
+  /** 건강·민감정보: asked with a consent of its own. */
+  sensitive?: boolean;
 }
 
 export interface EditorValues {
@@ -112,7 +114,7 @@ export function toInput(v: EditorValues): Record<string, unknown> {
       ctaLabel: c.ctaLabel ?? '',
       colors: c.colors ?? DEFAULT_COLORS,
     },
-    formFields: (v.formFields ?? []).map((f) => ({ key: f.key ?? '', label: f.label ?? '', type: f.type, options: f.options ?? [], required: !!f.required })),
+    formFields: (v.formFields ?? []).map((f) => ({ key: f.key ?? '', label: f.label ?? '', type: f.type, options: f.options ?? [], required: !!f.required, sensitive: !!f.sensitive })),
     privacyConsentText: v.privacyConsentText ?? '',
     marketingConsentText: v.marketingEnabled ? (v.marketingConsentText ?? '') : null,
     thankYouMessage: v.thankYouMessage ?? '',

@@ -2,11 +2,11 @@
 // consent to it from then on), read published versions, which never change.
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Col, Descriptions, Divider, Form, Input, InputNumber, Modal, Row, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Col, Descriptions, Divider, Form, Input, InputNumber, Modal, Radio, Row, Space, Table, Tag, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import {
-  POLICY_STATUS_LABELS, privacyPolicyInput, thirdParty, type PrivacyPolicy, type PrivacyPolicyInput, type ThirdParty,
+  COLLECTORS, COLLECTOR_LABELS, POLICY_STATUS_LABELS, privacyPolicyInput, thirdParty, type PrivacyPolicy, type PrivacyPolicyInput, type ThirdParty,
 } from '../../../contracts/privacy.ts';
 import { api } from '../../lib/api.ts';
 import { useAuth } from '../../lib/auth.tsx';
@@ -21,17 +21,19 @@ type FormValues = Omit<PrivacyPolicyInput, 'officerName' | 'officerContact'> & {
 
 function toForm(p: PrivacyPolicy): FormValues {
   return {
-    purpose: p.purpose, items: p.items, retentionDays: p.retentionDays, thirdParties: p.thirdParties.map((t) => ({ ...t })),
+    collector: p.collector, purpose: p.purpose, items: p.items, retentionDays: p.retentionDays, thirdParties: p.thirdParties.map((t) => ({ ...t })),
     officerName: p.officerName ?? '', officerContact: p.officerContact ?? '', body: p.body,
   };
 }
 
-function starter(shopName: string): Partial<FormValues> {
+function starter(): Partial<FormValues> {
   return {
+    collector: 'operator',
     purpose: '상담 신청 접수 및 상담 진행, 서비스 안내',
     items: '이름, 연락처',
     retentionDays: 365,
-    thirdParties: [{ recipient: shopName, purpose: '상담 및 서비스 제공', items: '이름, 연락처, 신청 내용', period: '상담 완료 후 1년' }],
+    // The shop itself is named as recipient (or as collector) on the page: no row for it.
+    thirdParties: [],
     officerName: '',
     officerContact: '',
     body: '',
@@ -51,7 +53,7 @@ export default function PrivacyManagement() {
   const draft = all.data?.items.find((p) => p.status === 'draft');
   const editing = modal.editing;
   // Stable while the modal is open: ResourceForm resets its fields whenever these change.
-  const initialValues = useMemo(() => (editing ? toForm(editing) : current ? toForm(current) : starter(shop.name)), [editing, current, shop.name]);
+  const initialValues = useMemo(() => (editing ? toForm(editing) : current ? toForm(current) : starter()), [editing, current]);
 
   const columns: ColumnsType<PrivacyPolicy> = [
     {
@@ -148,12 +150,27 @@ export default function PrivacyManagement() {
 function PolicyFields() {
   return (
     <>
+      <Form.Item
+        label="개인정보를 수집하는 자"
+        name="collector"
+        required
+        rules={[zodRule(privacyPolicyInput, 'collector')]}
+        extra="운영사가 수집하면 처리방침에 운영사를 수집자로, 이 업체를 제공받는 자로 적습니다. 업체가 직접 수집하면 업체를 수집자로, 운영사를 처리를 위탁받은 자로 적습니다."
+      >
+        <Radio.Group options={COLLECTORS.map((c) => ({ value: c, label: COLLECTOR_LABELS[c] }))} />
+      </Form.Item>
       <Form.Item label="수집·이용 목적" name="purpose" required rules={[zodRule(privacyPolicyInput, 'purpose')]}>
         <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={1000} />
       </Form.Item>
       <Row gutter={16}>
         <Col xs={24} md={16}>
-          <Form.Item label="수집 항목" name="items" required rules={[zodRule(privacyPolicyInput, 'items')]}>
+          <Form.Item
+            label="수집 항목"
+            name="items"
+            required
+            rules={[zodRule(privacyPolicyInput, 'items')]}
+            extra="랜딩의 추가 항목(예: 관심 진료)도 쓰세요. 빠진 항목은 랜딩 동의 문구와 처리방침에 자동으로 더해 표시하고, 게시할 때 알려 드립니다."
+          >
             <Input maxLength={500} placeholder="이름, 연락처" />
           </Form.Item>
         </Col>
@@ -166,6 +183,7 @@ function PolicyFields() {
       <Divider titlePlacement="start" plain>
         제3자 제공
       </Divider>
+      <Typography.Paragraph type="secondary">운영사가 수집하는 경우 이 업체는 제공받는 자로 자동 표시되므로 따로 적지 않아도 됩니다. 그 밖의 제공처만 적으세요.</Typography.Paragraph>
       <Form.List name="thirdParties">
         {(fields, { add, remove }) => (
           <Space orientation="vertical" size={12} style={{ width: '100%' }}>
@@ -212,7 +230,7 @@ function PolicyFields() {
       </Divider>
       <Row gutter={16}>
         <Col xs={24} md={12}>
-          <Form.Item label="이름" name="officerName" rules={[zodRule(privacyPolicyInput, 'officerName')]} extra="비우면 업체 기본 정보의 보호책임자를 표시합니다.">
+          <Form.Item label="이름" name="officerName" rules={[zodRule(privacyPolicyInput, 'officerName')]} extra="비우면 수집하는 자(운영사 또는 이 업체)의 보호책임자를 표시합니다.">
             <Input maxLength={30} />
           </Form.Item>
         </Col>
@@ -245,13 +263,14 @@ function PolicyView({ policy, onClose }: { policy: PrivacyPolicy | null; onClose
             <Alert type="info" showIcon title={`${formatDateTime(policy.publishedAt)}에 게시된 버전입니다. 게시한 버전은 바꿀 수 없습니다.`} />
           )}
           <Descriptions bordered size="small" column={1} styles={{ label: { width: 140 } }}>
+            <Descriptions.Item label="수집하는 자">{COLLECTOR_LABELS[policy.collector]}</Descriptions.Item>
             <Descriptions.Item label="수집·이용 목적">
               <span style={{ whiteSpace: 'pre-wrap' }}>{policy.purpose}</span>
             </Descriptions.Item>
             <Descriptions.Item label="수집 항목">{policy.items}</Descriptions.Item>
             <Descriptions.Item label="보유 기간">{policy.retentionDays.toLocaleString('ko-KR')}일</Descriptions.Item>
             <Descriptions.Item label="보호책임자">
-              {[policy.officerName, policy.officerContact].filter(Boolean).join(' · ') || '업체 기본 정보의 보호책임자'}
+              {[policy.officerName, policy.officerContact].filter(Boolean).join(' · ') || '수집하는 자의 보호책임자'}
             </Descriptions.Item>
           </Descriptions>
           <Table<ThirdParty>
@@ -259,7 +278,7 @@ function PolicyView({ policy, onClose }: { policy: PrivacyPolicy | null; onClose
             rowKey={(_, i) => String(i)}
             pagination={false}
             dataSource={policy.thirdParties}
-            locale={{ emptyText: '제3자에게 제공하지 않습니다.' }}
+            locale={{ emptyText: policy.collector === 'operator' ? '이 업체 외에는 제공하지 않습니다.' : '제3자에게 제공하지 않습니다.' }}
             columns={[
               { title: '제공받는 자', dataIndex: 'recipient' },
               { title: '제공 목적', dataIndex: 'purpose' },

@@ -5,6 +5,8 @@ import type { ReactNode } from 'react';
 import { isHttpUrl, privacyPath, UPLOAD_URL_RE, type FormField, type ImageRef, type LandingView } from '../../../contracts/landings.ts';
 import { HONEYPOT_FIELD, TOKEN_FIELD, UTM_KEYS } from '../../../contracts/intake.ts';
 import { formatBusinessNumber, formatPhone } from '../../../contracts/rules.ts';
+import { collectedItems, sensitiveItems } from '../../../contracts/privacy.ts';
+import { partiesOf } from './parties.ts';
 
 export const safeUrl = (url: string | null | undefined): string | undefined =>
   url && (UPLOAD_URL_RE.test(url) || isHttpUrl(url)) ? url : undefined;
@@ -85,13 +87,13 @@ function Field({ field }: { field: FormField }) {
   );
 }
 
-function Consent({ name, label, required, children }: { name: string; label: string; required: boolean; children: ReactNode }) {
+function Consent({ name, label, required, note, children }: { name: string; label: string; required: boolean; note?: string; children: ReactNode }) {
   return (
     <>
       <label className="o">
         <input type="checkbox" name={name} value="1" required={required} />
         <span>
-          <b>{required ? '[필수]' : '[선택]'}</b> {label}
+          <b>{required ? '[필수]' : note ? `[${note} 필수]` : '[선택]'}</b> {label}
         </span>
       </label>
       <details>
@@ -126,6 +128,7 @@ export function ShopFooter({ shop, privacyHref }: { shop: LandingView['shop']; p
 export function LandingBody({ view }: { view: LandingView }) {
   const { shop, landing, policy } = view;
   const c = landing.content;
+  const sensitive = sensitiveItems(landing.formFields);
   const privacyHref = privacyPath(shop.code, landing.code);
   const redirect = safeUrl(landing.thankYouUrl);
   const formProps = view.preview ? {} : { method: 'post', action: '/api/public/leads' };
@@ -188,10 +191,20 @@ export function LandingBody({ view }: { view: LandingView }) {
               <Paragraphs text={landing.privacyConsentText} />
               {policy && (
                 <p>
-                  수집 항목: {policy.items} / 보유 기간: {policy.retentionDays}일
+                  수집하는 자: {partiesOf(shop, policy, view.operator, landing.formFields).collector.name} / 수집 항목: {collectedItems(policy.items, landing.formFields)} / 보유
+                  기간: {policy.retentionDays}일
                 </p>
               )}
             </Consent>
+            {sensitive.length > 0 && (
+              <Consent name="sensitiveConsent" label="민감정보 처리 동의" required={landing.formFields.some((f) => f.sensitive && f.required)} note="민감정보를 입력한 경우">
+                <p>
+                  수집 항목: {sensitive.join(', ')} (건강 등 민감정보)
+                  {policy && ` / 이용 목적: ${policy.purpose} / 보유 기간: ${policy.retentionDays}일`}
+                </p>
+                <p>민감정보 처리에 동의하지 않을 수 있으며, 동의하지 않으면 해당 항목은 입력하지 않고 신청할 수 있습니다.</p>
+              </Consent>
+            )}
             {landing.marketingConsentText && (
               <Consent name="marketingConsent" label="마케팅 정보 수신 동의" required={false}>
                 <Paragraphs text={landing.marketingConsentText} />

@@ -13,7 +13,7 @@ async function addLead(shopId: number, phone: string, createdAt: string, dup: nu
   return t.app.db
     .insertInto('leads')
     .values({
-      shop_id: shopId, landing_id: null, name: '홍길동', phone, answers: '{}', privacy_consent: 1, marketing_consent: 0,
+      shop_id: shopId, landing_id: null, name: '홍길동', phone, answers: '{}', privacy_consent: 1, marketing_consent: 0, sensitive_consent: 0,
       privacy_policy_id: null, utm_source: null, utm_medium: null, utm_campaign: null, utm_content: null, utm_term: null,
       media_type_id: null, referrer: null, ip: null, user_agent: null, cs_status: '미처리', assignee_id: null, reserved_at: null,
       memo: null, duplicate_of: dup, invalid_reason: null, deleted_at: null, purged_at: null, created_at: createdAt, updated_at: createdAt,

@@ -15,7 +15,7 @@ const lead = (phone: string, extra: Partial<PendingLead['lead']> = {}): BatchIte
   duplicateWindowDays: 30,
   text: '홍길동',
   lead: {
-    shop_id: t.shopId, landing_id: landingId, source: 'landing', name: '홍길동', phone, answers: '{}', privacy_consent: 1, marketing_consent: 0,
+    shop_id: t.shopId, landing_id: landingId, source: 'landing', name: '홍길동', phone, answers: '{}', privacy_consent: 1, marketing_consent: 0, sensitive_consent: 0,
     privacy_policy_id: null, utm_source: 'meta', utm_medium: null, utm_campaign: null, utm_content: null, utm_term: null, media_type_id: null,
     referrer: null, ip: '203.0.113.7', user_agent: 'test', cs_status: '미처리', ...extra,
   },

@@ -75,7 +75,7 @@ function twoCommitters(): Array<(items: PendingLead[], now: Date) => Promise<Out
 const lead = (phone: string): PendingLead => ({
   kind: 'lead', duplicateWindowDays: 30, text: '홍길동',
   lead: {
-    shop_id: shopId, landing_id: null, source: 'landing', name: '홍길동', phone, answers: '{}', privacy_consent: 1, marketing_consent: 0,
+    shop_id: shopId, landing_id: null, source: 'landing', name: '홍길동', phone, answers: '{}', privacy_consent: 1, marketing_consent: 0, sensitive_consent: 0,
     privacy_policy_id: null, utm_source: null, utm_medium: null, utm_campaign: null, utm_content: null, utm_term: null, media_type_id: null,
     referrer: null, ip: '203.0.113.7', user_agent: 'test', cs_status: '미처리',
   },

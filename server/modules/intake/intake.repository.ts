@@ -24,7 +24,7 @@ export interface PendingBlock {
 export type Outcome = { status: 'created'; leadId: number; duplicateOf: number | null } | { status: 'denied'; ruleId: number } | { status: 'blocked' };
 
 const LEAD_COLUMNS = [
-  'shop_id', 'landing_id', 'source', 'name', 'phone', 'answers', 'privacy_consent', 'marketing_consent', 'privacy_policy_id',
+  'shop_id', 'landing_id', 'source', 'name', 'phone', 'answers', 'privacy_consent', 'marketing_consent', 'sensitive_consent', 'privacy_policy_id',
   'utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term', 'media_type_id', 'referrer', 'ip', 'user_agent',
   'cs_status', 'duplicate_of', 'created_at', 'updated_at',
 ] as const satisfies ReadonlyArray<keyof LeadsTable>;

@@ -183,6 +183,9 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
       if (!parsed.success) {
         for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? '_')] ??= issue.message;
       }
+      // Sensitive answers (PIPA art. 23) come only with their own consent.
+      const gaveSensitive = def.formFields.some((f) => f.sensitive && answers[f.key] !== undefined);
+      if (gaveSensitive && parsed.success && !parsed.data.sensitiveConsent) errors.sensitiveConsent = INTAKE_MESSAGES.sensitiveConsent;
       if (!parsed.success || Object.keys(errors).length) throw refuse(422, 'VALIDATION', INTAKE_MESSAGES.validation, errors);
       const f = parsed.data;
 
@@ -192,7 +195,7 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
         text: [f.name, ...Object.values(answers).flat()].join(' '),
         lead: {
           shop_id: def.shopId, landing_id: def.id, source: 'landing', name: f.name, phone: f.phone, answers: JSON.stringify(answers),
-          privacy_consent: 1, marketing_consent: f.marketingConsent ? 1 : 0, privacy_policy_id: def.policyId,
+          privacy_consent: 1, marketing_consent: f.marketingConsent ? 1 : 0, sensitive_consent: gaveSensitive ? 1 : 0, privacy_policy_id: def.policyId,
           utm_source: f.utm_source, utm_medium: f.utm_medium, utm_campaign: f.utm_campaign, utm_content: f.utm_content, utm_term: f.utm_term,
           media_type_id: def.mediaTypeId, referrer: f.referrer, ip: meta.ip, user_agent: meta.userAgent?.slice(0, 300) ?? null,
           cs_status: '미처리',

@@ -144,6 +144,25 @@ describe.each(setups)('intake ($name)', ({ onDisk }) => {
     expect(await countRows(t, 'leads')).toBe(1);
   });
 
+  it('takes sensitive answers only with their own consent, and records that consent', async () => {
+    await t.admin.put(`/api/shops/${t.shopId}/landings/${landingId}`, {
+      ...(await landingOf()),
+      formFields: [{ key: 'pain', label: '통증 부위', type: 'checkbox', options: ['잇몸', '어금니'], required: false, sensitive: true }],
+    });
+    const page = (await t.app.inject({ method: 'GET', url: '/view/smile/implant' })).body;
+    expect(page).toContain('name="sensitiveConsent"');
+    expect(page.replace(/<[^>]+>/g, '')).toContain('[민감정보를 입력한 경우 필수] 민감정보 처리 동의');
+
+    const without = await submit(t, leadBody(t, landingId, { pain: ['잇몸'] }));
+    expect(without.statusCode).toBe(422);
+    expect(without.json().error.fields).toEqual({ sensitiveConsent: '민감정보 처리에 따로 동의해 주세요.' });
+    expect((await submit(t, leadBody(t, landingId, { pain: ['잇몸'], sensitiveConsent: true }))).statusCode).toBe(201);
+    // Leaving the sensitive field empty needs no such consent.
+    expect((await submit(t, leadBody(t, landingId, { phone: '01099990000' }))).statusCode).toBe(201);
+    const rows = await leads();
+    expect(rows.map((r) => [JSON.parse(r.answers).pain ?? null, r.sensitive_consent])).toEqual([[['잇몸'], 1], [null, 0]]);
+  });
+
   it('names a required extra field with the right particle', async () => {
     await t.admin.put(`/api/shops/${t.shopId}/landings/${landingId}`, {
       ...(await landingOf()),

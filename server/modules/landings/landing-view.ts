@@ -1,10 +1,10 @@
 // The view models the public pages render, loaded from the database. Used by the Vike
 // data hooks (pages/view/…), the page cache, the editor preview and the prerender script.
 import type { Kysely } from 'kysely';
-import type { Database, LandingRow, PrivacyPolicyRow, ShopRow } from '../../db/schema.ts';
+import type { Database, LandingRow, OperatorSettingsTable, PrivacyPolicyRow, ShopRow } from '../../db/schema.ts';
 import { landingsRepository, type PublicState } from './landings.repository.ts';
 import {
-  formFields as formFieldsSchema, landingContent, landingPath, landingState, type LandingInput, type LandingState, type LandingView, type PrivacyPageView,
+  formFields as formFieldsSchema, landingContent, landingPath, landingState, type LandingInput, type LandingState, type LandingView, type OperatorView, type PrivacyPageView,
 } from '../../../contracts/landings.ts';
 import type { PrivacyPolicyView, ThirdParty } from '../../../contracts/privacy.ts';
 import { trackingTags as trackingTagsSchema } from '../../../contracts/tracking-tags.ts';
@@ -15,23 +15,34 @@ export function publicState(st: Pick<PublicState, 'status' | 'open_at' | 'close_
   return landingState({ status: st.status, openAt: st.open_at, closeAt: st.close_at }, now);
 }
 
-/** What rendered HTML depends on: the landing's version, the shop's details, the policy in force. */
-export const renderStamp = (st: Pick<PublicState, 'version' | 'shop_updated_at' | 'policy_id'>) =>
-  `${st.version}.${st.shop_updated_at}.${st.policy_id ?? 0}`;
+/** What rendered HTML depends on: the landing's version, the shop's and the agency's details, the policy in force. */
+export const renderStamp = (st: Pick<PublicState, 'version' | 'shop_updated_at' | 'policy_id' | 'operator_updated_at'>) =>
+  `${st.version}.${st.shop_updated_at}.${st.policy_id ?? 0}.${st.operator_updated_at ?? '-'}`;
+
+export function operatorView(o: OperatorSettingsTable | undefined): OperatorView | null {
+  return o
+    ? {
+        companyName: o.company_name, representative: o.representative, businessNumber: o.business_number, phone: o.phone,
+        address: o.address, privacyOfficerName: o.privacy_officer_name, privacyOfficerContact: o.privacy_officer_contact,
+      }
+    : null;
+}
 
 export function shopView(s: ShopRow): LandingView['shop'] {
   return {
     code: s.shop_code, name: s.name, companyName: s.company_name, representative: s.representative,
     businessNumber: s.business_number, phone: s.phone, address: s.address,
+    privacyOfficerName: s.privacy_officer_name, privacyOfficerContact: s.privacy_officer_contact,
   };
 }
 
-export function policyView(p: PrivacyPolicyRow | undefined, shop: Pick<ShopRow, 'privacy_officer_name' | 'privacy_officer_contact'>): PrivacyPolicyView | null {
+/** A published policy as pages show it (its own officer, or null: the page names the collector's). */
+export function policyView(p: PrivacyPolicyRow | undefined): PrivacyPolicyView | null {
   if (!p || !p.published_at) return null;
   return {
-    id: p.id, version: p.version, purpose: p.purpose, items: p.items, retentionDays: p.retention_days,
+    id: p.id, version: p.version, collector: p.collector, purpose: p.purpose, items: p.items, retentionDays: p.retention_days,
     thirdParties: JSON.parse(p.third_parties) as ThirdParty[],
-    officerName: p.officer_name ?? shop.privacy_officer_name, officerContact: p.officer_contact ?? shop.privacy_officer_contact,
+    officerName: p.officer_name, officerContact: p.officer_contact,
     body: p.body, publishedAt: p.published_at,
   };
 }
@@ -71,6 +82,7 @@ type PublicLandingRow = NonNullable<Awaited<ReturnType<ReturnType<typeof landing
 const shopOfRow = (r: PublicLandingRow): LandingView['shop'] => ({
   code: r.shop_code, name: r.shop_name, companyName: r.company_name, representative: r.representative,
   businessNumber: r.business_number, phone: r.shop_phone, address: r.address,
+  privacyOfficerName: r.privacy_officer_name, privacyOfficerContact: r.privacy_officer_contact,
 });
 
 export function landingViews(db: Kysely<Database>, o: ViewOptions = { freeScripts: false }) {
@@ -82,7 +94,7 @@ export function landingViews(db: Kysely<Database>, o: ViewOptions = { freeScript
     const row = await repo.publicLanding(st.id);
     if (!row) return null;
     const policy = row.policy_id ? await repo.publishedPolicy(row.shop_id, row.policy_id) : undefined;
-    return { st, row, policy };
+    return { st, row, policy, operator: operatorView(await repo.operator()) };
   }
 
   return {
@@ -94,11 +106,12 @@ export function landingViews(db: Kysely<Database>, o: ViewOptions = { freeScript
     async landing(shopCode: string, landingCode: string, token: (landingId: number) => string): Promise<LandingView | null> {
       const found = await load(shopCode, landingCode);
       if (!found) return null;
-      const { row, policy } = found;
+      const { row, policy, operator } = found;
       return {
         shop: shopOfRow(row),
         landing: { id: row.id, version: row.version, ...landingFieldsView(row, o) },
-        policy: policyView(policy, row),
+        policy: policyView(policy),
+        operator,
         token: token(row.id),
       };
     },
@@ -106,11 +119,12 @@ export function landingViews(db: Kysely<Database>, o: ViewOptions = { freeScript
     async privacy(shopCode: string, landingCode: string): Promise<PrivacyPageView | null> {
       const found = await load(shopCode, landingCode);
       if (!found) return null;
-      const { row, policy } = found;
+      const { row, policy, operator } = found;
       return {
         shop: shopOfRow(row),
-        landing: { code: row.landing_code, title: row.title },
-        policy: policyView(policy, row),
+        landing: { code: row.landing_code, title: row.title, formFields: formFieldsSchema.parse(JSON.parse(row.form_fields)) },
+        policy: policyView(policy),
+        operator,
       };
     },
   };

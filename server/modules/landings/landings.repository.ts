@@ -30,6 +30,7 @@ export function landingsRepository(db: Kysely<Database>) {
       .select([
         'l.id', 'l.shop_id', 'l.landing_code', 'l.status', 'l.open_at', 'l.close_at', 'l.version', 's.shop_code',
         's.updated_at as shop_updated_at', 's.status as shop_status', effectivePolicyId.as('policy_id'),
+        sql<string | null>`(select o.updated_at from operator_settings o where o.id = 1)`.as('operator_updated_at'),
       ]);
 
   return {
@@ -40,7 +41,8 @@ export function landingsRepository(db: Kysely<Database>) {
         .leftJoin('code_items as e', 'e.id', 'l.event_type_id')
         .select([
           'l.id', 'l.landing_code', 'l.title', 'l.status', 'l.open_at', 'l.close_at', 'l.published_at', 'l.updated_at',
-          'm.name as media_type_name', 'e.name as event_type_name',
+          'm.name as media_type_name', 'e.name as event_type_name', 'l.form_fields',
+          sql<string | null>`(select p.items from privacy_policies p where p.id = ${effectivePolicyId})`.as('policy_items'),
           sql<number>`(select coalesce(sum(v.count), 0) from visits v where v.landing_id = l.id and v.day >= ${period.fromDay} and v.day <= ${period.toDay})`.as('visits'),
           sql<number>`(select count(*) from leads d where d.landing_id = l.id and d.deleted_at is null and d.created_at >= ${period.fromIso} and d.created_at < ${period.toIso})`.as('submissions'),
         ])
@@ -98,6 +100,8 @@ export function landingsRepository(db: Kysely<Database>) {
         .where('l.id', '=', id)
         .executeTakeFirst(),
     shop: (shopId: number) => db.selectFrom('shops').selectAll().where('id', '=', shopId).executeTakeFirst(),
+    /** The agency's details (named as collector on privacy pages); undefined until entered. */
+    operator: () => db.selectFrom('operator_settings').selectAll().where('id', '=', 1).executeTakeFirst(),
   };
 }
 

@@ -2,7 +2,9 @@ import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, LandingRow } from '../../db/schema.ts';
 import { landingsRepository, type LandingFields } from './landings.repository.ts';
-import { inputView, landingFieldsView, policyView, shopView } from './landing-view.ts';
+import { inputView, landingFieldsView, operatorView, policyView, shopView } from './landing-view.ts';
+import { uncoveredFields } from '../../../contracts/privacy.ts';
+import { OPERATOR_MISSING } from '../../../contracts/operator.ts';
 import { imageInfo } from './image-info.ts';
 import { AppError, badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors.ts';
 import { auditBy, type Actor } from '../../lib/audit.ts';
@@ -23,8 +25,13 @@ export interface LandingHooks {
 
 const conversion = (submissions: number, visits: number) => (visits > 0 ? Math.round((submissions / visits) * 1000) / 10 : null);
 
-export function toLanding(r: LandingRow, shopCode: string, now: Date): Landing {
+/** The form fields a policy's items do not name; every field, while no policy is in force. */
+const uncovered = (formFieldsJson: string, policyItems: string | null | undefined) =>
+  uncoveredFields(policyItems ?? '', formFieldsSchema.parse(JSON.parse(formFieldsJson)));
+
+export function toLanding(r: LandingRow, shopCode: string, now: Date, policyItems: string | null | undefined): Landing {
   return {
+    uncoveredFields: uncovered(r.form_fields, policyItems),
     id: r.id, shopId: r.shop_id, landingCode: r.landing_code, title: r.title, status: r.status,
     state: landingState({ status: r.status, openAt: r.open_at, closeAt: r.close_at }, now),
     openAt: r.open_at, closeAt: r.close_at, mediaTypeId: r.media_type_id, eventTypeId: r.event_type_id,
@@ -66,7 +73,8 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
 
   async function get(shopId: number, id: number): Promise<Landing> {
     const [r, shop] = await Promise.all([row(shopId, id), shopOf(shopId)]);
-    return toLanding(r, shop.shop_code, clock());
+    const policy = await policyFor(shopId, r.privacy_policy_version_id);
+    return toLanding(r, shop.shop_code, clock(), policy?.items);
   }
 
   /**
@@ -115,6 +123,7 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
           openAt: r.open_at, closeAt: r.close_at, mediaTypeName: r.media_type_name, eventTypeName: r.event_type_name,
           publishedAt: r.published_at, url: landingPath(shop.shop_code, r.landing_code),
           visits, submissions, conversionRate: conversion(submissions, visits), updatedAt: r.updated_at,
+          uncoveredFields: uncovered(r.form_fields, r.policy_items),
         };
       });
       return { items, total, period: { from, to } };
@@ -155,9 +164,10 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
       if (current.close_at && new Date(current.close_at) <= now) {
         throw conflict('종료 일시가 지난 랜딩은 게시할 수 없습니다. 일정을 먼저 바꾸세요.', { closeAt: '종료 일시가 지났습니다.' });
       }
-      if (!(await policyFor(shopId, current.privacy_policy_version_id))) {
-        throw conflict('게시된 개인정보 처리방침이 없습니다. 개인정보 처리방침을 먼저 게시하세요.');
-      }
+      const policy = await policyFor(shopId, current.privacy_policy_version_id);
+      if (!policy) throw conflict('게시된 개인정보 처리방침이 없습니다. 개인정보 처리방침을 먼저 게시하세요.');
+      // The privacy page must name who collects: the agency, unless the shop collects for itself.
+      if (policy.collector === 'operator' && !(await repo.operator())) throw conflict(OPERATOR_MISSING);
       await repo.update(id, { status: 'open', published_at: now.toISOString(), updated_at: now.toISOString() });
       await auditBy(db, actor, { action: 'landing-publish', target: 'landing', targetId: id }, now);
       await hooks.changed([id]);
@@ -184,7 +194,8 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
       return hooks.preview({
         shop: shopView(shop),
         landing: { id: saved?.id ?? 0, version: saved?.version ?? 0, ...landing },
-        policy: policyView(policy, shop),
+        policy: policyView(policy),
+        operator: operatorView(await repo.operator()),
         token: 'preview',
         preview: true,
       });

@@ -256,15 +256,53 @@ describe('public landing pages', () => {
     }
   });
 
-  it('shows the privacy policy in force, naming the shop as recipient', async () => {
+  it('names the agency as collector and the shop as recipient, with everything the form collects', async () => {
     await openLanding(t);
     const res = await view('/view/smile/implant/privacy');
     expect(res.statusCode).toBe(200);
-    expect(res.body).toContain('개인정보 처리방침');
-    expect(res.body).toContain('<td>미소치과의원</td>');
-    expect(res.body).toContain('180일');
-    expect(res.body).toContain('이보호');
+    const text = res.body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    expect(text).toContain('(주)테스트애드는 「개인정보 보호법」에 따라');
+    expect(text).toContain('1. 개인정보를 수집하는 자 상호 (주)테스트애드 대표자 정대행 사업자등록번호 214-88-12345');
+    expect(text).toContain('3. 수집 항목 이름, 연락처, 지역, 통화 가능 시간');
+    expect(text).toContain('제공받는 자 제공 목적 제공 항목 보유·이용 기간 미소치과의원 상담 신청 접수 및 안내 이름, 연락처, 지역, 통화 가능 시간 제공일로부터 180일');
+    expect(text).toContain('개인정보 보호책임자 윤보안 · privacy@test-ad.kr');
+    expect(text).not.toContain('처리의 위탁');
     expect(res.body).not.toMatch(/<script/i);
+    // The landing's consent box says the same.
+    expect((await view()).body.replace(/<[^>]+>/g, '')).toContain('수집하는 자: (주)테스트애드 / 수집 항목: 이름, 연락처, 지역, 통화 가능 시간 / 보유 기간: 180일');
+  });
+
+  it('names the shop as collector and the agency as its processor when the shop collects for itself', async () => {
+    await publishPolicy(t.admin, t.shopId, { collector: 'shop', thirdParties: [{ recipient: '미소치과의원', purpose: '상담', items: '이름', period: '1년' }] });
+    await openLanding(t);
+    const text = (await view('/view/smile/implant/privacy')).body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    expect(text).toContain('미소치과의원은 「개인정보 보호법」에 따라');
+    expect(text).toContain('상호 미소치과의원 대표자 김미소');
+    // No odd provision of the shop's data to itself.
+    expect(text).toContain('개인정보를 제3자에게 제공하지 않습니다.');
+    expect(text).toContain('개인정보 처리의 위탁 수탁자 위탁 업무 (주)테스트애드');
+    expect(text).toContain('개인정보 보호책임자 이보호 · privacy@smile.kr');
+  });
+
+  it('names the form fields its privacy policy does not cover, so publishing can warn', async () => {
+    const input = landingInput({ formFields: [
+      { key: 'area', label: '지역', type: 'select', options: ['서울'], required: true },
+      { key: 'pain', label: '통증 부위', type: 'short-text', required: false, sensitive: true },
+    ] });
+    const created = (await t.admin.post(base(), input)).json();
+    expect(created.uncoveredFields).toEqual(['지역', '통증 부위']);
+    const v2 = await publishPolicy(t.admin, t.shopId, { items: '이름, 연락처, 지역, 통증 부위' });
+    expect((await t.admin.get(`${base()}/${created.id}`)).json().uncoveredFields).toEqual([]);
+    expect((await t.admin.get(base())).json().items[0].uncoveredFields).toEqual([]);
+    void v2;
+  });
+
+  it('refuses to publish while the agency that collects is not named, and says who can fix it', async () => {
+    await t.app.db.deleteFrom('operator_settings').execute();
+    const id = (await t.admin.post(base(), landingInput())).json().id;
+    const res = await t.admin.post(`${base()}/${id}/publish`);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.message).toContain('최고관리자에게 업체 관리 › 운영사 정보');
   });
 
   it('never turns staff-written text into executable markup', async () => {

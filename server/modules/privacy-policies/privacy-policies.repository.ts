@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, PrivacyPolicyRow } from '../../db/schema.ts';
 
-export type PolicyFields = Pick<PrivacyPolicyRow, 'purpose' | 'items' | 'retention_days' | 'third_parties' | 'officer_name' | 'officer_contact' | 'body'>;
+export type PolicyFields = Pick<PrivacyPolicyRow, 'collector' | 'purpose' | 'items' | 'retention_days' | 'third_parties' | 'officer_name' | 'officer_contact' | 'body'>;
 
 export function privacyPoliciesRepository(db: Kysely<Database>) {
   return {

@@ -2,9 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { defineRoute } from '../../plugins/route.ts';
 import { actorOf } from '../../lib/audit.ts';
 import { privacyPoliciesService } from './privacy-policies.service.ts';
-import { z } from '../../../contracts/zod.ts';
 import { shopParam } from '../../../contracts/list.ts';
-import { policyParams, privacyPolicy, privacyPolicyInput, privacyPolicyListResponse } from '../../../contracts/privacy.ts';
+import { policyOptionsResponse, policyParams, privacyPolicy, privacyPolicyInput, privacyPolicyListResponse } from '../../../contracts/privacy.ts';
 
 export async function privacyPoliciesRoutes(app: FastifyInstance): Promise<void> {
   const service = privacyPoliciesService(app.db, app.clock, (ids) => app.landingPages.changed(ids));
@@ -21,7 +20,7 @@ export async function privacyPoliciesRoutes(app: FastifyInstance): Promise<void>
   defineRoute(app, {
     method: 'GET', url: `${base}/options`, access: { screen: ['landing-status', 'privacy-management'], action: 'read', shop: true },
     params: shopParam,
-    response: z.object({ items: z.array(z.object({ id: z.number(), version: z.number(), publishedAt: z.string(), current: z.boolean() })) }),
+    response: policyOptionsResponse,
     handler: ({ shopId }) => service.options(shopId),
   });
   defineRoute(app, {

@@ -9,14 +9,14 @@ import type { PrivacyPolicy, PrivacyPolicyInput, ThirdParty } from '../../../con
 function toPolicy(r: PrivacyPolicyRow, currentId: number | undefined): PrivacyPolicy {
   return {
     id: r.id, shopId: r.shop_id, version: r.version, status: r.published_at ? 'published' : 'draft', current: r.id === currentId,
-    purpose: r.purpose, items: r.items, retentionDays: r.retention_days, thirdParties: JSON.parse(r.third_parties) as ThirdParty[],
+    collector: r.collector, purpose: r.purpose, items: r.items, retentionDays: r.retention_days, thirdParties: JSON.parse(r.third_parties) as ThirdParty[],
     officerName: r.officer_name, officerContact: r.officer_contact, body: r.body,
     publishedAt: r.published_at, createdAt: r.created_at, updatedAt: r.updated_at,
   };
 }
 
 const fieldsOf = (i: PrivacyPolicyInput): PolicyFields => ({
-  purpose: i.purpose, items: i.items, retention_days: i.retentionDays, third_parties: JSON.stringify(i.thirdParties),
+  collector: i.collector, purpose: i.purpose, items: i.items, retention_days: i.retentionDays, third_parties: JSON.stringify(i.thirdParties),
   officer_name: i.officerName, officer_contact: i.officerContact, body: i.body,
 });
 
@@ -49,7 +49,11 @@ export function privacyPoliciesService(db: Kysely<Database>, clock: Clock, chang
     },
     get,
     async options(shopId: number) {
-      return { items: (await list(shopId)).filter((p) => p.status === 'published').map((p) => ({ id: p.id, version: p.version, publishedAt: p.publishedAt!, current: p.current })) };
+      return {
+        items: (await list(shopId))
+          .filter((p) => p.status === 'published')
+          .map((p) => ({ id: p.id, version: p.version, publishedAt: p.publishedAt!, current: p.current, items: p.items, collector: p.collector })),
+      };
     },
     async create(shopId: number, input: PrivacyPolicyInput, actor: Actor) {
       if (await repo.draft(shopId)) throw conflict('작성 중인 초안이 이미 있습니다. 그 초안을 고치거나 게시하세요.');
