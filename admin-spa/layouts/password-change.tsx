@@ -1,6 +1,7 @@
 // An account's own password: from the account menu (a modal), and as the only screen
 // while the account holds a generated or reset password it must replace.
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Form, Input, Modal, Typography } from 'antd';
 import { LockOutlined } from '@ant-design/icons';
 import { changePasswordBody, type SessionAccount } from '../../contracts/auth.ts';
@@ -21,6 +22,7 @@ function usePasswordForm(onDone: () => void) {
   const [form] = Form.useForm<Values>();
   const { saving, save } = useFormSave(form);
   const { signIn } = useAuth();
+  const queryClient = useQueryClient();
 
   async function submit() {
     let values: Values;
@@ -31,8 +33,10 @@ function usePasswordForm(onDone: () => void) {
     }
     const ok = await save(async () => {
       await api.post('/api/auth/password', { currentPassword: values.currentPassword, newPassword: values.newPassword });
-      const { account } = await api.get<{ account: SessionAccount }>('/api/auth/me');
-      signIn(account);
+      // The account as the server now has it, also where the layout keeps it in step (query 'me').
+      const me = await api.get<{ account: SessionAccount }>('/api/auth/me');
+      queryClient.setQueryData(['me'], me);
+      signIn(me.account);
       return '비밀번호를 바꿨습니다. 다른 기기와 브라우저의 로그인은 모두 종료되었습니다.';
     });
     if (ok) {
@@ -43,15 +47,16 @@ function usePasswordForm(onDone: () => void) {
 
   const fields = (
     <Form form={form} name="password-change" layout="vertical" requiredMark="optional" onFinish={submit}>
-      <Form.Item label="현재 비밀번호" name="currentPassword" rules={[zodRule(changePasswordBody, 'currentPassword')]}>
+      <Form.Item label="현재 비밀번호" name="currentPassword" required rules={[zodRule(changePasswordBody, 'currentPassword')]}>
         <Input.Password autoComplete="current-password" autoFocus />
       </Form.Item>
-      <Form.Item label="새 비밀번호" name="newPassword" extra={POLICY} rules={[zodRule(changePasswordBody, 'newPassword')]}>
+      <Form.Item label="새 비밀번호" name="newPassword" extra={POLICY} required rules={[zodRule(changePasswordBody, 'newPassword')]}>
         <Input.Password autoComplete="new-password" />
       </Form.Item>
       <Form.Item
         label="새 비밀번호 확인"
         name="confirm"
+        required
         dependencies={['newPassword']}
         rules={[
           { required: true, message: '새 비밀번호를 한 번 더 입력하세요.' },
