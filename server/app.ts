@@ -11,6 +11,7 @@ import type { Database } from './db/schema.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { ensureEssentials } from './db/seed.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
+import { loggerFor } from './lib/logger.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { httpBasics } from './plugins/http-basics.ts';
 import { publicOriginPlugin } from './plugins/public-origin.ts';
@@ -51,7 +52,7 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
   await ensureEssentials(handle.db, config, opts.onSeed ?? (() => {}));
 
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    ...loggerFor(config),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   });

@@ -18,6 +18,8 @@ export interface Config {
   /** Serve built SPA and landing output from here. */
   distDir: string;
   logLevel: string;
+  /** `pretty` (default): short lines for a terminal, no line per request; `json`: pino's JSON lines for production (LOG_FORMAT). */
+  logFormat: 'pretty' | 'json';
   /** How long a landing form's signed render token is accepted (LANDING_TOKEN_MAX_AGE_HOURS). */
   landingTokenMaxAgeHours: number;
   /**
@@ -67,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoPassword: env.DEMO_PASSWORD || undefined,
     distDir: path.resolve(env.DIST_DIR ?? 'dist'),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    logFormat: env.LOG_FORMAT === 'json' ? 'json' : 'pretty',
     trustProxy: env.TRUST_PROXY === '1',
     landingTokenMaxAgeHours: num(env.LANDING_TOKEN_MAX_AGE_HOURS, 6),
     publicOrigin: originOf(env.PUBLIC_ORIGIN),

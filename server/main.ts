@@ -28,13 +28,18 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 await app.listen({ port: config.port, host: config.host });
 const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
 const landings = await openLandingUrls(app.db, config.publicOrigin ?? base);
+// The banner comes last, after every start-up log line, so the one-time passwords stay in view.
+const rule = '  ' + '─'.repeat(64);
 const lines = [
   '',
+  rule,
   `  Leadroom 실행 중 (${app.dialect === 'postgres' ? 'PostgreSQL' : `SQLite: ${config.databaseUrl}`})`,
-  `  관리자 로그인:  ${base}/bclog`,
-  ...notes.map((n) => `  ${n}`),
+  `  관리 화면:  ${base}/bclog`,
+  ...(notes.length ? notes.map((n) => `  ${n}`) : ['  관리자: admin (처음 시작할 때 표시한 비밀번호)']),
   ...(landings.length ? ['  공개 랜딩:', ...landings.slice(0, 5).map((u) => `    ${u}`)] : []),
   ...(landings.length > 5 ? [`    … 외 ${landings.length - 5}개`] : []),
+  '  비밀번호를 잊었다면:  npm run admin:reset-password  (다른 계정: -- 아이디)',
+  rule,
   '',
 ];
 process.stdout.write(lines.join('\n') + '\n');
