@@ -4,7 +4,7 @@ import { z } from './zod.ts';
 import { optionalBusinessNumber, optionalPhone, requiredText } from './fields.ts';
 
 export const operatorInput = z.object({
-  companyName: requiredText(60, '회사명을 입력하세요.'),
+  companyName: requiredText(60, '상호(회사명)를 입력하세요.'),
   representative: requiredText(30, '대표자 이름을 입력하세요.'),
   businessNumber: optionalBusinessNumber,
   phone: optionalPhone(),

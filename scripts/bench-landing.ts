@@ -88,6 +88,22 @@ async function main() {
     const equal = stored.length === run.ok && Number(events.n) === stored.length;
     row('stored rows = 2xx answers', `${fmt(stored.length)} = ${fmt(run.ok)}`, equal ? 'OK (each with its created event)' : 'MISMATCH');
     if (!equal) process.exitCode = 1;
+
+    // 1b. The same landing with a Meta Pixel and a GA4 tag on (set in the database; the
+    // server's page cache sees the change within seconds).
+    const tagged = await openDatabase({ url: path.join(dataDir, 'leadroom.sqlite') });
+    await tagged.db
+      .updateTable('landings')
+      .set({ tracking_tags: JSON.stringify([{ kind: 'meta-pixel', id: '123456789012345', conversionLabel: '' }, { kind: 'google-tag', id: 'G-AB12CD34EF', conversionLabel: '' }]), version: sql<number>`version + 1` })
+      .where('landing_code', '=', 'implant-event')
+      .execute();
+    await tagged.close();
+    let withTags = '';
+    for (let i = 0; i < 50 && !withTags.includes('fbevents.js'); i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      withTags = await (await fetch(server.url + PATH)).text();
+    }
+    row('demo landing with Meta Pixel + GA4 tag, gzip', withTags.includes('fbevents.js') ? kb(gz(withTags)) : 'not seen', 'goal ≤ 14 KB');
   } finally {
     await serve?.stop();
     await server.stop();

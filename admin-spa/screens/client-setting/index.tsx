@@ -14,6 +14,7 @@ import { ResourceTable } from '../../components/resource-table.tsx';
 import { ResourceForm, useFormModal } from '../../components/resource-form.tsx';
 import { ConfirmAction } from '../../components/confirm-action.tsx';
 import { OperatorCard } from './operator-card.tsx';
+import { BusinessFields } from '../../components/business-fields.tsx';
 
 const ENDPOINT = '/api/shops';
 const statusOptions = SHOP_STATUSES.map((s) => ({ value: s, label: SHOP_STATUS_LABELS[s] }));
@@ -128,43 +129,7 @@ export default function ClientSetting() {
         <Divider titlePlacement="start" plain>
           사업자 정보
         </Divider>
-        <Row gutter={16}>
-          <Col span={12}>
-            <Form.Item label="상호" name="companyName" rules={[zodRule(shopInput, 'companyName')]}>
-              <Input maxLength={60} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item label="대표자" name="representative" rules={[zodRule(shopInput, 'representative')]}>
-              <Input maxLength={30} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item label="사업자등록번호" name="businessNumber" rules={[zodRule(shopInput, 'businessNumber')]}>
-              <Input placeholder="123-45-67890" maxLength={12} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item label="대표 전화" name="phone" rules={[zodRule(shopInput, 'phone')]}>
-              <Input placeholder="02-1234-5678" maxLength={20} />
-            </Form.Item>
-          </Col>
-          <Col span={24}>
-            <Form.Item label="주소" name="address" rules={[zodRule(shopInput, 'address')]}>
-              <Input maxLength={200} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item label="개인정보 보호책임자" name="privacyOfficerName" rules={[zodRule(shopInput, 'privacyOfficerName')]}>
-              <Input maxLength={30} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item label="보호책임자 연락처" name="privacyOfficerContact" rules={[zodRule(shopInput, 'privacyOfficerContact')]}>
-              <Input maxLength={60} />
-            </Form.Item>
-          </Col>
-        </Row>
+        <BusinessFields schema={shopInput} />
       </ResourceForm>
     </>
   );

@@ -1,14 +1,14 @@
 // The agency's own details: named as the collector on every landing's privacy page (unless a
 // shop collects for itself). Every administrator sees them; only a 최고관리자 changes them.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Col, Descriptions, Form, Input, Row, Skeleton, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Skeleton, Typography } from 'antd';
 import { EditOutlined } from '@ant-design/icons';
 import { operatorInput, type Operator, type OperatorInput } from '../../../contracts/operator.ts';
 import { formatBusinessNumber, formatPhone } from '../../../contracts/rules.ts';
 import { api } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { zodRule } from '../../lib/zod-rule.ts';
 import { ResourceForm, useFormModal } from '../../components/resource-form.tsx';
+import { BusinessFields } from '../../components/business-fields.tsx';
 
 const ENDPOINT = '/api/operator';
 type OperatorAnswer = { operator: Operator | null; editable: boolean };
@@ -41,7 +41,7 @@ export function OperatorCard() {
     >
       {operator ? (
         <Descriptions size="small" column={{ xs: 1, md: 2, xl: 3 }}>
-          <Descriptions.Item label="회사명">{operator.companyName}</Descriptions.Item>
+          <Descriptions.Item label="상호">{operator.companyName}</Descriptions.Item>
           <Descriptions.Item label="대표자">{operator.representative}</Descriptions.Item>
           <Descriptions.Item label="사업자등록번호">{operator.businessNumber ? formatBusinessNumber(operator.businessNumber) : '-'}</Descriptions.Item>
           <Descriptions.Item label="주소">{operator.address}</Descriptions.Item>
@@ -71,43 +71,10 @@ export function OperatorCard() {
         onClose={modal.close}
         successMessage="운영사 정보를 저장했습니다. 공개 중인 개인정보 처리방침에 바로 반영됩니다."
       >
-        <Row gutter={16}>
-          <Col span={12}>
-            <Form.Item label="회사명" name="companyName" required rules={[zodRule(operatorInput, 'companyName')]}>
-              <Input maxLength={60} placeholder="(주)리드룸마케팅" />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item label="대표자" name="representative" required rules={[zodRule(operatorInput, 'representative')]}>
-              <Input maxLength={30} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item label="사업자등록번호" name="businessNumber" rules={[zodRule(operatorInput, 'businessNumber')]}>
-              <Input maxLength={12} placeholder="000-00-00000" />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item label="대표 전화" name="phone" rules={[zodRule(operatorInput, 'phone')]}>
-              <Input maxLength={20} placeholder="02-0000-0000" />
-            </Form.Item>
-          </Col>
-          <Col span={24}>
-            <Form.Item label="사업장 주소" name="address" required rules={[zodRule(operatorInput, 'address')]}>
-              <Input maxLength={200} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item label="개인정보 보호책임자" name="privacyOfficerName" required rules={[zodRule(operatorInput, 'privacyOfficerName')]}>
-              <Input maxLength={30} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item label="보호책임자 연락처" name="privacyOfficerContact" required rules={[zodRule(operatorInput, 'privacyOfficerContact')]}>
-              <Input maxLength={60} placeholder="전화 또는 이메일" />
-            </Form.Item>
-          </Col>
-        </Row>
+        <BusinessFields
+          schema={operatorInput}
+          required={['companyName', 'representative', 'address', 'privacyOfficerName', 'privacyOfficerContact']}
+        />
       </ResourceForm>
     </Card>
   );

@@ -28,7 +28,7 @@ describe('the agency’s own details', () => {
   it('say what to enter, and check the business number', async () => {
     const empty = await admin.put('/api/operator', {});
     expect(empty.statusCode).toBe(400);
-    expect(empty.json().error.fields).toMatchObject({ companyName: '회사명을 입력하세요.', privacyOfficerName: '개인정보 보호책임자를 입력하세요.' });
+    expect(empty.json().error.fields).toMatchObject({ companyName: '상호(회사명)를 입력하세요.', privacyOfficerName: '개인정보 보호책임자를 입력하세요.' });
     const bad = await admin.put('/api/operator', { ...OPERATOR, businessNumber: '1234567890' });
     expect(bad.json().error.fields).toEqual({ businessNumber: '올바른 사업자등록번호가 아닙니다.' });
   });
