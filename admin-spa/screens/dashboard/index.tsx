@@ -37,7 +37,7 @@ export default function DashboardScreen() {
         legend: { bottom: 0 },
         // The legend names each medium; the slices carry only their share (no name twice).
         series: [{
-          type: 'pie', radius: ['45%', '70%'], center: ['50%', '45%'], label: { formatter: '{d}%' },
+          type: 'pie', radius: ['45%', '70%'], center: ['50%', '45%'], label: { position: 'inside', formatter: '{d}%', color: '#fff', fontWeight: 600 },
           data: d.leads.byMedium.map((m) => ({ name: m.medium, value: m.month })),
         }],
       },

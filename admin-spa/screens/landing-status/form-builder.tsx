@@ -1,7 +1,7 @@
 // The landing's form: name and phone are always there; up to ten extra fields
 // (short text, select, radio, checkbox) with label, key, required flag and options, in order.
 import { Button, Card, Checkbox, Col, Form, Input, Row, Select, Space, Tag, Tooltip, Typography, type FormInstance } from 'antd';
-import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, LockOutlined, PlusOutlined } from '@ant-design/icons';
+import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, LockOutlined, PlusOutlined, QuestionCircleOutlined } from '@ant-design/icons';
 import { FIELD_TYPES, FIELD_TYPE_LABELS, type FieldType } from '../../../contracts/landings.ts';
 import { landingRule, type EditorField, type EditorValues } from './landing-form.ts';
 
@@ -101,12 +101,12 @@ function FieldCard({ form, name, index, count, disabled, remove, move }: FieldCa
       }
     >
       <Row gutter={12}>
-        <Col xs={24} md={8}>
+        <Col xs={24} md={9}>
           <Form.Item label="항목 이름" name={[name, 'label']} required rules={[landingRule(form, ['formFields', name, 'label'])]}>
             <Input maxLength={40} placeholder="예: 희망 지점" />
           </Form.Item>
         </Col>
-        <Col xs={12} md={6}>
+        <Col xs={12} md={7}>
           <Form.Item
             label="키"
             name={[name, 'key']}
@@ -117,22 +117,28 @@ function FieldCard({ form, name, index, count, disabled, remove, move }: FieldCa
             <Input maxLength={30} placeholder="branch" />
           </Form.Item>
         </Col>
-        <Col xs={12} md={5}>
+        <Col xs={12} md={8}>
           <Form.Item label="유형" name={[name, 'type']} required>
             <Select options={typeOptions} />
           </Form.Item>
         </Col>
-        <Col xs={24} md={5}>
-          {/* Aligned with the inputs beside it, which have a label row above them. */}
-          <Space size={4} style={{ paddingTop: 34 }}>
+        <Col span={24} style={{ marginBottom: 16 }}>
+          <Space size={24} wrap>
             <Form.Item name={[name, 'required']} valuePropName="checked" noStyle>
-              <Checkbox aria-label={`추가 항목 ${index + 1} 필수`}>필수</Checkbox>
+              <Checkbox aria-label={`추가 항목 ${index + 1} 필수`} style={{ whiteSpace: 'nowrap' }}>
+                필수 입력
+              </Checkbox>
             </Form.Item>
-            <Tooltip title="건강 상태·병력처럼 민감한 정보입니다. 신청서에 별도의 민감정보 처리 동의를 함께 받습니다 (개인정보 보호법 제23조).">
+            <Space size={4}>
               <Form.Item name={[name, 'sensitive']} valuePropName="checked" noStyle>
-                <Checkbox aria-label={`추가 항목 ${index + 1} 민감정보`}>민감정보</Checkbox>
+                <Checkbox aria-label={`추가 항목 ${index + 1} 민감정보`} style={{ whiteSpace: 'nowrap' }}>
+                  민감정보 (건강 상태·병력 등)
+                </Checkbox>
               </Form.Item>
-            </Tooltip>
+              <Tooltip title="민감정보 항목은 신청서에서 별도의 민감정보 처리 동의를 함께 받습니다 (개인정보 보호법 제23조).">
+                <QuestionCircleOutlined style={{ color: '#8c8c8c' }} aria-label="민감정보 안내" />
+              </Tooltip>
+            </Space>
           </Space>
         </Col>
         {choice && (

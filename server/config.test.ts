@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig, originOf } from './config.ts';
+
+describe('settings', () => {
+  it('take PUBLIC_ORIGIN as a bare origin and stop the start on anything else, saying why', () => {
+    expect(originOf(undefined)).toBeNull();
+    expect(originOf(' ')).toBeNull();
+    expect(originOf('https://lp.example.com')).toBe('https://lp.example.com');
+    expect(originOf('https://LP.example.com:443/')).toBe('https://lp.example.com');
+    expect(originOf('http://public.localhost:3001')).toBe('http://public.localhost:3001');
+    for (const bad of ['lp.example.com', 'https://lp.example.com/view', 'ftp://lp.example.com', 'https://user@lp.example.com']) {
+      expect(() => originOf(bad), bad).toThrow(/PUBLIC_ORIGIN/);
+    }
+  });
+
+  it('log readable lines unless LOG_FORMAT=json, and accept form tokens for six hours by default', () => {
+    expect(loadConfig({}).logFormat).toBe('pretty');
+    expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(loadConfig({}).landingTokenMaxAgeHours).toBe(6);
+    expect(loadConfig({ LANDING_TOKEN_MAX_AGE_HOURS: '2' }).landingTokenMaxAgeHours).toBe(2);
+  });
+});
