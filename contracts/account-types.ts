@@ -1,7 +1,8 @@
 import { z } from './zod.ts';
 import { ACCESS_LEVELS, DATA_SCOPES, normaliseMatrix, type PermissionMatrix } from './permissions.ts';
 import { SCREENS, type Area } from './screens.ts';
-import { listQuery } from './list.ts';
+import { idParam, listEndpoint } from './list.ts';
+import { endpoint, type QueryOf } from './endpoint.ts';
 import { requiredText } from './fields.ts';
 
 export const accountType = z.object({
@@ -30,7 +31,6 @@ export const accountTypeInput = z.object({
 });
 export type AccountTypeInput = z.infer<typeof accountTypeInput>;
 
-export const accountTypeListQuery = listQuery;
 
 /** Every account type with its matrix, for the permission-setting screen. */
 export const permissionListResponse = z.object({ items: z.array(accountType) });
@@ -56,3 +56,19 @@ export const permissionUpdate = z.object({
   canExport: z.boolean('다운로드 권한을 지정하세요.'),
 });
 export type PermissionUpdate = z.infer<typeof permissionUpdate>;
+
+export const accountTypesApi = {
+  list: listEndpoint({ path: '/api/account-types', item: accountType, sort: ['name', 'sortOrder', 'createdAt', 'usage'] }),
+  get: endpoint({ method: 'GET', path: '/api/account-types/:id', params: idParam, response: accountType }),
+  create: endpoint({ method: 'POST', path: '/api/account-types', body: accountTypeInput, response: accountType, status: 201 }),
+  update: endpoint({ method: 'PUT', path: '/api/account-types/:id', params: idParam, body: accountTypeInput, response: accountType }),
+  remove: endpoint({ method: 'DELETE', path: '/api/account-types/:id', params: idParam, response: null }),
+  /** For the type select and filter of the screens that assign types. */
+  options: endpoint({ method: 'GET', path: '/api/account-types/options', response: accountTypeOptionsResponse }),
+};
+
+export const permissionsApi = {
+  list: endpoint({ method: 'GET', path: '/api/permissions', response: permissionListResponse }),
+  update: endpoint({ method: 'PUT', path: '/api/permissions/:id', params: idParam, body: permissionUpdate, response: accountType }),
+};
+export type AccountTypeListQuery = QueryOf<typeof accountTypesApi.list>;

@@ -1,5 +1,6 @@
 import { z } from './zod.ts';
-import { listQuery } from './list.ts';
+import { idParam, listEndpoint } from './list.ts';
+import { endpoint, type QueryOf } from './endpoint.ts';
 import { LOGIN_ID_RE } from './rules.ts';
 import { optionalEmail, optionalPhone, passwordField, requiredText } from './fields.ts';
 
@@ -55,7 +56,18 @@ export type AccountUpdate = z.infer<typeof accountUpdate>;
 
 export const resetPasswordBody = z.object({ password: passwordField });
 
-export const accountListQuery = listQuery.extend({
-  status: z.enum(ACCOUNT_STATUSES).optional(),
-  accountTypeId: z.coerce.number().int().positive().optional(),
-});
+// No DELETE: accounts are disabled, so their history keeps its names.
+export const accountsApi = {
+  list: listEndpoint({
+    path: '/api/accounts', item: account,
+    sort: ['loginId', 'name', 'lastLoginAt', 'createdAt', 'status'],
+    filters: { status: z.enum(ACCOUNT_STATUSES).optional(), accountTypeId: z.coerce.number().int().positive().optional() },
+  }),
+  get: endpoint({ method: 'GET', path: '/api/accounts/:id', params: idParam, response: account }),
+  create: endpoint({ method: 'POST', path: '/api/accounts', body: accountCreate, response: account, status: 201 }),
+  update: endpoint({ method: 'PUT', path: '/api/accounts/:id', params: idParam, body: accountUpdate, response: account }),
+  resetPassword: endpoint({ method: 'POST', path: '/api/accounts/:id/reset-password', params: idParam, body: resetPasswordBody, response: account }),
+  unlock: endpoint({ method: 'POST', path: '/api/accounts/:id/unlock', params: idParam, response: account }),
+  lock: endpoint({ method: 'POST', path: '/api/accounts/:id/lock', params: idParam, response: account }),
+};
+export type AccountListQuery = QueryOf<typeof accountsApi.list>;

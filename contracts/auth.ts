@@ -1,6 +1,8 @@
 import { z } from './zod.ts';
 import { ACCESS_LEVELS, DATA_SCOPES } from './permissions.ts';
 import { passwordField, requiredText } from './fields.ts';
+import { endpoint } from './endpoint.ts';
+import { SESSION_PATHS } from './http.ts';
 
 export const loginBody = z.object({
   loginId: requiredText(60, '아이디를 입력하세요.'),
@@ -37,3 +39,12 @@ export const changePasswordBody = z.object({
   currentPassword: z.string('현재 비밀번호를 입력하세요.').min(1, '현재 비밀번호를 입력하세요.').max(200, '200자 이하로 입력하세요.'),
   newPassword: passwordField,
 });
+
+export const authApi = {
+  login: endpoint({ method: 'POST', path: SESSION_PATHS.login, body: loginBody, response: accountResponse }),
+  me: endpoint({ method: 'GET', path: '/api/auth/me', response: accountResponse }),
+  logout: endpoint({ method: 'POST', path: SESSION_PATHS.logout, response: null }),
+  password: endpoint({ method: 'POST', path: '/api/auth/password', body: changePasswordBody, response: null }),
+  /** Shops the account may enter: every shop for administrator-area types, else its shop permissions. */
+  shops: endpoint({ method: 'GET', path: '/api/auth/shops', response: myShopsResponse }),
+};

@@ -1,6 +1,7 @@
 // Code tables: client types, media types, event types.
 import { z } from './zod.ts';
-import { listQuery, queryBool } from './list.ts';
+import { idParam, listEndpoint, queryBool } from './list.ts';
+import { endpoint, type QueryOf } from './endpoint.ts';
 import { CODE_RE } from './rules.ts';
 import { requiredText } from './fields.ts';
 
@@ -40,6 +41,23 @@ export const codeItemInput = z.object({
 });
 export type CodeItemInput = z.infer<typeof codeItemInput>;
 
-export const codeItemListQuery = listQuery.extend({ active: queryBool.optional() });
-
 export const reorderBody = z.object({ ids: z.array(z.number().int().positive(), '순서를 바꿀 항목을 보내세요.').min(1, '순서를 바꿀 항목을 보내세요.').max(500) });
+
+export const codeOption = z.object({ id: z.number(), name: z.string(), code: z.string() });
+export const codeOptionsResponse = z.object({ items: z.array(codeOption) });
+
+/** One code table's endpoints (each table is guarded by its own screen). */
+export function codeItemsApi(kind: CodeKind) {
+  const base = `/api/codes/${kind}`;
+  return {
+    list: listEndpoint({ path: base, item: codeItem, sort: ['name', 'code', 'sortOrder', 'active', 'createdAt', 'usage'], filters: { active: queryBool.optional() } }),
+    create: endpoint({ method: 'POST', path: base, body: codeItemInput, response: codeItem, status: 201 }),
+    update: endpoint({ method: 'PUT', path: `${base}/:id`, params: idParam, body: codeItemInput, response: codeItem }),
+    remove: endpoint({ method: 'DELETE', path: `${base}/:id`, params: idParam, response: null }),
+    reorder: endpoint({ method: 'POST', path: `${base}/reorder`, body: reorderBody, response: null }),
+    /** Active entries for selects on other screens: any logged-in account. */
+    options: endpoint({ method: 'GET', path: `${base}/options`, response: codeOptionsResponse }),
+  };
+}
+export type CodeItemsApi = ReturnType<typeof codeItemsApi>;
+export type CodeItemListQuery = QueryOf<CodeItemsApi['list']>;

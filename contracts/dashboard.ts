@@ -1,4 +1,5 @@
 import { z } from './zod.ts';
+import { endpoint } from './endpoint.ts';
 
 const count = z.number().int();
 
@@ -18,3 +19,5 @@ export const dashboardResponse = z.object({
   recentLogins: z.array(z.object({ loginId: z.string(), name: z.string(), ip: z.string().nullable(), at: z.string() })),
 });
 export type Dashboard = z.infer<typeof dashboardResponse>;
+
+export const dashboardApi = { get: endpoint({ method: 'GET', path: '/api/dashboard', response: dashboardResponse }) };

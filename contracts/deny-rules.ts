@@ -1,5 +1,6 @@
 import { z } from './zod.ts';
-import { listQuery } from './list.ts';
+import { idParam, listEndpoint } from './list.ts';
+import { endpoint, type QueryOf } from './endpoint.ts';
 import { optionalText, requiredText } from './fields.ts';
 import { cidrContains, isCidr, isIPv4, isIPv6, isKoreanPhone, normalisePhone } from './rules.ts';
 
@@ -56,10 +57,17 @@ export const denyRuleInput = z
   });
 export type DenyRuleInput = z.infer<typeof denyRuleInput>;
 
-export const denyRuleListQuery = listQuery.extend({
-  kind: z.enum(DENY_KINDS).optional(),
-  scope: z.enum(DENY_SCOPES).optional(),
-});
+export const denyRulesApi = {
+  list: listEndpoint({
+    path: '/api/deny-rules', item: denyRule, sort: ['createdAt', 'hits', 'expiresAt', 'kind'],
+    filters: { kind: z.enum(DENY_KINDS).optional(), scope: z.enum(DENY_SCOPES).optional() },
+  }),
+  get: endpoint({ method: 'GET', path: '/api/deny-rules/:id', params: idParam, response: denyRule }),
+  create: endpoint({ method: 'POST', path: '/api/deny-rules', body: denyRuleInput, response: denyRule, status: 201 }),
+  update: endpoint({ method: 'PUT', path: '/api/deny-rules/:id', params: idParam, body: denyRuleInput, response: denyRule }),
+  remove: endpoint({ method: 'DELETE', path: '/api/deny-rules/:id', params: idParam, response: null }),
+};
+export type DenyRuleListQuery = QueryOf<typeof denyRulesApi.list>;
 
 /** Whether a rule matches an IP (ip, cidr kinds). */
 export function ruleMatchesIp(rule: { kind: DenyKind; value: string }, ip: string): boolean {

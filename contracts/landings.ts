@@ -1,7 +1,8 @@
 // Landing pages: editor input, list, scripts, and the view model the public page renders.
 import { z } from './zod.ts';
 import { requiredText, text } from './fields.ts';
-import { listQuery } from './list.ts';
+import { listEndpoint, shopItemParams, shopParam } from './list.ts';
+import { endpoint, type QueryOf } from './endpoint.ts';
 import { SHOP_CODE_RE } from './rules.ts';
 import { DAY_RE } from './kst.ts';
 import type { PrivacyPolicyView } from './privacy.ts';
@@ -190,21 +191,6 @@ export const landingListItem = landing
 export type LandingListItem = z.infer<typeof landingListItem>;
 
 const day = z.string().regex(DAY_RE, '날짜는 YYYY-MM-DD 형식입니다.');
-export const landingListQuery = listQuery.extend({
-  status: z.enum(LANDING_STATUSES).optional(),
-  /** Statistics period; defaults to the last 30 days (Seoul) up to today. */
-  from: day.optional(),
-  to: day.optional(),
-});
-export type LandingListQuery = z.infer<typeof landingListQuery>;
-
-export const landingListResponse = z.object({
-  items: z.array(landingListItem),
-  total: z.number().int(),
-  period: z.object({ from: z.string(), to: z.string() }),
-});
-
-export const landingParams = z.object({ shopId: z.coerce.number().int().positive(), id: z.coerce.number().int().positive() });
 
 const SCRIPT_MAX = 20_000;
 const scriptText = z
@@ -317,3 +303,29 @@ export interface OperatorView {
   privacyOfficerName: string;
   privacyOfficerContact: string;
 }
+
+export const landingsApi = {
+  list: listEndpoint({
+    path: '/api/shops/:shopId/landings', params: shopParam, item: landingListItem,
+    sort: ['title', 'landingCode', 'status', 'openAt', 'closeAt', 'publishedAt', 'updatedAt', 'visits', 'submissions'],
+    /** Statistics period; defaults to the last 30 days (Seoul) up to today. */
+    filters: { status: z.enum(LANDING_STATUSES).optional(), from: day.optional(), to: day.optional() },
+    extra: { period: z.object({ from: z.string(), to: z.string() }) },
+  }),
+  create: endpoint({ method: 'POST', path: '/api/shops/:shopId/landings', params: shopParam, body: landingInput, response: landing, status: 201 }),
+  get: endpoint({ method: 'GET', path: '/api/shops/:shopId/landings/:id', params: shopItemParams, response: landing }),
+  update: endpoint({ method: 'PUT', path: '/api/shops/:shopId/landings/:id', params: shopItemParams, body: landingInput, response: landing }),
+  publish: endpoint({ method: 'POST', path: '/api/shops/:shopId/landings/:id/publish', params: shopItemParams, response: landing }),
+  close: endpoint({ method: 'POST', path: '/api/shops/:shopId/landings/:id/close', params: shopItemParams, response: landing }),
+  upload: endpoint({ method: 'POST', path: '/api/shops/:shopId/landings/uploads', params: shopParam, body: 'multipart', response: uploadResponse, status: 201 }),
+  /** Previews answer HTML (the editor's iframe): no scripts run, nothing submits. */
+  preview: endpoint({ method: 'GET', path: '/api/shops/:shopId/landings/:id/preview', params: shopItemParams, response: 'html' }),
+  previewInput: endpoint({ method: 'POST', path: '/api/shops/:shopId/landings/preview', params: shopParam, body: landingInput, response: 'html' }),
+};
+export type LandingListQuery = QueryOf<typeof landingsApi.list>;
+
+export const landingScriptsApi = {
+  list: endpoint({ method: 'GET', path: '/api/shops/:shopId/landing-scripts', params: shopParam, response: z.object({ items: z.array(landingScripts) }) }),
+  get: endpoint({ method: 'GET', path: '/api/shops/:shopId/landings/:id/scripts', params: shopItemParams, response: landingScripts }),
+  update: endpoint({ method: 'PUT', path: '/api/shops/:shopId/landings/:id/scripts', params: shopItemParams, body: landingScriptsInput, response: landingScripts }),
+};

@@ -1,16 +1,15 @@
 // One list contract for every table screen: page, pageSize, sort, filters → { items, total }.
+// A list endpoint is built by listEndpoint() from its item, its sort keys and its filters.
 import { z } from './zod.ts';
+import { endpoint } from './endpoint.ts';
 
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
 
 export const listQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
-  /** `field` or `-field` (descending). */
-  sort: z.string().regex(/^-?[a-zA-Z]+$/).optional(),
-  q: z.string().trim().max(100).optional(),
+  q: z.string().trim().max(100, '100자 이하로 입력하세요.').optional(),
 });
-export type ListQuery = z.infer<typeof listQuery>;
 
 export function listResponse<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), total: z.number().int() });
@@ -21,9 +20,45 @@ export interface ListResult<T> {
   total: number;
 }
 
-export function parseSort(sort: string | undefined): { field: string; desc: boolean } | null {
+/** `field` or `-field` (descending), of the keys a list declares. */
+export type SortValue<S extends string> = S | `-${S}`;
+
+export function parseSort<S extends string>(sort: SortValue<S> | undefined): { field: S; desc: boolean } | null {
   if (!sort) return null;
-  return sort.startsWith('-') ? { field: sort.slice(1), desc: true } : { field: sort, desc: false };
+  return sort.startsWith('-') ? { field: sort.slice(1) as S, desc: true } : { field: sort as S, desc: false };
+}
+
+/**
+ * A list endpoint: GET `path` → { items, total } of `item`, paged, sorted by one of `sort`
+ * (its repository maps each key to a column) and filtered by `filters` (kept in the URL).
+ */
+export function listEndpoint<
+  const S extends string,
+  I extends z.ZodType,
+  F extends z.ZodRawShape = Record<never, never>,
+  P extends z.ZodType | undefined = undefined,
+  X extends z.ZodRawShape = Record<never, never>,
+>(o: {
+  path: string;
+  item: I;
+  sort: readonly S[];
+  filters?: F;
+  params?: P;
+  /** More the answer carries beside items and total (e.g. the period a list's figures cover). */
+  extra?: X;
+}) {
+  const values = o.sort.flatMap((s) => [s, `-${s}`]) as [SortValue<S>, ...Array<SortValue<S>>];
+  const query = listQuery.extend({ sort: z.enum(values, '정렬할 수 없는 항목입니다.').optional(), ...(o.filters ?? ({} as F)) });
+  const response = listResponse(o.item).extend(o.extra ?? ({} as X));
+  return { ...endpoint({ method: 'GET', path: o.path, params: o.params, query, response }), sortKeys: o.sort };
+}
+
+/** A list endpoint as the table that shows it needs it. */
+export interface ListEndpoint<T = unknown> {
+  readonly method: 'GET' | string;
+  readonly path: string;
+  readonly sortKeys: readonly string[];
+  readonly response: z.ZodType<{ items: T[]; total: number }>;
 }
 
 /** Query-string booleans: "true"/"1" → true, "false"/"0" → false. */
@@ -33,3 +68,4 @@ export const queryBool = z
 
 export const idParam = z.object({ id: z.coerce.number().int().positive() });
 export const shopParam = z.object({ shopId: z.coerce.number().int().positive() });
+export const shopItemParams = z.object({ shopId: z.coerce.number().int().positive(), id: z.coerce.number().int().positive() });

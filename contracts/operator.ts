@@ -2,6 +2,7 @@
 // landing's privacy page, unless a shop collects for itself. Set by a 최고관리자.
 import { z } from './zod.ts';
 import { optionalBusinessNumber, optionalPhone, requiredText } from './fields.ts';
+import { endpoint } from './endpoint.ts';
 
 export const operatorInput = z.object({
   companyName: requiredText(60, '상호(회사명)를 입력하세요.'),
@@ -31,3 +32,8 @@ export const operatorResponse = z.object({ operator: operator.nullable(), editab
 
 export const OPERATOR_MISSING =
   '운영사(대행사) 정보가 등록되지 않아 개인정보 처리방침에 수집하는 자를 적을 수 없습니다. 최고관리자에게 업체 관리 › 운영사 정보 등록을 요청하세요.';
+
+export const operatorApi = {
+  get: endpoint({ method: 'GET', path: '/api/operator', response: operatorResponse }),
+  update: endpoint({ method: 'PUT', path: '/api/operator', body: operatorInput, response: operatorResponse }),
+};

@@ -2,6 +2,8 @@
 // consent to the latest published one (or the version a landing pins).
 import { z } from './zod.ts';
 import { requiredText, text } from './fields.ts';
+import { endpoint } from './endpoint.ts';
+import { shopItemParams, shopParam } from './list.ts';
 
 const required = requiredText;
 const optionalText = (max: number) => text(max).transform((v) => v || null).nullable().default(null);
@@ -68,7 +70,6 @@ export type PolicyOption = z.infer<typeof policyOption>;
 export const policyOptionsResponse = z.object({ items: z.array(policyOption) });
 
 export const privacyPolicyListResponse = z.object({ items: z.array(privacyPolicy), total: z.number().int() });
-export const policyParams = z.object({ shopId: z.coerce.number().int().positive(), id: z.coerce.number().int().positive() });
 
 /** A policy as the public privacy page and the landing's consent block show it. */
 export interface PrivacyPolicyView {
@@ -109,3 +110,14 @@ export function collectedItems(policyItems: string, fields: readonly FieldLabel[
 
 /** Labels of the fields marked sensitive (건강·민감정보): they need a consent of their own (PIPA art. 23). */
 export const sensitiveItems = (fields: readonly FieldLabel[]): string[] => fields.filter((f) => f.sensitive).map((f) => f.label);
+
+export const privacyPoliciesApi = {
+  list: endpoint({ method: 'GET', path: '/api/shops/:shopId/privacy-policies', params: shopParam, response: privacyPolicyListResponse }),
+  /** Published versions for the landing editor's policy select. */
+  options: endpoint({ method: 'GET', path: '/api/shops/:shopId/privacy-policies/options', params: shopParam, response: policyOptionsResponse }),
+  get: endpoint({ method: 'GET', path: '/api/shops/:shopId/privacy-policies/:id', params: shopItemParams, response: privacyPolicy }),
+  create: endpoint({ method: 'POST', path: '/api/shops/:shopId/privacy-policies', params: shopParam, body: privacyPolicyInput, response: privacyPolicy, status: 201 }),
+  update: endpoint({ method: 'PUT', path: '/api/shops/:shopId/privacy-policies/:id', params: shopItemParams, body: privacyPolicyInput, response: privacyPolicy }),
+  remove: endpoint({ method: 'DELETE', path: '/api/shops/:shopId/privacy-policies/:id', params: shopItemParams, response: null }),
+  publish: endpoint({ method: 'POST', path: '/api/shops/:shopId/privacy-policies/:id/publish', params: shopItemParams, response: privacyPolicy }),
+};

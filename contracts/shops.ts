@@ -1,5 +1,6 @@
 import { z } from './zod.ts';
-import { listQuery } from './list.ts';
+import { idParam, listEndpoint, shopParam } from './list.ts';
+import { endpoint, type QueryOf } from './endpoint.ts';
 import { SHOP_CODE_RE } from './rules.ts';
 import { businessDetails, requiredText } from './fields.ts';
 
@@ -41,7 +42,17 @@ export const shopInput = shopDetails.extend({
 });
 export type ShopInput = z.infer<typeof shopInput>;
 
-export const shopListQuery = listQuery.extend({
-  status: z.enum(SHOP_STATUSES).optional(),
-  clientTypeId: z.coerce.number().int().positive().optional(),
-});
+export const shopsApi = {
+  list: listEndpoint({
+    path: '/api/shops', item: shop, sort: ['name', 'shopCode', 'createdAt', 'status'],
+    filters: { status: z.enum(SHOP_STATUSES).optional(), clientTypeId: z.coerce.number().int().positive().optional() },
+  }),
+  get: endpoint({ method: 'GET', path: '/api/shops/:id', params: idParam, response: shop }),
+  create: endpoint({ method: 'POST', path: '/api/shops', body: shopInput, response: shop, status: 201 }),
+  update: endpoint({ method: 'PUT', path: '/api/shops/:id', params: idParam, body: shopInput, response: shop }),
+  remove: endpoint({ method: 'DELETE', path: '/api/shops/:id', params: idParam, response: null }),
+  /** The shop's own details, inside the shop area. */
+  baseInformation: endpoint({ method: 'GET', path: '/api/shops/:shopId/base-information', params: shopParam, response: shop }),
+  updateBaseInformation: endpoint({ method: 'PUT', path: '/api/shops/:shopId/base-information', params: shopParam, body: shopDetails, response: shop }),
+};
+export type ShopListQuery = QueryOf<typeof shopsApi.list>;

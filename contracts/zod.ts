@@ -71,4 +71,5 @@ export declare namespace z {
   export type input<T> = zod.input<T>;
   export type output<T> = zod.output<T>;
   export type ZodType<O = unknown, I = unknown> = zod.ZodType<O, I>;
+  export type ZodRawShape = zod.ZodRawShape;
 }

@@ -1,5 +1,6 @@
 // build(): the whole product as one Fastify instance — importable by tests, started by main.ts.
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
@@ -20,7 +21,7 @@ import { spaPlugin } from './plugins/spa.ts';
 import { landingPlugin } from './plugins/landing.ts';
 import { installFastPaths } from './plugins/fast-path.ts';
 import { defineRoute } from './plugins/route.ts';
-import { z } from '../contracts/zod.ts';
+import { healthApi } from '../contracts/health.ts';
 import { MODULES } from './modules/index.ts';
 
 declare module 'fastify' {
@@ -64,6 +65,9 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
   app.decorate('config', config);
   if (!opts.database) app.addHook('onClose', async () => handle.close());
 
+  // Routes validate and serialize with their zod schemas (contracts/).
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   errorsPlugin(app);
   await app.register(cookie);
   await app.register(formbody);
@@ -74,15 +78,7 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
 
   await authPlugin(app);
 
-  defineRoute(app, {
-    method: 'GET',
-    url: '/api/health',
-    access: { public: true },
-    response: z.object({ status: z.literal('ok'), database: z.enum(['sqlite', 'postgres']) }),
-    async handler() {
-      return { status: 'ok' as const, database: app.dialect };
-    },
-  });
+  defineRoute(app, healthApi.get, { access: { public: true }, handler: () => ({ status: 'ok' as const, database: app.dialect }) });
 
   // Public landing pages (before the modules, which tell it about landing changes).
   installFastPaths(app);

@@ -1,5 +1,5 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import { dialectOf } from './migration-kit.ts';
+import { dialectOf } from './dialect-sql.ts';
 import * as foundation from './migrations/2026-11-21-foundation.ts';
 import * as landings from './migrations/2026-11-21-landings.ts';
 import * as accountsPassword from './migrations/2026-11-23-accounts-password.ts';

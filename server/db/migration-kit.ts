@@ -1,9 +1,8 @@
-import { PostgresAdapter, type CreateTableBuilder, type Kysely } from 'kysely';
+// Helpers the frozen migrations use.
+import type { CreateTableBuilder } from 'kysely';
 import type { DialectName } from './dialect.ts';
 
-export function dialectOf(db: Kysely<any>): DialectName {
-  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
-}
+export { dialectOf } from './dialect-sql.ts';
 
 /** Adds an auto-increment integer primary key `id` on either engine. */
 export function id<T extends string>(t: CreateTableBuilder<T, never>, d: DialectName): CreateTableBuilder<T, 'id'> {

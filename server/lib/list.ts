@@ -1,20 +1,20 @@
 // The one list contract on the server: a filtered query → { items, total } page.
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
-import { parseSort, type ListQuery } from '../../contracts/list.ts';
+import { parseSort, type SortValue } from '../../contracts/list.ts';
 
-export interface ListSpec {
-  /** API sort field → SQL column reference (e.g. `name` → `s.name`). */
-  sortable: Record<string, string>;
+export interface ListSpec<S extends string> {
+  /** Every sort key the list endpoint declares → its SQL column reference (e.g. `name` → `s.name`). */
+  sortable: Record<S, string>;
   /** Applied when no sort is asked for, and as a tie-breaker. */
   defaultSort: { column: string; desc?: boolean };
   /** A unique column ordered last, so pages never overlap (e.g. `t.id`). */
   tieBreaker?: string;
 }
 
-export async function paginate<DB, TB extends keyof DB, O>(
+export async function paginate<DB, TB extends keyof DB, O, S extends string>(
   qb: SelectQueryBuilder<DB, TB, O>,
-  query: Pick<ListQuery, 'page' | 'pageSize' | 'sort'>,
-  spec: ListSpec,
+  query: { page: number; pageSize: number; sort?: SortValue<S> },
+  spec: ListSpec<S>,
 ): Promise<{ rows: O[]; total: number }> {
   const countRow = (await qb
     .clearSelect()
@@ -23,7 +23,7 @@ export async function paginate<DB, TB extends keyof DB, O>(
     .executeTakeFirst()) as { n: number | string } | undefined;
   const total = Number(countRow?.n ?? 0);
   const asked = parseSort(query.sort);
-  const column = asked && spec.sortable[asked.field];
+  const column = asked && (spec.sortable[asked.field] as string | undefined);
   let ordered = qb;
   if (column) ordered = ordered.orderBy(sql.ref(column), asked!.desc ? 'desc' : 'asc');
   ordered = ordered.orderBy(sql.ref(spec.defaultSort.column), spec.defaultSort.desc ? 'desc' : 'asc');

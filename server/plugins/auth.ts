@@ -65,7 +65,8 @@ export async function authPlugin(app: FastifyInstance): Promise<void> {
     req.auth = { sessionId: resumed.sessionId, row: resumed.account, account: toSessionAccount(resumed.account) };
   });
 
-  app.addHook('preHandler', async (req) => {
+  // Before the body is validated: a caller without the right learns nothing of the route's input rules.
+  app.addHook('preValidation', async (req) => {
     const access = req.routeOptions.config.access;
     if (!access || 'public' in access || 'authenticated' in access) return;
     const auth = req.auth!;

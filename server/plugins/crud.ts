@@ -1,62 +1,43 @@
-// The standard resource routes — list, get, create, update and (optionally) delete —
-// for a service of the usual shape, each declaring its access and response schema.
+// The standard resource routes — list, get, create, update and (optionally) delete — of an
+// endpoint group declared in contracts/, for a service of the usual shape, guarded by one screen.
 import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
 import { defineRoute } from './route.ts';
-import { actorOf, type Actor } from '../lib/audit.ts';
-import { idParam, listResponse, type ListResult } from '../../contracts/list.ts';
+import type { Actor } from '../modules/audit/audit.service.ts';
+import type { BodyOf, Endpoint, QueryOf, ReplyOf } from '../../contracts/endpoint.ts';
 
-export interface CrudService<Q, C, U, T> {
-  list(query: Q): Promise<ListResult<T>>;
-  get(id: number): Promise<T>;
-  create(input: C, actor: Actor): Promise<T>;
-  update(id: number, input: U, actor: Actor): Promise<T>;
+type IdEndpoint = Endpoint & { params: Endpoint['params'] };
+
+export interface CrudApi {
+  list: Endpoint;
+  get: IdEndpoint;
+  create: Endpoint;
+  update: IdEndpoint;
+  remove?: IdEndpoint;
+}
+
+export interface CrudService<A extends CrudApi> {
+  list(query: QueryOf<A['list']>): Promise<ReplyOf<A['list']>>;
+  get(id: number): Promise<ReplyOf<A['get']>>;
+  create(input: BodyOf<A['create']>, actor: Actor): Promise<ReplyOf<A['create']>>;
+  update(id: number, input: BodyOf<A['update']>, actor: Actor): Promise<ReplyOf<A['update']>>;
   remove?(id: number, actor: Actor): Promise<void>;
 }
 
-export interface CrudSpec<Q extends z.ZodType, C extends z.ZodType, U extends z.ZodType, T extends z.ZodType> {
-  /** e.g. `/api/deny-rules`; items live at `${base}/:id`. */
-  base: string;
-  screen: string;
-  query: Q;
-  item: T;
-  create: C;
-  /** Defaults to the create schema. */
-  update?: U;
-  service: CrudService<z.output<Q>, z.output<C>, z.output<U>, z.input<T>>;
-  /** Offer DELETE `${base}/:id` (needs service.remove). */
-  remove?: boolean;
-}
+export function defineCrudRoutes<A extends CrudApi>(app: FastifyInstance, api: A, o: { screen: string; service: CrudService<A> }): void {
+  const { service } = o;
+  const read = { screen: o.screen, action: 'read' } as const;
+  const write = { screen: o.screen, action: 'write' } as const;
+  const idOf = (params: unknown) => (params as { id: number }).id;
 
-export function defineCrudRoutes<Q extends z.ZodType, C extends z.ZodType, U extends z.ZodType, T extends z.ZodType>(
-  app: FastifyInstance,
-  spec: CrudSpec<Q, C, U, T>,
-): void {
-  const { base, service } = spec;
-  // The spec's types are checked at the call site; inside, the generic route types stay opaque.
-  const read = { screen: spec.screen, action: 'read' } as const;
-  const write = { screen: spec.screen, action: 'write' } as const;
-
-  defineRoute(app, {
-    method: 'GET', url: base, access: read, query: spec.query, response: listResponse(spec.item),
-    handler: ({ query }) => service.list(query as z.output<Q>) as never,
+  defineRoute(app, api.list, { access: read, handler: ({ query }) => service.list(query as QueryOf<A['list']>) as never });
+  defineRoute(app, api.get, { access: read, handler: ({ params }) => service.get(idOf(params)) as never });
+  defineRoute(app, api.create, { access: write, handler: ({ body, actor }) => service.create(body as BodyOf<A['create']>, actor) as never });
+  defineRoute(app, api.update, {
+    access: write,
+    handler: ({ params, body, actor }) => service.update(idOf(params), body as BodyOf<A['update']>, actor) as never,
   });
-  defineRoute(app, {
-    method: 'GET', url: `${base}/:id`, access: read, params: idParam, response: spec.item,
-    handler: ({ params }) => service.get(params.id) as never,
-  });
-  defineRoute(app, {
-    method: 'POST', url: base, access: write, status: 201, body: spec.create, response: spec.item,
-    handler: (ctx) => service.create(ctx.body as z.output<C>, actorOf(ctx)) as never,
-  });
-  defineRoute(app, {
-    method: 'PUT', url: `${base}/:id`, access: write, params: idParam, body: (spec.update ?? spec.create) as U, response: spec.item,
-    handler: (ctx) => service.update(ctx.params.id, ctx.body as z.output<U>, actorOf(ctx)) as never,
-  });
-  if (spec.remove) {
-    defineRoute(app, {
-      method: 'DELETE', url: `${base}/:id`, access: write, params: idParam, response: null,
-      handler: (ctx) => service.remove!(ctx.params.id, actorOf(ctx)),
-    });
+  if (api.remove && service.remove) {
+    const remove = service.remove;
+    defineRoute(app, api.remove, { access: write, handler: ({ params, actor }) => remove(idOf(params), actor) as never });
   }
 }

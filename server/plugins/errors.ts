@@ -1,6 +1,7 @@
 // Errors are data: every failure answers { error: { code, message, fields? } }.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError } from '../lib/errors.ts';
 import { ERROR_CODES } from '../../contracts/errors.ts';
 
@@ -21,6 +22,16 @@ export function errorsPlugin(app: FastifyInstance): void {
     if (err instanceof ZodError) {
       const fields = zodFields(err);
       return reply.code(400).send({ error: { code: ERROR_CODES.VALIDATION, message: Object.values(fields)[0] ?? '입력값을 확인하세요.', fields } });
+    }
+    // Params, query or body refused by its schema (the zod type provider).
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const fields: Record<string, string> = {};
+      for (const v of err.validation) fields[v.instancePath.split('/').filter(Boolean).join('.') || '_'] ??= v.message ?? '입력값을 확인하세요.';
+      return reply.code(400).send({ error: { code: ERROR_CODES.VALIDATION, message: Object.values(fields)[0] ?? '입력값을 확인하세요.', fields } });
+    }
+    if (isResponseSerializationError(err as FastifyError)) {
+      req.log.error({ err, cause: (err as { cause?: unknown }).cause }, 'response does not match its schema');
+      return reply.code(500).send({ error: { code: ERROR_CODES.INTERNAL, message: '서버 오류가 발생했습니다. 잠시 후 다시 시도하세요.' } });
     }
     const status = (err as FastifyError).statusCode ?? 500;
     if (status === 429) {

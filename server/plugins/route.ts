@@ -1,9 +1,14 @@
-// defineRoute: every API route declares its access rule and its response schema.
-// Params, query and body are parsed with the same zod schemas the SPA uses.
+// defineRoute: registers an endpoint declared in contracts/ with its access rule. Params,
+// query and body are validated, and the response serialized, by Fastify through the zod
+// type provider (the same schemas the back office uses); the handler receives them parsed,
+// with the caller's session and its actor.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { Action } from '../../contracts/permissions.ts';
+import type { BodyOf, Endpoint, ParamsOf, QueryOf, ReplyOf } from '../../contracts/endpoint.ts';
 import type { AuthContext } from './auth.ts';
+import type { Actor } from '../modules/audit/audit.service.ts';
 
 export type RouteAccess =
   | { public: true }
@@ -17,63 +22,66 @@ declare module 'fastify' {
   }
 }
 
-type Schema = z.ZodType;
-type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
-
-export interface HandlerContext<P, Q, B> {
-  params: P;
-  query: Q;
-  body: B;
+export interface HandlerContext<E extends Endpoint> {
+  params: ParamsOf<E>;
+  query: QueryOf<E>;
+  body: BodyOf<E>;
   req: FastifyRequest;
   reply: FastifyReply;
   /** Present on every non-public route. */
   auth: AuthContext;
+  /** Who is calling, for the audit trail and rules about oneself (non-public routes). */
+  actor: Actor;
   /** The `:shopId` of a shop-scoped route, already checked. */
   shopId: number;
 }
 
-export interface RouteDef<P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined, R extends Schema | null> {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  url: string;
+export interface RouteOptions<E extends Endpoint> {
   access: RouteAccess;
-  params?: P;
-  query?: Q;
-  body?: B;
-  /** Response schema; `null` answers 204 with no body. */
-  response: R;
-  status?: number;
-  bodyLimit?: number;
+  handler: (ctx: HandlerContext<E>) => Promise<ReplyOf<E>> | ReplyOf<E>;
   rateLimit?: { max: number; timeWindow: number | string };
-  handler: (ctx: HandlerContext<Out<P>, Out<Q>, Out<B>>) => Promise<R extends z.ZodType ? z.input<R> : void>;
+  bodyLimit?: number;
 }
 
-export function defineRoute<
-  P extends Schema | undefined = undefined,
-  Q extends Schema | undefined = undefined,
-  B extends Schema | undefined = undefined,
-  R extends Schema | null = null,
->(app: FastifyInstance, def: RouteDef<P, Q, B, R>): void {
-  app.route({
-    method: def.method,
-    url: def.url,
-    config: {
-      access: def.access,
-      ...(def.rateLimit ? { rateLimit: def.rateLimit } : {}),
+const isSchema = (v: unknown): v is z.ZodType => typeof v === 'object' && v !== null;
+
+export function actorOf(auth: AuthContext, ip: string): Actor {
+  return {
+    id: auth.account.id,
+    loginId: auth.account.loginId,
+    accountTypeId: auth.account.accountTypeId,
+    superadmin: auth.row.builtin_key === 'superadmin',
+    ip,
+  };
+}
+
+export function defineRoute<E extends Endpoint>(app: FastifyInstance, e: E, o: RouteOptions<E>): void {
+  const status = e.status ?? (e.response === null ? 204 : 200);
+  const body = isSchema(e.body) ? e.body : undefined;
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: e.method,
+    url: e.path,
+    schema: {
+      ...(e.params ? { params: e.params } : {}),
+      ...(e.query ? { querystring: e.query } : {}),
+      ...(body ? { body } : {}),
+      ...(isSchema(e.response) ? { response: { [status]: e.response } } : {}),
     },
-    ...(def.bodyLimit ? { bodyLimit: def.bodyLimit } : {}),
+    config: { access: o.access, ...(o.rateLimit ? { rateLimit: o.rateLimit } : {}) },
+    ...(o.bodyLimit ? { bodyLimit: o.bodyLimit } : {}),
+    // A body-less request to a route that takes one is an empty object: its fields say what is missing.
+    ...(body ? { preValidation: async (req: FastifyRequest) => void (req.body ??= {}) } : {}),
     handler: async (req, reply) => {
-      const params = def.params ? def.params.parse(req.params) : undefined;
-      const query = def.query ? def.query.parse(req.query) : undefined;
-      const body = def.body ? def.body.parse(req.body ?? {}) : undefined;
-      const result = await def.handler({
-        params, query, body, req, reply,
+      const result = await o.handler({
+        params: req.params, query: req.query, body: req.body, req, reply,
         auth: req.auth as AuthContext,
+        actor: (req.auth ? actorOf(req.auth, req.ip) : undefined) as Actor,
         shopId: req.shopId as number,
-      } as HandlerContext<Out<P>, Out<Q>, Out<B>>);
+      } as HandlerContext<E>);
       if (reply.sent) return reply;
-      if (def.response === null) return reply.code(def.status ?? 204).send();
-      reply.code(def.status ?? 200).type('application/json; charset=utf-8');
-      return JSON.stringify(def.response.parse(result));
+      if (e.response === null) return reply.code(status).send();
+      if (e.response === 'html') return reply.code(status).type('text/html; charset=utf-8').send(result);
+      return reply.code(status).send(result);
     },
   });
 }

@@ -1,13 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { AccountTypeRow, Database } from '../../db/schema.ts';
 import { paginate, textMatch } from '../../lib/list.ts';
-
-export interface AccountTypeFilter {
-  page: number;
-  pageSize: number;
-  sort?: string;
-  q?: string;
-}
+import type { AccountTypeListQuery } from '../../../contracts/account-types.ts';
 
 /** Accounts of the type. */
 const usage = sql<number>`(select count(*) from accounts a where a.account_type_id = t.id)`;
@@ -16,7 +10,7 @@ export function accountTypesRepository(db: Kysely<Database>) {
   const withUsage = () => db.selectFrom('account_types as t').selectAll('t').select(usage.as('usage'));
 
   return {
-    list(f: AccountTypeFilter) {
+    list(f: AccountTypeListQuery) {
       let qb = withUsage();
       if (f.q) qb = qb.where(textMatch(['t.name'], f.q));
       return paginate(qb, f, {

@@ -1,13 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { AccountTypeRow, Database } from '../../db/schema.ts';
-import { accountTypesRepository, type AccountTypeFilter } from './account-types.repository.ts';
+import { accountTypesRepository } from './account-types.repository.ts';
 import { conflict, notFound, uniqueOr409 } from '../../lib/errors.ts';
 import { bool } from '../../lib/list.ts';
-import { auditBy, type Actor } from '../../lib/audit.ts';
+import { auditBy, type Actor } from '../audit/audit.service.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { inTransaction } from '../../db/dialect-sql.ts';
 import { normaliseMatrix, type PermissionMatrix } from '../../../contracts/permissions.ts';
 import {
-  matrixForArea, type AccountType, type AccountTypeInput, type PermissionUpdate,
+  matrixForArea, type AccountType, type AccountTypeInput, type AccountTypeListQuery, type PermissionUpdate,
 } from '../../../contracts/account-types.ts';
 
 const SUPERADMIN = 'superadmin';
@@ -38,7 +39,7 @@ export function accountTypesService(db: Kysely<Database>, clock: Clock) {
   const guarded = <T>(write: () => Promise<T>) => uniqueOr409(write, 'name', NAME_TAKEN);
 
   return {
-    async list(f: AccountTypeFilter) {
+    async list(f: AccountTypeListQuery) {
       const { rows, total } = await repo.list(f);
       return { items: rows.map(toAccountType), total };
     },
@@ -50,14 +51,17 @@ export function accountTypesService(db: Kysely<Database>, clock: Clock) {
       await assertUniqueName(input.name);
       const at = clock();
       const now = at.toISOString();
-      const { id } = await guarded(() =>
-        repo.insert({
-          name: input.name, area: input.area, data_scope: input.dataScope, permissions: JSON.stringify(normaliseMatrix({})),
-          can_unmask: 0, can_export: 0, builtin_key: null, sort_order: input.sortOrder, active: input.active ? 1 : 0,
-          created_at: now, updated_at: now,
-        }),
-      );
-      await auditBy(db, actor, { action: 'account-type.create', target: 'account-type', targetId: id, detail: input }, at);
+      const id = await inTransaction(db, async (trx) => {
+        const { id } = await guarded(() =>
+          accountTypesRepository(trx).insert({
+            name: input.name, area: input.area, data_scope: input.dataScope, permissions: JSON.stringify(normaliseMatrix({})),
+            can_unmask: 0, can_export: 0, builtin_key: null, sort_order: input.sortOrder, active: input.active ? 1 : 0,
+            created_at: now, updated_at: now,
+          }),
+        );
+        await auditBy(trx, actor, { action: 'account-type.create', target: 'account-type', targetId: id, detail: input }, at);
+        return id;
+      });
       return get(id);
     },
 
@@ -75,15 +79,17 @@ export function accountTypesService(db: Kysely<Database>, clock: Clock) {
       }
       await assertUniqueName(input.name, id);
       const at = clock();
-      await guarded(() =>
-        repo.update(id, {
-          name: input.name, area: input.area, data_scope: input.dataScope, sort_order: input.sortOrder, active: input.active ? 1 : 0,
-          // Moving to the shop area drops administrator screens from the matrix.
-          ...(input.area !== cur.area ? { permissions: JSON.stringify(matrixForArea(input.area, cur.permissions)) } : {}),
-          updated_at: at.toISOString(),
-        }),
-      );
-      await auditBy(db, actor, { action: 'account-type.update', target: 'account-type', targetId: id, detail: input }, at);
+      await inTransaction(db, async (trx) => {
+        await guarded(() =>
+          accountTypesRepository(trx).update(id, {
+            name: input.name, area: input.area, data_scope: input.dataScope, sort_order: input.sortOrder, active: input.active ? 1 : 0,
+            // Moving to the shop area drops administrator screens from the matrix.
+            ...(input.area !== cur.area ? { permissions: JSON.stringify(matrixForArea(input.area, cur.permissions)) } : {}),
+            updated_at: at.toISOString(),
+          }),
+        );
+        await auditBy(trx, actor, { action: 'account-type.update', target: 'account-type', targetId: id, detail: input }, at);
+      });
       return get(id);
     },
 
@@ -91,8 +97,10 @@ export function accountTypesService(db: Kysely<Database>, clock: Clock) {
       const cur = await get(id);
       if (cur.builtinKey) throw conflict('기본 제공 계정 유형은 삭제할 수 없습니다. 대신 사용 중지하세요.');
       if (cur.usage > 0) throw conflict(`사용 중인 계정 유형은 삭제할 수 없습니다 (계정 ${cur.usage}개). 계정의 유형을 먼저 바꾸세요.`);
-      await repo.remove(id);
-      await auditBy(db, actor, { action: 'account-type.delete', target: 'account-type', targetId: id, detail: { name: cur.name } }, clock());
+      await inTransaction(db, async (trx) => {
+        await accountTypesRepository(trx).remove(id);
+        await auditBy(trx, actor, { action: 'account-type.delete', target: 'account-type', targetId: id, detail: { name: cur.name } }, clock());
+      });
     },
 
     /** Saves one type's row of the permission matrix. */
@@ -101,17 +109,19 @@ export function accountTypesService(db: Kysely<Database>, clock: Clock) {
       if (cur.builtinKey === SUPERADMIN) throw conflict('최고관리자 유형의 권한은 변경할 수 없습니다.');
       const permissions = matrixForArea(cur.area, input.permissions);
       const at = clock();
-      await repo.update(id, {
-        permissions: JSON.stringify(permissions), can_unmask: input.canUnmask ? 1 : 0, can_export: input.canExport ? 1 : 0,
-        updated_at: at.toISOString(),
-      });
       const changed = Object.fromEntries(
         Object.entries(permissions).filter(([k, v]) => cur.permissions[k] !== v).map(([k, v]) => [k, `${cur.permissions[k]}→${v}`]),
       );
-      await auditBy(db, actor, {
-        action: 'permission.update', target: 'account-type', targetId: id,
-        detail: { changed, canUnmask: input.canUnmask, canExport: input.canExport },
-      }, at);
+      await inTransaction(db, async (trx) => {
+        await accountTypesRepository(trx).update(id, {
+          permissions: JSON.stringify(permissions), can_unmask: input.canUnmask ? 1 : 0, can_export: input.canExport ? 1 : 0,
+          updated_at: at.toISOString(),
+        });
+        await auditBy(trx, actor, {
+          action: 'permission.update', target: 'account-type', targetId: id,
+          detail: { changed, canUnmask: input.canUnmask, canExport: input.canExport },
+        }, at);
+      });
       return get(id);
     },
   };

@@ -1,16 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { AccountUpdateRow, Database, NewAccount } from '../../db/schema.ts';
-import type { AccountStatus } from '../../../contracts/accounts.ts';
 import { paginate, textMatch } from '../../lib/list.ts';
-
-export interface AccountFilter {
-  page: number;
-  pageSize: number;
-  sort?: string;
-  q?: string;
-  status?: AccountStatus;
-  accountTypeId?: number;
-}
+import type { AccountListQuery } from '../../../contracts/accounts.ts';
 
 const shopCount = sql<number>`(select count(*) from shop_permissions p where p.account_id = a.id)`;
 
@@ -26,7 +17,7 @@ export function accountsRepository(db: Kysely<Database>) {
       .select(shopCount.as('shop_count'));
 
   return {
-    list(f: AccountFilter) {
+    list(f: AccountListQuery) {
       let qb = view();
       if (f.q) {
         qb = qb.where(textMatch(['a.login_id', 'a.name', 'a.email'], f.q));

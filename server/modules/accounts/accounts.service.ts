@@ -1,12 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { AccountUpdateRow, Database } from '../../db/schema.ts';
-import { accountsRepository, type AccountFilter, type AccountView } from './accounts.repository.ts';
+import { accountsRepository, type AccountView } from './accounts.repository.ts';
 import { badRequest, conflict, forbidden, notFound, uniqueOr409 } from '../../lib/errors.ts';
-import { audit, auditBy, type Actor } from '../../lib/audit.ts';
+import { audit, auditBy, type Actor } from '../audit/audit.service.ts';
 import { addMinutes, type Clock } from '../../lib/clock.ts';
 import { hashPassword, randomPassword } from '../../lib/password.ts';
-import { serialTransaction } from '../../lib/serial.ts';
+import { inTransaction, serialTransaction } from '../../db/dialect-sql.ts';
 import { ACCOUNT_LOCK_MINUTES, type Account, type AccountCreate, type AccountUpdate } from '../../../contracts/accounts.ts';
+import type { AccountListQuery } from '../../../contracts/accounts.ts';
 
 const SUPERADMIN = 'superadmin';
 const LOGIN_TAKEN = '이미 사용 중인 아이디입니다.';
@@ -31,9 +32,11 @@ export function accountsService(db: Kysely<Database>, clock: Clock) {
   const ops = accountOperations(db, clock);
   return {
     ...ops,
-    create: (input: AccountCreate, actor: Actor) => db.transaction().execute((trx) => accountOperations(trx, clock).create(input, actor)),
-    resetFromConsole: (loginId: string | undefined) =>
-      db.transaction().execute((trx) => accountOperations(trx, clock).resetFromConsole(loginId)),
+    // Every change and its audit entry commit together.
+    create: (input: AccountCreate, actor: Actor) => inTransaction(db, (trx) => accountOperations(trx, clock).create(input, actor)),
+    resetPassword: (id: number, password: string, actor: Actor) => inTransaction(db, (trx) => accountOperations(trx, clock).resetPassword(id, password, actor)),
+    unlock: (id: number, actor: Actor) => inTransaction(db, (trx) => accountOperations(trx, clock).unlock(id, actor)),
+    resetFromConsole: (loginId: string | undefined) => inTransaction(db, (trx) => accountOperations(trx, clock).resetFromConsole(loginId)),
     update: (id: number, input: AccountUpdate, actor: Actor) =>
       serialTransaction(db, LAST_SUPERADMIN, (trx) => accountOperations(trx, clock).update(id, input, actor)),
     lock: (id: number, actor: Actor) => serialTransaction(db, LAST_SUPERADMIN, (trx) => accountOperations(trx, clock).lock(id, actor)),
@@ -86,7 +89,7 @@ function accountOperations(db: Kysely<Database>, clock: Clock) {
   }
 
   return {
-    async list(f: AccountFilter) {
+    async list(f: AccountListQuery) {
       const { rows, total } = await repo.list(f);
       return { items: rows.map(toAccount), total };
     },

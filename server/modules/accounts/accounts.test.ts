@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { eachTestApp, TEST_PASSWORD, createAccount, createShop, typeIdByName, type Client, type TestApp } from '../../test-helpers.ts';
 import { accountsService } from './accounts.service.ts';
-import type { Actor } from '../../lib/audit.ts';
+import type { Actor } from '../audit/audit.service.ts';
 
 let t: TestApp;
 let admin: Client;

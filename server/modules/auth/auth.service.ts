@@ -6,7 +6,8 @@ import { AppError, badRequest, unauthenticated } from '../../lib/errors.ts';
 import { DUMMY_HASH, hashPassword, sha256, verifyPassword } from '../../lib/password.ts';
 import { addMinutes, type Clock } from '../../lib/clock.ts';
 import { checkDenyRules } from '../../lib/deny-check.ts';
-import { audit } from '../../lib/audit.ts';
+import { audit } from '../audit/audit.service.ts';
+import { inTransaction } from '../../db/dialect-sql.ts';
 import { homePath, normaliseMatrix, type PermissionMatrix } from '../../../contracts/permissions.ts';
 import type { SessionAccount } from '../../../contracts/auth.ts';
 import { passwordProblem } from '../../../contracts/rules.ts';
@@ -51,11 +52,13 @@ export function authService(db: Kysely<Database>, clock: Clock, policy: SessionP
   const repo = authRepository(db);
 
   /** One failed password for a known account; true when this attempt locked it. */
-  async function countFailure(account: AccountWithType, ip: string, now: Date): Promise<boolean> {
-    const r = await repo.recordFailure(account.id, MAX_FAILED_LOGINS, addMinutes(now, ACCOUNT_LOCK_MINUTES).toISOString(), now.toISOString());
-    if (!r) return false;
-    await audit(db, { accountId: account.id, action: r.locked ? 'login-locked' : 'login-failed', target: 'account', targetId: account.id, ip }, now);
-    return r.locked;
+  function countFailure(account: AccountWithType, ip: string, now: Date): Promise<boolean> {
+    return inTransaction(db, async (trx) => {
+      const r = await authRepository(trx).recordFailure(account.id, MAX_FAILED_LOGINS, addMinutes(now, ACCOUNT_LOCK_MINUTES).toISOString(), now.toISOString());
+      if (!r) return false;
+      await audit(trx, { accountId: account.id, action: r.locked ? 'login-locked' : 'login-failed', target: 'account', targetId: account.id, ip }, now);
+      return r.locked;
+    });
   }
 
   return {
@@ -87,20 +90,23 @@ export function authService(db: Kysely<Database>, clock: Clock, policy: SessionP
         throw unauthenticated(BAD_CREDENTIALS);
       }
       if (account.status === 'disabled') throw new AppError(403, ERROR_CODES.FORBIDDEN, '사용 중지된 계정입니다. 관리자에게 문의하세요.');
-      if (account.status === 'locked' || !(await repo.recordSuccess(account.id, now.toISOString(), meta.ip))) {
-        throw lockedError((await repo.findAccountById(account.id))?.locked_until ?? null, now);
-      }
       const token = crypto.randomBytes(32).toString('base64url');
-      await repo.createSession({
-        id: sha256(token),
-        account_id: account.id,
-        created_at: now.toISOString(),
-        last_seen_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + policy.absoluteHours * 3_600_000).toISOString(),
-        ip: meta.ip,
-        user_agent: meta.userAgent?.slice(0, 300) ?? null,
-      });
-      await audit(db, { accountId: account.id, action: 'login', target: 'account', targetId: account.id, ip: meta.ip }, now);
+      const started = account.status === 'active' && (await inTransaction(db, async (trx) => {
+        const r = authRepository(trx);
+        if (!(await r.recordSuccess(account.id, now.toISOString(), meta.ip))) return false;
+        await r.createSession({
+          id: sha256(token),
+          account_id: account.id,
+          created_at: now.toISOString(),
+          last_seen_at: now.toISOString(),
+          expires_at: new Date(now.getTime() + policy.absoluteHours * 3_600_000).toISOString(),
+          ip: meta.ip,
+          user_agent: meta.userAgent?.slice(0, 300) ?? null,
+        });
+        await audit(trx, { accountId: account.id, action: 'login', target: 'account', targetId: account.id, ip: meta.ip }, now);
+        return true;
+      }));
+      if (!started) throw lockedError((await repo.findAccountById(account.id))?.locked_until ?? null, now);
       const fresh = (await repo.findAccountById(account.id))!;
       return { token, account: toSessionAccount({ ...fresh, last_login_at: account.last_login_at }) };
     },
@@ -144,9 +150,13 @@ export function authService(db: Kysely<Database>, clock: Clock, policy: SessionP
       const problem = passwordProblem(next);
       if (problem) throw badRequest(problem, { newPassword: problem });
       if (await verifyPassword(next, account.password_hash)) throw badRequest(SAME_PASSWORD, { newPassword: SAME_PASSWORD });
-      await repo.updatePassword(account.id, await hashPassword(next), now.toISOString());
-      await repo.deleteOtherSessions(account.id, session.sessionId);
-      await audit(db, { accountId: account.id, action: 'password-change', target: 'account', targetId: account.id, ip }, now);
+      const hash = await hashPassword(next);
+      await inTransaction(db, async (trx) => {
+        const r = authRepository(trx);
+        await r.updatePassword(account.id, hash, now.toISOString());
+        await r.deleteOtherSessions(account.id, session.sessionId);
+        await audit(trx, { accountId: account.id, action: 'password-change', target: 'account', targetId: account.id, ip }, now);
+      });
     },
   };
 }

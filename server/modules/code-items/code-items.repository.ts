@@ -2,14 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { CodeItemRow, Database } from '../../db/schema.ts';
 import type { CodeKind } from '../../../contracts/code-items.ts';
 import { paginate, textMatch } from '../../lib/list.ts';
-
-export interface CodeItemFilter {
-  page: number;
-  pageSize: number;
-  sort?: string;
-  q?: string;
-  active?: boolean;
-}
+import type { CodeItemListQuery } from '../../../contracts/code-items.ts';
 
 /** Which rows reference a code item of each kind (extended as later tables refer to codes). */
 const USAGE: Record<CodeKind, Array<{ table: string; column: string }>> = {
@@ -29,7 +22,7 @@ export function codeItemsRepository(db: Kysely<Database>) {
   };
 
   return {
-    async list(kind: CodeKind, f: CodeItemFilter) {
+    async list(kind: CodeKind, f: CodeItemListQuery) {
       let qb = db.selectFrom('code_items as c').selectAll('c').select(usageExpr(kind).as('usage')).where('c.kind', '=', kind);
       if (f.q) qb = qb.where(textMatch(['c.name', 'c.code'], f.q));
       if (f.active !== undefined) qb = qb.where('c.active', '=', f.active ? 1 : 0);

@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database, CodeItemRow } from '../../db/schema.ts';
-import { codeItemsRepository, type CodeItemFilter } from './code-items.repository.ts';
+import { codeItemsRepository } from './code-items.repository.ts';
 import { conflict, isUniqueViolation, notFound } from '../../lib/errors.ts';
 import { bool } from '../../lib/list.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { CodeItem, CodeItemInput, CodeKind } from '../../../contracts/code-items.ts';
+import type { CodeItemListQuery } from '../../../contracts/code-items.ts';
 
 function toCodeItem(r: CodeItemRow & { usage: number | string }): CodeItem {
   return {
@@ -32,7 +33,7 @@ export function codeItemsService(db: Kysely<Database>, clock: Clock) {
   }
 
   return {
-    async list(kind: CodeKind, f: CodeItemFilter) {
+    async list(kind: CodeKind, f: CodeItemListQuery) {
       const { rows, total } = await repo.list(kind, f);
       return { items: rows.map(toCodeItem), total };
     },

@@ -1,11 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { DialectName } from '../../db/dialect.ts';
-import { seoulDaySql } from '../../lib/seoul-sql.ts';
+import { seoulDay } from '../../db/dialect-sql.ts';
 
 const n = (v: unknown) => Number(v ?? 0);
 
-export function dashboardRepository(db: Kysely<Database>, dialect: DialectName) {
+export function dashboardRepository(db: Kysely<Database>) {
   const live = () => db.selectFrom('leads').where('deleted_at', 'is', null);
   return {
     async leadCounts(todayStart: string, monthStart: string) {
@@ -49,7 +48,7 @@ export function dashboardRepository(db: Kysely<Database>, dialect: DialectName) 
       return rows.map((r) => ({ medium: r.medium, month: n(r.month) }));
     },
     async daily(fromStart: string) {
-      const day = seoulDaySql(dialect, 'created_at');
+      const day = seoulDay(db, 'created_at');
       const rows = await live()
         .select([day.as('day'), sql<number>`count(*)`.as('count')])
         .where('created_at', '>=', fromStart)

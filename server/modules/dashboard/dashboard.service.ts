@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { DialectName } from '../../db/dialect.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { dashboardRepository } from './dashboard.repository.ts';
 import { addDays, seoulDay, seoulDayStart } from '../../../contracts/kst.ts';
@@ -8,8 +7,8 @@ import type { Dashboard } from '../../../contracts/dashboard.ts';
 
 export const DAILY_DAYS = 14;
 
-export function dashboardService(db: Kysely<Database>, dialect: DialectName, clock: Clock) {
-  const repo = dashboardRepository(db, dialect);
+export function dashboardService(db: Kysely<Database>, clock: Clock) {
+  const repo = dashboardRepository(db);
   return {
     async get(): Promise<Dashboard> {
       const now = clock();

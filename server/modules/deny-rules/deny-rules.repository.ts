@@ -1,22 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { Database, DenyRuleRow } from '../../db/schema.ts';
-import type { DenyKind, DenyScope } from '../../../contracts/deny-rules.ts';
 import { paginate, textMatch } from '../../lib/list.ts';
-
-export interface DenyRuleFilter {
-  page: number;
-  pageSize: number;
-  sort?: string;
-  q?: string;
-  kind?: DenyKind;
-  scope?: DenyScope;
-}
+import type { DenyRuleListQuery } from '../../../contracts/deny-rules.ts';
 
 export type DenyRuleFields = Pick<DenyRuleRow, 'kind' | 'value' | 'scope' | 'reason' | 'expires_at'>;
 
 export function denyRulesRepository(db: Kysely<Database>) {
   return {
-    list(f: DenyRuleFilter) {
+    list(f: DenyRuleListQuery) {
       let qb = db.selectFrom('deny_rules as d').selectAll('d');
       if (f.q) {
         qb = qb.where(textMatch(['d.value', 'd.reason'], f.q));

@@ -1,10 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database, DenyRuleRow } from '../../db/schema.ts';
-import { denyRulesRepository, type DenyRuleFields, type DenyRuleFilter } from './deny-rules.repository.ts';
+import { denyRulesRepository, type DenyRuleFields } from './deny-rules.repository.ts';
 import { badRequest, conflict, notFound, uniqueOr409 } from '../../lib/errors.ts';
-import { auditBy, type Actor } from '../../lib/audit.ts';
+import { auditBy, type Actor } from '../audit/audit.service.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { inTransaction } from '../../db/dialect-sql.ts';
 import { ruleMatchesIp, type DenyRule, type DenyRuleInput } from '../../../contracts/deny-rules.ts';
+import type { DenyRuleListQuery } from '../../../contracts/deny-rules.ts';
 
 const DUPLICATE = '같은 대상에 같은 차단 규칙이 이미 있습니다.';
 
@@ -44,7 +46,7 @@ export function denyRulesService(db: Kysely<Database>, clock: Clock) {
   const unique = <T>(write: () => Promise<T>) => uniqueOr409(write, 'value', DUPLICATE);
 
   return {
-    async list(f: DenyRuleFilter) {
+    async list(f: DenyRuleListQuery) {
       const { rows, total } = await repo.list(f);
       return { items: rows.map(toDenyRule), total };
     },
@@ -54,8 +56,11 @@ export function denyRulesService(db: Kysely<Database>, clock: Clock) {
       const row = await fields(input, actor);
       const at = clock();
       const now = at.toISOString();
-      const { id } = await unique(() => repo.insert({ ...row, created_by: actor.loginId, created_at: now, updated_at: now }));
-      await auditBy(db, actor, { action: 'deny-rule.create', target: 'deny-rule', targetId: id, detail: row }, at);
+      const id = await inTransaction(db, async (trx) => {
+        const { id } = await unique(() => denyRulesRepository(trx).insert({ ...row, created_by: actor.loginId, created_at: now, updated_at: now }));
+        await auditBy(trx, actor, { action: 'deny-rule.create', target: 'deny-rule', targetId: id, detail: row }, at);
+        return id;
+      });
       return get(id);
     },
 
@@ -63,16 +68,19 @@ export function denyRulesService(db: Kysely<Database>, clock: Clock) {
       await get(id);
       const row = await fields(input, actor, id);
       const at = clock();
-      await unique(() => repo.update(id, { ...row, updated_at: at.toISOString() }));
-      await auditBy(db, actor, { action: 'deny-rule.update', target: 'deny-rule', targetId: id, detail: row }, at);
+      await inTransaction(db, async (trx) => {
+        await unique(() => denyRulesRepository(trx).update(id, { ...row, updated_at: at.toISOString() }));
+        await auditBy(trx, actor, { action: 'deny-rule.update', target: 'deny-rule', targetId: id, detail: row }, at);
+      });
       return get(id);
     },
 
     async remove(id: number, actor: Actor) {
-      const cur = await get(id);
-      await repo.remove(id);
-      const { kind, value, scope } = cur;
-      await auditBy(db, actor, { action: 'deny-rule.delete', target: 'deny-rule', targetId: id, detail: { kind, value, scope } }, clock());
+      const { kind, value, scope } = await get(id);
+      await inTransaction(db, async (trx) => {
+        await denyRulesRepository(trx).remove(id);
+        await auditBy(trx, actor, { action: 'deny-rule.delete', target: 'deny-rule', targetId: id, detail: { kind, value, scope } }, clock());
+      });
     },
   };
 }

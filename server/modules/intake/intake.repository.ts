@@ -1,8 +1,8 @@
-import { CompiledQuery, sql, type DatabaseConnection, type Insertable, type Kysely, type QueryResult, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type DatabaseConnection, type Insertable, type Kysely, type QueryResult } from 'kysely';
 import type { Database, LeadsTable } from '../../db/schema.ts';
 import { effectivePolicyId } from '../../db/landing-sql.ts';
 import { countDenyHits, loadDenyRules, matchDenyRule } from '../../lib/deny-check.ts';
-import { dialectOf } from '../../db/migration-kit.ts';
+import { lockKeys } from '../../db/dialect-sql.ts';
 
 export type NewLead = Omit<Insertable<LeadsTable>, 'duplicate_of' | 'created_at' | 'updated_at'>;
 
@@ -34,7 +34,6 @@ const DAY_MS = 86_400_000;
 const CHUNK = 100;
 
 export function intakeRepository(db: Kysely<Database>) {
-  const dialect = dialectOf(db);
   // The lead insert is compiled once; each lead only binds its values.
   const insertLead = db
     .insertInto('leads')
@@ -91,12 +90,6 @@ export function intakeRepository(db: Kysely<Database>) {
     return found;
   }
 
-  /** Transaction-scoped advisory locks on every (shop, phone) a duplicate check will look at, in one fixed order (no deadlock between batches). */
-  async function lockPhones(trx: Transaction<Database>, leads: PendingLead[]) {
-    const keys = [...new Set(leads.filter((l) => l.duplicateWindowDays > 0).map((l) => `lead-phone:${l.lead.shop_id}:${l.lead.phone}`))];
-    if (!keys.length) return;
-    await sql`select pg_advisory_xact_lock(k) from (select distinct hashtextextended(x, 0) as k from unnest(${keys}::text[]) as x order by k) as ordered`.execute(trx);
-  }
 
   return {
     /** The landing a form posts to, with what intake needs, by its public codes. */
@@ -144,10 +137,9 @@ export function intakeRepository(db: Kysely<Database>) {
           outcomes[index] = { status: 'denied', ruleId: rule.id };
         });
 
-        // PostgreSQL: another process may be committing the same phone for the same shop right
-        // now. A lock per shop and phone, held to the commit, makes the later one wait and then
-        // see the earlier one (SQLite needs none: its transactions begin immediate, one at a time).
-        if (dialect === 'postgres') await lockPhones(trx, accepted.map((a) => a.item));
+        // Another process may be committing the same phone for the same shop right now: a lock
+        // per shop and phone, held to the commit, makes the later one wait and then see the earlier one.
+        await lockKeys(trx, accepted.filter((a) => a.item.duplicateWindowDays > 0).map((a) => `lead-phone:${a.item.lead.shop_id}:${a.item.lead.phone}`));
         // The per-lead statements run straight on the transaction's connection.
         await trx.getExecutor().provideConnection(async (conn) => {
           const run = runner(conn);

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { landingScriptsRepository } from './landing-scripts.repository.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
-import { auditBy, type Actor } from '../../lib/audit.ts';
+import { auditBy, type Actor } from '../audit/audit.service.ts';
 import type { Clock } from '../../lib/clock.ts';
 import {
   FREE_SCRIPT_FIELDS, FREE_SCRIPTS_DISABLED, type LandingScripts, type LandingScriptsInput,

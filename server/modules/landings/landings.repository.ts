@@ -2,15 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, LandingRow } from '../../db/schema.ts';
 import { paginate, textMatch } from '../../lib/list.ts';
 import { effectivePolicyId } from '../../db/landing-sql.ts';
-import type { LandingStatus } from '../../../contracts/landings.ts';
-
-export interface LandingFilter {
-  page: number;
-  pageSize: number;
-  sort?: string;
-  q?: string;
-  status?: LandingStatus;
-}
+import type { LandingListQuery } from '../../../contracts/landings.ts';
 
 /** Period bounds for list statistics: Seoul days for visits, UTC instants for leads. */
 export interface StatsPeriod {
@@ -34,7 +26,7 @@ export function landingsRepository(db: Kysely<Database>) {
       ]);
 
   return {
-    list(shopId: number, f: LandingFilter, period: StatsPeriod) {
+    list(shopId: number, f: LandingListQuery, period: StatsPeriod) {
       let qb = db
         .selectFrom('landings as l')
         .leftJoin('code_items as m', 'm.id', 'l.media_type_id')

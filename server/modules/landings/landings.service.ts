@@ -7,8 +7,9 @@ import { uncoveredFields } from '../../../contracts/privacy.ts';
 import { OPERATOR_MISSING } from '../../../contracts/operator.ts';
 import { imageInfo } from './image-info.ts';
 import { AppError, badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors.ts';
-import { auditBy, type Actor } from '../../lib/audit.ts';
+import { auditBy, type Actor } from '../audit/audit.service.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { inTransaction } from '../../db/dialect-sql.ts';
 import { addDays, seoulDay, seoulDayStart } from '../../../contracts/kst.ts';
 import {
   formFields as formFieldsSchema, hasFreeScripts, landingContent, landingPath, landingState,
@@ -96,6 +97,13 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
     if (same && same.id !== selfId) throw conflict('이미 사용 중인 랜딩 코드입니다.', { landingCode: '이미 사용 중인 랜딩 코드입니다.' });
   }
 
+  /** A change to a landing and its audit entry, in one transaction. */
+  const write = (id: number, row: Parameters<typeof repo.update>[1], actor: Actor, action: string) =>
+    inTransaction(db, async (trx) => {
+      await landingsRepository(trx).update(id, row);
+      await auditBy(trx, actor, { action, target: 'landing', targetId: id }, clock());
+    });
+
   async function policyFor(shopId: number, pinned: number | null) {
     const id = pinned ?? (await repo.latestPublishedPolicy(shopId))?.id;
     return id ? repo.publishedPolicy(shopId, id) : undefined;
@@ -135,8 +143,11 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
       await checkCode(shopId, input);
       const now = clock().toISOString();
       try {
-        const { id } = await repo.insert({ ...fieldsOf(shopId, input), status: 'draft', created_by: actor.id, created_at: now, updated_at: now });
-        await auditBy(db, actor, { action: 'landing-create', target: 'landing', targetId: id, detail: { shopId, landingCode: input.landingCode } }, clock());
+        const id = await inTransaction(db, async (trx) => {
+          const { id } = await landingsRepository(trx).insert({ ...fieldsOf(shopId, input), status: 'draft', created_by: actor.id, created_at: now, updated_at: now });
+          await auditBy(trx, actor, { action: 'landing-create', target: 'landing', targetId: id, detail: { shopId, landingCode: input.landingCode } }, clock());
+          return id;
+        });
         return get(shopId, id);
       } catch (err) {
         if (isUniqueViolation(err)) throw conflict('이미 사용 중인 랜딩 코드입니다.', { landingCode: '이미 사용 중인 랜딩 코드입니다.' });
@@ -152,8 +163,7 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
       }
       await checkReferences(shopId, input);
       await checkCode(shopId, input, id);
-      await repo.update(id, { ...fieldsOf(shopId, input), updated_at: clock().toISOString() });
-      await auditBy(db, actor, { action: 'landing-update', target: 'landing', targetId: id }, clock());
+      await write(id, { ...fieldsOf(shopId, input), updated_at: clock().toISOString() }, actor, 'landing-update');
       await hooks.changed([id]);
       return get(shopId, id);
     },
@@ -168,8 +178,7 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
       if (!policy) throw conflict('게시된 개인정보 처리방침이 없습니다. 개인정보 처리방침을 먼저 게시하세요.');
       // The privacy page must name who collects: the agency, unless the shop collects for itself.
       if (policy.collector === 'operator' && !(await repo.operator())) throw conflict(OPERATOR_MISSING);
-      await repo.update(id, { status: 'open', published_at: now.toISOString(), updated_at: now.toISOString() });
-      await auditBy(db, actor, { action: 'landing-publish', target: 'landing', targetId: id }, now);
+      await write(id, { status: 'open', published_at: now.toISOString(), updated_at: now.toISOString() }, actor, 'landing-publish');
       await hooks.changed([id]);
       return get(shopId, id);
     },
@@ -178,8 +187,7 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
       const current = await row(shopId, id);
       if (current.status === 'draft') throw conflict('게시하지 않은 랜딩은 종료할 수 없습니다.');
       const now = clock();
-      await repo.update(id, { status: 'closed', updated_at: now.toISOString() });
-      await auditBy(db, actor, { action: 'landing-close', target: 'landing', targetId: id }, now);
+      await write(id, { status: 'closed', updated_at: now.toISOString() }, actor, 'landing-close');
       await hooks.changed([id]);
       return get(shopId, id);
     },

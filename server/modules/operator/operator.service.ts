@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { operatorRepository, type OperatorRow } from './operator.repository.ts';
 import { forbidden } from '../../lib/errors.ts';
-import { auditBy, type Actor } from '../../lib/audit.ts';
+import { auditBy, type Actor } from '../audit/audit.service.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Operator, OperatorInput } from '../../../contracts/operator.ts';
 

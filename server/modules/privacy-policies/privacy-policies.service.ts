@@ -2,8 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Database, PrivacyPolicyRow } from '../../db/schema.ts';
 import { privacyPoliciesRepository, type PolicyFields } from './privacy-policies.repository.ts';
 import { conflict, isUniqueViolation, notFound } from '../../lib/errors.ts';
-import { auditBy, type Actor } from '../../lib/audit.ts';
+import { auditBy, type Actor } from '../audit/audit.service.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { inTransaction } from '../../db/dialect-sql.ts';
 import type { PrivacyPolicy, PrivacyPolicyInput, ThirdParty } from '../../../contracts/privacy.ts';
 
 function toPolicy(r: PrivacyPolicyRow, currentId: number | undefined): PrivacyPolicy {
@@ -59,8 +60,12 @@ export function privacyPoliciesService(db: Kysely<Database>, clock: Clock, chang
       if (await repo.draft(shopId)) throw conflict('작성 중인 초안이 이미 있습니다. 그 초안을 고치거나 게시하세요.');
       const now = clock().toISOString();
       try {
-        const { id } = await repo.insert({ ...fieldsOf(input), shop_id: shopId, version: await repo.nextVersion(shopId), created_by: actor.id, created_at: now, updated_at: now });
-        await auditBy(db, actor, { action: 'privacy-policy-create', target: 'privacy-policy', targetId: id, detail: { shopId } }, clock());
+        const id = await inTransaction(db, async (trx) => {
+          const r = privacyPoliciesRepository(trx);
+          const { id } = await r.insert({ ...fieldsOf(input), shop_id: shopId, version: await r.nextVersion(shopId), created_by: actor.id, created_at: now, updated_at: now });
+          await auditBy(trx, actor, { action: 'privacy-policy-create', target: 'privacy-policy', targetId: id, detail: { shopId } }, clock());
+          return id;
+        });
         return get(shopId, id);
       } catch (err) {
         if (isUniqueViolation(err)) throw conflict('다른 사용자가 방금 새 버전을 만들었습니다. 다시 시도하세요.');
@@ -69,22 +74,30 @@ export function privacyPoliciesService(db: Kysely<Database>, clock: Clock, chang
     },
     async update(shopId: number, id: number, input: PrivacyPolicyInput, actor: Actor) {
       await draftOf(shopId, id);
-      await repo.update(id, { ...fieldsOf(input), updated_at: clock().toISOString() });
-      await auditBy(db, actor, { action: 'privacy-policy-update', target: 'privacy-policy', targetId: id }, clock());
+      await inTransaction(db, async (trx) => {
+        await privacyPoliciesRepository(trx).update(id, { ...fieldsOf(input), updated_at: clock().toISOString() });
+        await auditBy(trx, actor, { action: 'privacy-policy-update', target: 'privacy-policy', targetId: id }, clock());
+      });
       return get(shopId, id);
     },
     async remove(shopId: number, id: number, actor: Actor) {
       await draftOf(shopId, id);
-      await repo.remove(id);
-      await auditBy(db, actor, { action: 'privacy-policy-delete', target: 'privacy-policy', targetId: id }, clock());
+      await inTransaction(db, async (trx) => {
+        await privacyPoliciesRepository(trx).remove(id);
+        await auditBy(trx, actor, { action: 'privacy-policy-delete', target: 'privacy-policy', targetId: id }, clock());
+      });
     },
     /** From now on new submissions consent to this version (landings pinned to another keep theirs). */
     async publish(shopId: number, id: number, actor: Actor) {
       await draftOf(shopId, id);
       const now = clock().toISOString();
-      await repo.update(id, { published_at: now, updated_at: now });
-      const landingIds = await repo.bumpFollowingLandings(shopId, now);
-      await auditBy(db, actor, { action: 'privacy-policy-publish', target: 'privacy-policy', targetId: id }, clock());
+      const landingIds = await inTransaction(db, async (trx) => {
+        const r = privacyPoliciesRepository(trx);
+        await r.update(id, { published_at: now, updated_at: now });
+        const ids = await r.bumpFollowingLandings(shopId, now);
+        await auditBy(trx, actor, { action: 'privacy-policy-publish', target: 'privacy-policy', targetId: id }, clock());
+        return ids;
+      });
       await changed(landingIds);
       return get(shopId, id);
     },

@@ -1,14 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { paginate, textMatch } from '../../lib/list.ts';
-
-export interface ShopPermissionFilter {
-  page: number;
-  pageSize: number;
-  sort?: string;
-  q?: string;
-  area?: 'admin' | 'shop';
-}
+import type { ShopPermissionListQuery } from '../../../contracts/shop-permissions.ts';
 
 const CHUNK = 500;
 
@@ -20,7 +13,7 @@ export function shopPermissionsRepository(db: Kysely<Database>) {
       .select(['a.id', 'a.login_id', 'a.name', 't.name as type_name', 't.area']);
 
   return {
-    list(f: ShopPermissionFilter) {
+    list(f: ShopPermissionListQuery) {
       let qb = accounts();
       if (f.q) {
         qb = qb.where(textMatch(['a.login_id', 'a.name'], f.q));
@@ -44,17 +37,16 @@ export function shopPermissionsRepository(db: Kysely<Database>) {
       }
       return new Set(found);
     },
-    /** Replaces the account's shop list in one transaction. */
-    replace: (accountId: number, shopIds: number[], now: string) =>
-      db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('shop_permissions').where('account_id', '=', accountId).execute();
-        for (let i = 0; i < shopIds.length; i += CHUNK) {
-          await trx
-            .insertInto('shop_permissions')
-            .values(shopIds.slice(i, i + CHUNK).map((shop_id) => ({ account_id: accountId, shop_id, created_at: now })))
-            .execute();
-        }
-      }),
+    /** Replaces the account's shop list (run it in the change's transaction). */
+    async replace(accountId: number, shopIds: number[], now: string) {
+      await db.deleteFrom('shop_permissions').where('account_id', '=', accountId).execute();
+      for (let i = 0; i < shopIds.length; i += CHUNK) {
+        await db
+          .insertInto('shop_permissions')
+          .values(shopIds.slice(i, i + CHUNK).map((shop_id) => ({ account_id: accountId, shop_id, created_at: now })))
+          .execute();
+      }
+    },
     shops: () => db.selectFrom('shops').select(['id', 'shop_code', 'name', 'status']).orderBy('name').orderBy('id').execute(),
   };
 }

@@ -1,10 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { shopPermissionsRepository, type PermissionAccount, type ShopPermissionFilter } from './shop-permissions.repository.ts';
+import { shopPermissionsRepository, type PermissionAccount } from './shop-permissions.repository.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
-import { auditBy, type Actor } from '../../lib/audit.ts';
+import { auditBy, type Actor } from '../audit/audit.service.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { inTransaction } from '../../db/dialect-sql.ts';
 import type { ShopPermissionRow } from '../../../contracts/shop-permissions.ts';
+import type { ShopPermissionListQuery } from '../../../contracts/shop-permissions.ts';
 
 export function shopPermissionsService(db: Kysely<Database>, clock: Clock) {
   const repo = shopPermissionsRepository(db);
@@ -26,7 +28,7 @@ export function shopPermissionsService(db: Kysely<Database>, clock: Clock) {
   }
 
   return {
-    async list(f: ShopPermissionFilter) {
+    async list(f: ShopPermissionListQuery) {
       const { rows, total } = await repo.list(f);
       return { items: await withShops(rows), total };
     },
@@ -41,10 +43,12 @@ export function shopPermissionsService(db: Kysely<Database>, clock: Clock) {
         throw badRequest(message, { shopIds: message });
       }
       const at = clock();
-      await repo.replace(accountId, ids, at.toISOString());
       const added = ids.filter((id) => !before.shopIds.includes(id));
       const removed = before.shopIds.filter((id) => !ids.includes(id));
-      await auditBy(db, actor, { action: 'shop-permission.update', target: 'account', targetId: accountId, detail: { loginId: before.loginId, added, removed } }, at);
+      await inTransaction(db, async (trx) => {
+        await shopPermissionsRepository(trx).replace(accountId, ids, at.toISOString());
+        await auditBy(trx, actor, { action: 'shop-permission.update', target: 'account', targetId: accountId, detail: { loginId: before.loginId, added, removed } }, at);
+      });
       return get(accountId);
     },
 

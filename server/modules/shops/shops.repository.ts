@@ -1,16 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, ShopRow } from '../../db/schema.ts';
-import { dialectOf } from '../../db/migration-kit.ts';
 import { paginate, textMatch } from '../../lib/list.ts';
-
-export interface ShopFilter {
-  page: number;
-  pageSize: number;
-  sort?: string;
-  q?: string;
-  status?: ShopRow['status'];
-  clientTypeId?: number;
-}
+import type { ShopListQuery } from '../../../contracts/shops.ts';
 
 export type ShopFields = Omit<ShopRow, 'id' | 'created_at' | 'updated_at'>;
 
@@ -18,27 +9,20 @@ export function shopsRepository(db: Kysely<Database>) {
   const view = () =>
     db.selectFrom('shops as s').leftJoin('code_items as c', 'c.id', 's.client_type_id').selectAll('s').select('c.name as client_type_name');
 
-  // The leads table arrives with a later migration; whether it exists is asked once.
-  let leadsTable: Promise<boolean> | undefined;
-  const hasLeadsTable = () =>
-    (leadsTable ??= (async () => {
-      const query =
-        dialectOf(db) === 'postgres'
-          ? sql<{ found: string | null }>`select to_regclass('leads')::text as found`
-          : sql<{ found: string | null }>`select name as found from sqlite_master where type = 'table' and name = 'leads'`;
-      return !!(await query.execute(db)).rows[0]?.found;
-    })());
-
   /** Leads per shop (every lead, deleted ones too); shops without leads are absent. */
   async function leadCounts(shopIds: number[]): Promise<Map<number, number>> {
-    if (!shopIds.length || !(await hasLeadsTable())) return new Map();
-    const { rows } = await sql<{ shop_id: number; n: number | string }>`
-      select shop_id, count(*) as n from leads where shop_id in (${sql.join(shopIds)}) group by shop_id`.execute(db);
+    if (!shopIds.length) return new Map();
+    const rows = await db
+      .selectFrom('leads')
+      .select(['shop_id', sql<number>`count(*)`.as('n')])
+      .where('shop_id', 'in', shopIds)
+      .groupBy('shop_id')
+      .execute();
     return new Map(rows.map((r) => [Number(r.shop_id), Number(r.n)]));
   }
 
   return {
-    list(f: ShopFilter) {
+    list(f: ShopListQuery) {
       let qb = view();
       if (f.q) {
         qb = qb.where(textMatch(['s.name', 's.shop_code', 's.company_name'], f.q));

@@ -1,28 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { defineRoute } from '../../plugins/route.ts';
 import { defineCrudRoutes } from '../../plugins/crud.ts';
-import { actorOf } from '../../lib/audit.ts';
 import { shopsService } from './shops.service.ts';
-import { shopParam } from '../../../contracts/list.ts';
-import { shop, shopDetails, shopInput, shopListQuery } from '../../../contracts/shops.ts';
+import { shopsApi } from '../../../contracts/shops.ts';
 
 export async function shopsRoutes(app: FastifyInstance): Promise<void> {
   const service = shopsService(app.db, app.clock);
-
-  defineCrudRoutes(app, {
-    base: '/api/shops', screen: 'client-setting', remove: true,
-    query: shopListQuery, item: shop, create: shopInput, service,
-  });
-
-  // The shop's own details, inside the shop area.
-  defineRoute(app, {
-    method: 'GET', url: '/api/shops/:shopId/base-information', access: { screen: 'base-information', action: 'read', shop: true },
-    params: shopParam, response: shop,
-    handler: ({ shopId }) => service.get(shopId),
-  });
-  defineRoute(app, {
-    method: 'PUT', url: '/api/shops/:shopId/base-information', access: { screen: 'base-information', action: 'write', shop: true },
-    params: shopParam, body: shopDetails, response: shop,
-    handler: (ctx) => service.updateDetails(ctx.shopId, ctx.body, actorOf(ctx)),
+  defineCrudRoutes(app, shopsApi, { screen: 'client-setting', service });
+  defineRoute(app, shopsApi.baseInformation, { access: { screen: 'base-information', action: 'read', shop: true }, handler: (c) => service.get(c.shopId) });
+  defineRoute(app, shopsApi.updateBaseInformation, {
+    access: { screen: 'base-information', action: 'write', shop: true },
+    handler: (c) => service.updateDetails(c.shopId, c.body, c.actor),
   });
 }

@@ -1,10 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { shopsRepository, type ShopFields, type ShopFilter, type ShopView } from './shops.repository.ts';
+import { shopsRepository, type ShopFields, type ShopView } from './shops.repository.ts';
 import { badRequest, conflict, isForeignKeyViolation, notFound, uniqueOr409 } from '../../lib/errors.ts';
-import { auditBy, type Actor } from '../../lib/audit.ts';
+import { auditBy, type Actor } from '../audit/audit.service.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { inTransaction } from '../../db/dialect-sql.ts';
 import type { Shop, ShopDetails, ShopInput } from '../../../contracts/shops.ts';
+import type { ShopListQuery } from '../../../contracts/shops.ts';
 
 const CODE_TAKEN = '이미 사용 중인 업체 코드입니다.';
 
@@ -57,7 +59,7 @@ export function shopsService(db: Kysely<Database>, clock: Clock) {
   const uniqueCode = <T>(write: () => Promise<T>) => uniqueOr409(write, 'shopCode', CODE_TAKEN);
 
   return {
-    async list(f: ShopFilter) {
+    async list(f: ShopListQuery) {
       const { rows, total } = await repo.list(f);
       const counts = await repo.leadCounts(rows.map((r) => r.id));
       return { items: rows.map((r) => toShop(r, counts.get(r.id) ?? 0)), total };
@@ -68,8 +70,11 @@ export function shopsService(db: Kysely<Database>, clock: Clock) {
       await check(input);
       const at = clock();
       const now = at.toISOString();
-      const { id } = await uniqueCode(() => repo.insert({ ...columns(input), created_at: now, updated_at: now }));
-      await auditBy(db, actor, { action: 'shop.create', target: 'shop', targetId: id, detail: input }, at);
+      const id = await inTransaction(db, async (trx) => {
+        const { id } = await uniqueCode(() => shopsRepository(trx).insert({ ...columns(input), created_at: now, updated_at: now }));
+        await auditBy(trx, actor, { action: 'shop.create', target: 'shop', targetId: id, detail: input }, at);
+        return id;
+      });
       return get(id);
     },
 
@@ -77,8 +82,10 @@ export function shopsService(db: Kysely<Database>, clock: Clock) {
       const cur = await get(id);
       await check(input, cur);
       const at = clock();
-      await uniqueCode(() => repo.update(id, { ...columns(input), updated_at: at.toISOString() }));
-      await auditBy(db, actor, { action: 'shop.update', target: 'shop', targetId: id, detail: input }, at);
+      await inTransaction(db, async (trx) => {
+        await uniqueCode(() => shopsRepository(trx).update(id, { ...columns(input), updated_at: at.toISOString() }));
+        await auditBy(trx, actor, { action: 'shop.update', target: 'shop', targetId: id, detail: input }, at);
+      });
       return get(id);
     },
 
@@ -89,20 +96,24 @@ export function shopsService(db: Kysely<Database>, clock: Clock) {
       const permitted = await repo.permissionCount(id);
       if (permitted > 0) throw conflict(`접근 권한이 부여된 계정(${permitted}개)이 있는 업체는 삭제할 수 없습니다. 권한을 먼저 회수하거나 사용 중지하세요.`);
       try {
-        await repo.remove(id);
+        await inTransaction(db, async (trx) => {
+          await shopsRepository(trx).remove(id);
+          await auditBy(trx, actor, { action: 'shop.delete', target: 'shop', targetId: id, detail: { shopCode: cur.shopCode, name: cur.name } }, clock());
+        });
       } catch (err) {
         // Landings, policies and the like of later modules refer to the shop too.
         if (isForeignKeyViolation(err)) throw conflict('이 업체에 연결된 데이터(랜딩 등)가 있어 삭제할 수 없습니다. 대신 사용 중지하세요.');
         throw err;
       }
-      await auditBy(db, actor, { action: 'shop.delete', target: 'shop', targetId: id, detail: { shopCode: cur.shopCode, name: cur.name } }, clock());
     },
 
     /** The shop's own business details (base-information screen). */
     async updateDetails(id: number, details: ShopDetails, actor: Actor) {
       const at = clock();
-      await repo.update(id, { ...detailColumns(details), updated_at: at.toISOString() });
-      await auditBy(db, actor, { action: 'shop.base-information', target: 'shop', targetId: id, detail: details }, at);
+      await inTransaction(db, async (trx) => {
+        await shopsRepository(trx).update(id, { ...detailColumns(details), updated_at: at.toISOString() });
+        await auditBy(trx, actor, { action: 'shop.base-information', target: 'shop', targetId: id, detail: details }, at);
+      });
       return get(id);
     },
   };

@@ -1,0 +1,44 @@
+// Every difference between SQLite and PostgreSQL that queries meet, in one place: repositories
+// call these and never branch on the dialect themselves.
+import { PostgresAdapter, sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import type { Database } from './schema.ts';
+import type { DialectName } from './dialect.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations hand in an untyped Kysely
+export function dialectOf(db: Kysely<any>): DialectName {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/** The Asia/Seoul calendar day (YYYY-MM-DD) of an ISO-8601 UTC text timestamp column. */
+export function seoulDay(db: Kysely<Database>, column: string): RawBuilder<string> {
+  return dialectOf(db) === 'postgres'
+    ? sql<string>`to_char((${sql.ref(column)}::timestamptz at time zone 'Asia/Seoul'), 'YYYY-MM-DD')`
+    : sql<string>`substr(datetime(${sql.ref(column)}, '+9 hours'), 1, 10)`;
+}
+
+/**
+ * Holds `keys` until the transaction ends, so two transactions touching the same key run
+ * one after the other. PostgreSQL: transaction-scoped advisory locks, taken in one fixed
+ * order (no deadlock between two lockers). SQLite: nothing to do — our transactions begin
+ * immediate, so they run one at a time anyway.
+ */
+export async function lockKeys(trx: Transaction<Database>, keys: readonly string[]): Promise<void> {
+  if (!keys.length || dialectOf(trx) !== 'postgres') return;
+  await sql`select pg_advisory_xact_lock(k) from (select distinct hashtextextended(x, 0) as k from unnest(${[...keys]}::text[]) as x order by k) as ordered`.execute(trx);
+}
+
+/** Runs `fn` in a transaction on `db`, or straight on it when `db` already is one. */
+export function inTransaction<T>(db: Kysely<Database>, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db as Transaction<Database>) : db.transaction().execute(fn);
+}
+
+/**
+ * A check and the write it allows, kept from interleaving with another of their kind: `fn`
+ * runs in one transaction that is serial with every other call naming the same key.
+ */
+export function serialTransaction<T>(db: Kysely<Database>, key: string, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return inTransaction(db, async (trx) => {
+    await lockKeys(trx, [key]);
+    return fn(trx);
+  });
+}

@@ -1,0 +1,44 @@
+// The audit trail: who changed which setting, from where. A service records a change with
+// the same transaction (or database handle) it made the change on, so the change and its
+// record commit together or not at all. (The personal-data access record, lead_events, is
+// written by the leads module with the lead it concerns.)
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { auditRepository } from './audit.repository.ts';
+
+/** Who is making a change, for rules about oneself and for the trail; routes hand it to handlers. */
+export interface Actor {
+  id: number;
+  loginId: string;
+  accountTypeId: number;
+  /** The account's type is the built-in 최고관리자. */
+  superadmin: boolean;
+  ip: string;
+}
+
+export interface AuditEntry {
+  accountId: number | null;
+  action: string;
+  target: string;
+  targetId?: string | number | null;
+  detail?: unknown;
+  ip?: string | null;
+}
+
+/** Records an entry on `db` (pass the change's transaction). */
+export async function audit(db: Kysely<Database>, entry: AuditEntry, at: Date): Promise<void> {
+  await auditRepository(db).insert({
+    account_id: entry.accountId,
+    action: entry.action,
+    target: entry.target,
+    target_id: entry.targetId == null ? null : String(entry.targetId),
+    detail: entry.detail === undefined ? null : JSON.stringify(entry.detail),
+    ip: entry.ip ?? null,
+    at: at.toISOString(),
+  });
+}
+
+/** audit() for a change `actor` makes. */
+export function auditBy(db: Kysely<Database>, actor: Actor, entry: Omit<AuditEntry, 'accountId' | 'ip'>, at: Date): Promise<void> {
+  return audit(db, { ...entry, accountId: actor.id, ip: actor.ip }, at);
+}
