@@ -76,3 +76,20 @@ export function ruleMatchesIp(rule: { kind: DenyKind; value: string }, ip: strin
   if (rule.kind === 'cidr') return cidrContains(rule.value, ip);
   return false;
 }
+
+export interface DenySubject {
+  ip?: string;
+  phone?: string;
+  /** Free text checked against keyword rules (name, answers …). */
+  text?: string;
+}
+
+/** The first rule matching the subject, or undefined. */
+export function matchDenyRule<R extends { kind: DenyKind; value: string }>(rules: readonly R[], subject: DenySubject): R | undefined {
+  const text = subject.text?.toLowerCase() ?? '';
+  return rules.find((r) => {
+    if (r.kind === 'ip' || r.kind === 'cidr') return !!subject.ip && ruleMatchesIp(r, subject.ip);
+    if (r.kind === 'phone') return !!subject.phone && r.value === subject.phone;
+    return !!text && text.includes(r.value.toLowerCase());
+  });
+}

@@ -5,7 +5,7 @@ import { authRepository, type AccountWithType } from './auth.repository.ts';
 import { AppError, badRequest, unauthenticated } from '../../lib/errors.ts';
 import { DUMMY_HASH, hashPassword, sha256, verifyPassword } from '../../lib/password.ts';
 import { addMinutes, type Clock } from '../../lib/clock.ts';
-import { checkDenyRules } from '../../lib/deny-check.ts';
+import { checkDenyRules } from '../deny-rules/deny-rules.service.ts';
 import { audit } from '../audit/audit.service.ts';
 import { inTransaction } from '../../db/dialect-sql.ts';
 import { homePath, normaliseMatrix, type PermissionMatrix } from '../../../contracts/permissions.ts';
@@ -72,11 +72,12 @@ export function authService(db: Kysely<Database>, clock: Clock, policy: SessionP
      */
     async login(loginId: string, password: string, meta: { ip: string; userAgent?: string }) {
       const now = clock();
-      const denied = await checkDenyRules(db, 'backoffice-login', { ip: meta.ip }, now);
-      if (denied) {
-        await audit(db, { accountId: null, action: 'login-denied', target: 'account', detail: { loginId, rule: denied.id }, ip: meta.ip }, now);
-        throw new AppError(403, ERROR_CODES.FORBIDDEN, '접근이 차단된 IP입니다. 관리자에게 문의하세요.');
-      }
+      const denied = await inTransaction(db, async (trx) => {
+        const rule = await checkDenyRules(trx, 'backoffice-login', { ip: meta.ip }, now);
+        if (rule) await audit(trx, { accountId: null, action: 'login-denied', target: 'account', detail: { loginId, rule: rule.id }, ip: meta.ip }, now);
+        return !!rule;
+      });
+      if (denied) throw new AppError(403, ERROR_CODES.FORBIDDEN, '접근이 차단된 IP입니다. 관리자에게 문의하세요.');
       let account = await repo.findAccountByLoginId(loginId);
       if (account?.status === 'locked' && account.locked_until && new Date(account.locked_until) <= now) {
         await repo.liftExpiredLock(account.id, now.toISOString());

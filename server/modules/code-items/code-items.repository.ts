@@ -4,11 +4,17 @@ import type { CodeKind } from '../../../contracts/code-items.ts';
 import { paginate, textMatch } from '../../lib/list.ts';
 import type { CodeItemListQuery } from '../../../contracts/code-items.ts';
 
-/** Which rows reference a code item of each kind (extended as later tables refer to codes). */
-const USAGE: Record<CodeKind, Array<{ table: string; column: string }>> = {
+/**
+ * Every column that refers to a code item, by kind: a referenced item counts as in use and
+ * cannot be deleted. A new table that refers to codes adds its column here.
+ */
+const USAGE: Record<CodeKind, ReadonlyArray<{ table: keyof Database; column: string }>> = {
   'client-type': [{ table: 'shops', column: 'client_type_id' }],
-  'media-type': [],
-  'event-type': [],
+  'media-type': [
+    { table: 'landings', column: 'media_type_id' },
+    { table: 'leads', column: 'media_type_id' },
+  ],
+  'event-type': [{ table: 'landings', column: 'event_type_id' }],
 };
 
 export function codeItemsRepository(db: Kysely<Database>) {
@@ -50,9 +56,4 @@ export function codeItemsRepository(db: Kysely<Database>) {
     options: (kind: CodeKind) =>
       db.selectFrom('code_items').select(['id', 'name', 'code']).where('kind', '=', kind).where('active', '=', 1).orderBy('sort_order').execute(),
   };
-}
-
-/** Lets later migrations' tables count as usage of a code kind. */
-export function registerCodeUsage(kind: CodeKind, table: string, column: string): void {
-  if (!USAGE[kind].some((u) => u.table === table && u.column === column)) USAGE[kind].push({ table, column });
 }

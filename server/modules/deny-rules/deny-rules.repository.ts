@@ -1,7 +1,7 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database, DenyRuleRow } from '../../db/schema.ts';
 import { paginate, textMatch } from '../../lib/list.ts';
-import type { DenyRuleListQuery } from '../../../contracts/deny-rules.ts';
+import type { DenyRuleListQuery, DenyScope } from '../../../contracts/deny-rules.ts';
 
 export type DenyRuleFields = Pick<DenyRuleRow, 'kind' | 'value' | 'scope' | 'reason' | 'expires_at'>;
 
@@ -27,5 +27,21 @@ export function denyRulesRepository(db: Kysely<Database>) {
       db.insertInto('deny_rules').values({ ...row, hits: 0 }).returning('id').executeTakeFirstOrThrow(),
     update: (id: number, row: DenyRuleFields & { updated_at: string }) => db.updateTable('deny_rules').set(row).where('id', '=', id).execute(),
     remove: (id: number) => db.deleteFrom('deny_rules').where('id', '=', id).execute(),
+
+    /** The live (unexpired) rules of a scope: one query; intake loads them once per batch. */
+    live: (scope: DenyScope, now: Date) =>
+      db
+        .selectFrom('deny_rules')
+        .selectAll()
+        .where('scope', '=', scope)
+        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now.toISOString())]))
+        .execute(),
+    /** Counts `n` hits on a rule. */
+    countHits: (ruleId: number, n: number, now: Date) =>
+      db
+        .updateTable('deny_rules')
+        .set({ hits: sql<number>`hits + ${n}`, last_hit_at: now.toISOString() })
+        .where('id', '=', ruleId)
+        .execute(),
   };
 }

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { landingTestApp, openLanding, type LandingTestApp } from '../../test-landings.ts';
 import { threadWriter, type BatchItem, type BatchWriter } from './intake-writer.ts';
-import type { PendingLead } from './intake.repository.ts';
+import type { PendingLead } from './intake-batch.ts';
 
 let t: LandingTestApp;
 let landingId: number;

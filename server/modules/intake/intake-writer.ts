@@ -4,7 +4,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { intakeRepository, type Outcome, type PendingBlock, type PendingLead } from './intake.repository.ts';
+import { commitBatch, type Outcome, type PendingBlock, type PendingLead } from './intake-batch.ts';
 import { startWorker } from '../../lib/worker.ts';
 
 export type BatchItem = PendingLead | PendingBlock;
@@ -19,8 +19,7 @@ export type WriterRequest = { kind: 'commit'; id: number; items: BatchItem[]; no
 export type WriterReply = { ready: true } | { id: number; outcomes: Outcome[] } | { id: number; error: string };
 
 export function inlineWriter(db: Kysely<Database>): BatchWriter {
-  const repo = intakeRepository(db);
-  return { commit: (items, now) => repo.commitBatch(items, now), close: async () => {} };
+  return { commit: (items, now) => commitBatch(db, items, now), close: async () => {} };
 }
 
 /**

@@ -3,13 +3,12 @@
 // event loop goes on reading and checking the next submissions meanwhile.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../../db/dialect.ts';
-import { intakeRepository } from './intake.repository.ts';
+import { commitBatch } from './intake-batch.ts';
 import type { WriterReply, WriterRequest } from './intake-writer.ts';
 
 const port = parentPort!;
 // A batch waits its turn behind the back office's own writes (which take milliseconds).
 const handle = await openDatabase({ url: (workerData as { file: string }).file, busyTimeoutMs: 30_000 });
-const repo = intakeRepository(handle.db);
 
 port.on('message', async (m: WriterRequest) => {
   if (m.kind === 'close') {
@@ -19,7 +18,7 @@ port.on('message', async (m: WriterRequest) => {
   }
   let reply: WriterReply;
   try {
-    reply = { id: m.id, outcomes: await repo.commitBatch(m.items, new Date(m.now)) };
+    reply = { id: m.id, outcomes: await commitBatch(handle.db, m.items, new Date(m.now)) };
   } catch (err) {
     reply = { id: m.id, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
   }

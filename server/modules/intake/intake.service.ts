@@ -2,7 +2,8 @@
 // without the database, and hands the rest to one group-committed transaction per batch.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { intakeRepository, type LandingDefinitionRow, type Outcome, type PendingBlock, type PendingLead } from './intake.repository.ts';
+import { intakeRepository, type LandingDefinitionRow } from './intake.repository.ts';
+import type { Outcome, PendingBlock, PendingLead } from './intake-batch.ts';
 import type { BatchWriter } from './intake-writer.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
 import { AppError } from '../../lib/errors.ts';

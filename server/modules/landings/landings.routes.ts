@@ -3,15 +3,11 @@ import multipart from '@fastify/multipart';
 import { defineRoute } from '../../plugins/route.ts';
 import { AppError } from '../../lib/errors.ts';
 import { landingsService } from './landings.service.ts';
-import { registerCodeUsage } from '../code-items/code-items.repository.ts';
 import { IMAGE_UPLOAD_MAX_BYTES, landingsApi as api } from '../../../contracts/landings.ts';
 
 const PREVIEW_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; form-action 'none'; base-uri 'none'; frame-ancestors 'self'";
 
 export async function landingsRoutes(app: FastifyInstance): Promise<void> {
-  registerCodeUsage('media-type', 'landings', 'media_type_id');
-  registerCodeUsage('event-type', 'landings', 'event_type_id');
-  registerCodeUsage('media-type', 'leads', 'media_type_id');
   if (!app.hasContentTypeParser('multipart/form-data')) await app.register(multipart);
 
   const service = landingsService(app.db, app.clock, {

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openDatabase, type DbHandle } from '../../db/dialect.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
-import { intakeRepository, type Outcome, type PendingLead } from './intake.repository.ts';
+import { commitBatch, type Outcome, type PendingLead } from './intake-batch.ts';
 import { threadWriter, type BatchWriter } from './intake-writer.ts';
 
 const pgUrl = process.env.LR_TEST_DIALECT === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
@@ -61,9 +61,9 @@ afterEach(async () => {
  * wait for each other).
  */
 function twoCommitters(): Array<(items: PendingLead[], now: Date) => Promise<Outcome[]>> {
-  const first = intakeRepository(handles[0]!.db);
+  const first = { commitBatch: (i: PendingLead[], n: Date) => commitBatch(handles[0]!.db, i, n) };
   if (pgUrl) {
-    const second = intakeRepository(handles[1]!.db);
+    const second = { commitBatch: (i: PendingLead[], n: Date) => commitBatch(handles[1]!.db, i, n) };
     return [(i, n) => first.commitBatch(i, n), (i, n) => second.commitBatch(i, n)];
   }
   const w = (writer = threadWriter(handles[0]!.sqliteFile!, (err) => {
