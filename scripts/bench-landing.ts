@@ -15,8 +15,8 @@ import { sql } from 'kysely';
 import { ensureWrk, ROOT, startServe, startServer, tokenOf, wrkGetRate, wrkIntake } from './bench-kit.ts';
 import { openDatabase } from '../server/db/dialect.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
-import { pageRenderer } from '../server/plugins/landing-renderer.ts';
-import { prerenderLandings } from '../server/modules/landings/landing-prerender.ts';
+import { pageRenderer } from '../server/modules/landings/public/renderer.ts';
+import { prerenderLandings } from '../server/modules/landings/public/prerender.ts';
 import { INLINE_SCRIPT } from '../pages/view/render/inline-script.ts';
 
 const CONNECTIONS = 50;

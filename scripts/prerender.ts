@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../server/config.ts';
 import { openDatabase } from '../server/db/dialect.ts';
-import { pageRenderer } from '../server/plugins/landing-renderer.ts';
-import { prerenderLandings } from '../server/modules/landings/landing-prerender.ts';
-import { landingSecret } from '../server/lib/landing-security.ts';
+import { pageRenderer } from '../server/modules/landings/public/renderer.ts';
+import { prerenderLandings } from '../server/modules/landings/public/prerender.ts';
+import { landingSecret } from '../server/modules/landings/public/security.ts';
 
 const config = loadConfig();
 if (!fs.existsSync(path.join(config.distDir, 'server/entry.mjs'))) {

@@ -18,11 +18,29 @@ import { httpBasics } from './plugins/http-basics.ts';
 import { publicOriginPlugin } from './plugins/public-origin.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { spaPlugin } from './plugins/spa.ts';
-import { landingPlugin } from './plugins/landing.ts';
 import { installFastPaths } from './plugins/fast-path.ts';
 import { defineRoute } from './plugins/route.ts';
 import { healthApi } from '../contracts/health.ts';
-import { MODULES } from './modules/index.ts';
+import type { ModuleLinks, ResourceModule } from './links.ts';
+import { publicLandingPages } from './modules/landings/public/page-cache.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { codeItemsRoutes } from './modules/code-items/code-items.routes.ts';
+import { accountTypesRoutes } from './modules/account-types/account-types.routes.ts';
+import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
+import { shopsRoutes } from './modules/shops/shops.routes.ts';
+import { shopPermissionsRoutes } from './modules/shop-permissions/shop-permissions.routes.ts';
+import { denyRulesRoutes } from './modules/deny-rules/deny-rules.routes.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { operatorRoutes } from './modules/operator/operator.routes.ts';
+import { landingsRoutes } from './modules/landings/landings.routes.ts';
+import { landingScriptsRoutes } from './modules/landing-scripts/landing-scripts.routes.ts';
+import { privacyPoliciesRoutes } from './modules/privacy-policies/privacy-policies.routes.ts';
+import { intakeRoutes, type IntakeHandle } from './modules/intake/intake.routes.ts';
+
+const MODULES: readonly ResourceModule[] = [
+  authRoutes, codeItemsRoutes, accountTypesRoutes, accountsRoutes, shopsRoutes, shopPermissionsRoutes, denyRulesRoutes,
+  dashboardRoutes, operatorRoutes, landingsRoutes, landingScriptsRoutes, privacyPoliciesRoutes,
+];
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,6 +50,8 @@ declare module 'fastify' {
     sqliteFile: string | null;
     clock: Clock;
     config: Config;
+    /** The links between modules (tests reach the page cache and the visit counter through them). */
+    links: ModuleLinks;
   }
 }
 
@@ -80,10 +100,22 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
 
   defineRoute(app, healthApi.get, { access: { public: true }, handler: () => ({ status: 'ok' as const, database: app.dialect }) });
 
-  // Public landing pages (before the modules, which tell it about landing changes).
+  // Public landing pages first: their fast path and routes come before the modules'.
   installFastPaths(app);
-  await landingPlugin(app);
-  for (const mod of MODULES) await mod(app);
+  const pages = await publicLandingPages(app);
+  // Intake registers last (its route follows the modules'); the links reach it once it exists.
+  const late: { intake?: IntakeHandle } = {};
+  const links: ModuleLinks = {
+    landingsChanged: (ids) => pages.changed(ids),
+    pagesStale: () => pages.revalidate(),
+    flushVisits: async () => late.intake?.flushVisits(),
+    renderPreview: (view) => pages.preview(view),
+  };
+  // Pages changed here or in another process: intake's cached definitions go too.
+  pages.onChange(() => late.intake?.forget());
+  app.decorate('links', links);
+  for (const mod of MODULES) await mod(app, links);
+  late.intake = await intakeRoutes(app);
   await spaPlugin(app);
   return app;
 }

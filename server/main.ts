@@ -1,7 +1,7 @@
 // Starts the product: API, landing renderer, SPA and worker on one port.
 import { build } from './app.ts';
 import { loadConfig } from './config.ts';
-import { openLandingUrls } from './modules/landings/landing-view.ts';
+import { openLandingUrls } from './modules/landings/public/views.ts';
 
 const config = loadConfig();
 const notes: string[] = [];

@@ -7,19 +7,20 @@ import { API_HEADERS, isJsonType, parseJson } from '../../plugins/http-basics.ts
 import { intakeService, IntakeError, type LandingDefinition } from './intake.service.ts';
 import { inlineWriter, threadWriter } from './intake-writer.ts';
 import { AppError } from '../../lib/errors.ts';
-import { landingSecret } from '../../lib/landing-security.ts';
-import { formErrorPage, STATIC_PAGE_CSP, thankYouPage } from '../../lib/public-pages.ts';
+import { landingSecret } from '../landings/public/security.ts';
+import { formErrorPage, STATIC_PAGE_CSP, thankYouPage } from '../landings/public/static-pages.ts';
 import { INTAKE_MESSAGES, UTM_KEYS } from '../../../contracts/intake.ts';
 import { landingPath } from '../../../contracts/landings.ts';
 import { SHOP_CODE_RE } from '../../../contracts/rules.ts';
 
 export const INTAKE_BODY_LIMIT = 16 * 1024;
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Visit beacons are counted in memory; flush() writes them (before statistics are read). */
-    visitCounter: { flush(): Promise<void> };
-  }
+/** What intake offers the other modules (wired in app.ts). */
+export interface IntakeHandle {
+  /** Visit beacons are counted in memory; this writes them (before statistics are read). */
+  flushVisits(): Promise<void>;
+  /** Landings changed: forget their definitions. */
+  forget(): void;
 }
 
 /** A form post from a browser without JavaScript (the inline script asks for JSON). */
@@ -74,7 +75,7 @@ export function withRefererUtm(body: Record<string, unknown>, referer: string | 
   return Object.keys(utm).length ? { ...body, ...utm } : body;
 }
 
-export async function intakeRoutes(app: FastifyInstance): Promise<void> {
+export async function intakeRoutes(app: FastifyInstance): Promise<IntakeHandle> {
   let secret: Buffer | undefined;
   const service = intakeService(app.db, app.clock, {
     rateLimit: app.config.intakeRateLimit,
@@ -84,8 +85,6 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
       ? threadWriter(app.sqliteFile, (err) => app.log.error({ err }, 'intake writer thread failed'))
       : inlineWriter(app.db),
   });
-  app.landingPages.onChange(() => service.forget());
-  app.decorate('visitCounter', { flush: service.flushVisits });
   app.addHook('onClose', async () => service.close());
 
   function refusal(err: unknown): AppError {
@@ -177,5 +176,5 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
       return reply.code(204).send();
     },
   });
+  return { flushVisits: service.flushVisits, forget: service.forget };
 }
-

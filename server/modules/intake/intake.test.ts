@@ -277,7 +277,7 @@ describe.each(setups)('intake ($name)', ({ onDisk }) => {
       });
     for (const s of ['meta', 'meta', 'naver.com', '']) expect((await beacon(s)).statusCode).toBe(204);
     expect((await t.app.inject({ method: 'POST', url: '/api/public/visits', payload: 'shopCode=smile&landingCode=nope' })).statusCode).toBe(204);
-    await t.app.visitCounter.flush();
+    await t.app.links.flushVisits();
     const rows = await t.app.db.selectFrom('visits').selectAll().orderBy('source').execute();
     expect(rows).toEqual([
       { landing_id: landingId, day: '2026-11-21', source: 'direct', count: 1 },
@@ -298,7 +298,7 @@ describe.each(setups)('intake ($name)', ({ onDisk }) => {
     await beacon('198.51.100.23', 'Mozilla/5.0 (compatible; Yeti/1.1; +https://naver.me/spd) spider');
     t.clock.advanceMinutes(1);
     await beacon('198.51.100.20');
-    await t.app.visitCounter.flush();
+    await t.app.links.flushVisits();
     const rows = await t.app.db.selectFrom('visits').select(['source', 'count']).execute();
     expect(rows).toEqual([{ source: 'meta', count: 10 + 1 + 1 }]);
   });

@@ -123,7 +123,7 @@ describe('free-form scripts on the back office’s origin', () => {
 
   it('stop being served when stored earlier, may stay stored unchanged, and may be cleared', async () => {
     await t.app.db.updateTable('landings').set({ head_script: ATTACK, version: 99 }).where('id', '=', landingId).execute();
-    await t.app.landingPages.changed([landingId]);
+    await t.app.links.landingsChanged([landingId]);
     const served = await page();
     expect(served.body).not.toContain('/api/accounts');
     expect(served.body.match(/<script/g)).toHaveLength(1);

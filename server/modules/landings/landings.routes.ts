@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ModuleLinks } from '../../links.ts';
 import multipart from '@fastify/multipart';
 import { defineRoute } from '../../plugins/route.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -7,13 +8,13 @@ import { IMAGE_UPLOAD_MAX_BYTES, landingsApi as api } from '../../../contracts/l
 
 const PREVIEW_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; form-action 'none'; base-uri 'none'; frame-ancestors 'self'";
 
-export async function landingsRoutes(app: FastifyInstance): Promise<void> {
+export async function landingsRoutes(app: FastifyInstance, links: ModuleLinks): Promise<void> {
   if (!app.hasContentTypeParser('multipart/form-data')) await app.register(multipart);
 
   const service = landingsService(app.db, app.clock, {
-    changed: (ids) => app.landingPages.changed(ids),
-    flushVisits: async () => app.visitCounter?.flush(),
-    preview: (view) => app.landingPages.preview(view),
+    changed: links.landingsChanged,
+    flushVisits: links.flushVisits,
+    preview: links.renderPreview,
   });
   const read = { screen: 'landing-status', action: 'read', shop: true } as const;
   const write = { screen: 'landing-status', action: 'write', shop: true } as const;

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, LandingRow } from '../../db/schema.ts';
 import { landingsRepository, type LandingFields } from './landings.repository.ts';
-import { inputView, landingFieldsView, operatorView, policyView, shopView } from './landing-view.ts';
+import { inputView, landingFieldsView, operatorView, policyView, shopView } from './public/views.ts';
 import { uncoveredFields } from '../../../contracts/privacy.ts';
 import { OPERATOR_MISSING } from '../../../contracts/operator.ts';
 import { imageInfo } from './image-info.ts';

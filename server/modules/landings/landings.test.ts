@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { prerenderLandings } from './landing-prerender.ts';
+import { prerenderLandings } from './public/prerender.ts';
+import { pageRenderer } from './public/renderer.ts';
 import { build } from '../../app.ts';
-import { landingSecret } from '../../lib/landing-security.ts';
+import { landingSecret } from './public/security.ts';
 import { landingInput, landingTestApp, leadBody, openLanding, publishPolicy, shopAccount, submit, type LandingTestApp } from '../../test-landings.ts';
 
 let t: LandingTestApp;
@@ -366,7 +367,7 @@ describe('prerender', () => {
     await t.admin.post(base(), landingInput({ landingCode: 'draft' }));
     const outDir = path.join(t.dataDir, 'out');
     const result = await prerenderLandings({
-      db: t.app.db, renderer: await t.app.landingPages.renderer(), secret: landingSecret(t.dataDir), freeScripts: false, outDir, now: t.clock.now(),
+      db: t.app.db, renderer: await pageRenderer(t.app.config.distDir), secret: landingSecret(t.dataDir), freeScripts: false, outDir, now: t.clock.now(),
     });
     expect(result).toEqual({ pages: ['/view/smile/implant', '/view/smile/implant/privacy'], uploads: 1 });
     const html = fs.readFileSync(path.join(outDir, 'view/smile/implant/index.html'), 'utf8');

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import type { ModuleLinks } from '../../links.ts';
 import { defineRoute } from '../../plugins/route.ts';
 import { privacyPoliciesService } from './privacy-policies.service.ts';
 import { privacyPoliciesApi as api } from '../../../contracts/privacy.ts';
 
-export async function privacyPoliciesRoutes(app: FastifyInstance): Promise<void> {
-  const service = privacyPoliciesService(app.db, app.clock, (ids) => app.landingPages.changed(ids));
+export async function privacyPoliciesRoutes(app: FastifyInstance, links: ModuleLinks): Promise<void> {
+  const service = privacyPoliciesService(app.db, app.clock, links.landingsChanged);
   const read = { screen: 'privacy-management', action: 'read', shop: true } as const;
   const write = { screen: 'privacy-management', action: 'write', shop: true } as const;
 

@@ -1,13 +1,13 @@
 // The view models the public pages render, loaded from the database. Used by the Vike
 // data hooks (pages/view/…), the page cache, the editor preview and the prerender script.
 import type { Kysely } from 'kysely';
-import type { Database, LandingRow, OperatorSettingsTable, PrivacyPolicyRow, ShopRow } from '../../db/schema.ts';
-import { landingsRepository, type PublicState } from './landings.repository.ts';
+import type { Database, LandingRow, OperatorSettingsTable, PrivacyPolicyRow, ShopRow } from '../../../db/schema.ts';
+import { landingsRepository, type PublicState } from '../landings.repository.ts';
 import {
   formFields as formFieldsSchema, landingContent, landingPath, landingState, type LandingInput, type LandingState, type LandingView, type OperatorView, type PrivacyPageView,
-} from '../../../contracts/landings.ts';
-import type { PrivacyPolicyView, ThirdParty } from '../../../contracts/privacy.ts';
-import { trackingTags as trackingTagsSchema } from '../../../contracts/tracking-tags.ts';
+} from '../../../../contracts/landings.ts';
+import type { PrivacyPolicyView, ThirdParty } from '../../../../contracts/privacy.ts';
+import { trackingTags as trackingTagsSchema } from '../../../../contracts/tracking-tags.ts';
 
 /** What a visitor gets now; a disabled shop's landings count as ended. */
 export function publicState(st: Pick<PublicState, 'status' | 'open_at' | 'close_at' | 'shop_status'>, now: Date): LandingState {

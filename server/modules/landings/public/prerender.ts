@@ -4,11 +4,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import type { PageRenderer } from '../../plugins/landing-renderer.ts';
-import { landingViews, publicState } from './landing-view.ts';
-import { landingsRepository } from './landings.repository.ts';
-import { landingPath, privacyPath } from '../../../contracts/landings.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { PageRenderer } from './renderer.ts';
+import { landingViews, publicState } from './views.ts';
+import { landingsRepository } from '../landings.repository.ts';
+import { landingPath, privacyPath } from '../../../../contracts/landings.ts';
 
 export interface PrerenderOptions {
   db: Kysely<Database>;

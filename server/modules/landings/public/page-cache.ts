@@ -11,15 +11,15 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { landingPath, privacyPath, type LandingView } from '../../contracts/landings.ts';
-import { SHOP_CODE_RE } from '../../contracts/rules.ts';
-import { landingViews, publicState, renderStamp } from '../modules/landings/landing-view.ts';
-import { landingsRepository } from '../modules/landings/landings.repository.ts';
-import { landingSecret } from '../lib/landing-security.ts';
-import { GONE_PAGE, NOT_FOUND_PAGE, STATIC_PAGE_CSP } from '../lib/public-pages.ts';
-import { pageRenderer, type PageRenderer } from './landing-renderer.ts';
-import { PUBLIC_PAGE_HEADERS } from './http-basics.ts';
-import { publicHostOf, requestHost } from './public-origin.ts';
+import { landingPath, privacyPath, type LandingView } from '../../../../contracts/landings.ts';
+import { SHOP_CODE_RE } from '../../../../contracts/rules.ts';
+import { landingViews, publicState, renderStamp } from './views.ts';
+import { landingsRepository } from '../landings.repository.ts';
+import { landingSecret } from './security.ts';
+import { GONE_PAGE, NOT_FOUND_PAGE, STATIC_PAGE_CSP } from './static-pages.ts';
+import { pageRenderer, type PageRenderer } from './renderer.ts';
+import { PUBLIC_PAGE_HEADERS } from '../../../plugins/http-basics.ts';
+import { publicHostOf, requestHost } from '../../../plugins/public-origin.ts';
 
 const NEGATIVE_TTL_MS = 10_000;
 const REVALIDATE_MS = 3_000;
@@ -132,11 +132,6 @@ export interface LandingPages {
   preview(view: LandingView): Promise<string>;
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    landingPages: LandingPages;
-  }
-}
 
 /** /view/<shop>/<landing>[/privacy] → its parts; null for any other path. */
 function parsePath(pathname: string): { shopCode: string; landingCode: string; privacy: boolean } | null {
@@ -148,7 +143,8 @@ function parsePath(pathname: string): { shopCode: string; landingCode: string; p
   return { shopCode, landingCode, privacy: sub === 'privacy' };
 }
 
-export async function landingPlugin(app: FastifyInstance, opts: { fastPath?: boolean } = {}): Promise<void> {
+/** The public pages' cache and routes (GET /view/…, /uploads/…, the fast path); answers the links it serves. */
+export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?: boolean } = {}): Promise<LandingPages> {
   const views = landingViews(app.db);
   const repo = landingsRepository(app.db);
   const cache = new Map<string, Entry>();
@@ -270,9 +266,8 @@ export async function landingPlugin(app: FastifyInstance, opts: { fastPath?: boo
       }
       if (stale.size) for (const l of listeners) l([...stale]);
     },
-    preview: async (view) => (await renderer()).preview(view, context()),
+    preview: async (view) => (await renderer()).preview(view),
   };
-  app.decorate('landingPages', pages);
 
   const timer = setInterval(() => {
     pages.revalidate().catch((err) => app.log.warn({ err }, 'landing revalidation failed'));
@@ -319,4 +314,5 @@ export async function landingPlugin(app: FastifyInstance, opts: { fastPath?: boo
       return true;
     });
   }
+  return pages;
 }

@@ -1,55 +1,7 @@
-// Public landing pages: the signed render stamp (minimum fill time), the page's
-// Content-Security-Policy, and nonces on the scripts staff configured.
+// The public pages' Content-Security-Policy: the product's own inline scripts by hash, the
+// tracking tags' hosts by name, free-form staff scripts (only with PUBLIC_ORIGIN) by nonce.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import type { TagHosts } from '../../contracts/tracking-tags.ts';
-
-const secrets = new Map<string, Buffer>();
-
-/** LANDING_SECRET, else a random secret kept in <dataDir>/landing-secret (created once). */
-export function landingSecret(dataDir: string): Buffer {
-  if (process.env.LANDING_SECRET) return Buffer.from(process.env.LANDING_SECRET);
-  const file = path.join(dataDir, 'landing-secret');
-  const cached = secrets.get(file);
-  if (cached) return cached;
-  let value: string;
-  try {
-    value = fs.readFileSync(file, 'utf8').trim();
-  } catch {
-    fs.mkdirSync(dataDir, { recursive: true });
-    try {
-      fs.writeFileSync(file, crypto.randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    value = fs.readFileSync(file, 'utf8').trim();
-  }
-  const secret = Buffer.from(value);
-  secrets.set(file, secret);
-  return secret;
-}
-
-function mac(secret: Buffer, landingId: number, ms: number): string {
-  return crypto.createHmac('sha256', secret).update(`${landingId}.${ms}`).digest('base64url').slice(0, 22);
-}
-
-/** `<ms base36>.<hmac>`: when the form was rendered, bound to the landing. */
-export function signRenderStamp(secret: Buffer, landingId: number, at: Date): string {
-  const ms = at.getTime();
-  return `${ms.toString(36)}.${mac(secret, landingId, ms)}`;
-}
-
-/** The render time of a genuine stamp for this landing, else null. */
-export function verifyRenderStamp(secret: Buffer, landingId: number, token: unknown): number | null {
-  if (typeof token !== 'string' || token.length > 40) return null;
-  const [head, sig] = token.split('.');
-  if (!head || !sig || !/^[0-9a-z]{1,12}$/.test(head)) return null;
-  const ms = parseInt(head, 36);
-  const expected = Buffer.from(mac(secret, landingId, ms));
-  const given = Buffer.from(sig);
-  return given.length === expected.length && crypto.timingSafeEqual(given, expected) ? ms : null;
-}
+import type { TagHosts } from '../../../contracts/tracking-tags.ts';
 
 export const sha256Source = (code: string) => `'sha256-${crypto.createHash('sha256').update(code).digest('base64')}'`;
 

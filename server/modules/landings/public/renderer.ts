@@ -1,16 +1,17 @@
-// Renders the public pages. With a build (dist/server/entry.mjs) everything goes through
-// Vike's renderPage: routing, the +data hooks (given our database through pageContextInit)
-// and +onRenderHtml. Without one (tests, a dev server before `vite build`) the same data
-// and document functions run directly, so both paths produce the same HTML.
+// Renders the public pages. The server loads each page's view from the database and hands it
+// to the page code. With a build (dist/server/entry.mjs) that goes through Vike's renderPage
+// (routing, the +data hooks reading the view from pageContextInit, +onRenderHtml); without
+// one (tests, a dev server before `vite build`) the same document functions run directly,
+// so both paths produce the same HTML.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import { landingPath, privacyPath, type LandingView } from '../../contracts/landings.ts';
-import { landingViews } from '../modules/landings/landing-view.ts';
-import { signRenderStamp } from '../lib/landing-security.ts';
+import type { Database } from '../../../db/schema.ts';
+import { landingPath, privacyPath, type LandingView, type PrivacyPageView } from '../../../../contracts/landings.ts';
+import { landingViews } from './views.ts';
+import { signRenderStamp } from './security.ts';
 
 export interface RenderContext {
   db: Kysely<Database>;
@@ -29,7 +30,7 @@ export interface PageRenderer {
   landing(shopCode: string, landingCode: string, ctx: RenderContext): Promise<string | null>;
   privacy(shopCode: string, landingCode: string, ctx: RenderContext): Promise<string | null>;
   /** The editor preview of a view as given. */
-  preview(view: LandingView, ctx: RenderContext): Promise<string>;
+  preview(view: LandingView): Promise<string>;
 }
 
 const renderers = new Map<string, Promise<PageRenderer>>();
@@ -58,8 +59,36 @@ function buildHash(dir: string): string {
   return hash.digest('base64url').slice(0, 16);
 }
 
+/** How a view becomes HTML: through Vike's build, or the same document functions directly. */
+interface ViewRenderer {
+  kind: PageRenderer['kind'];
+  version: string;
+  landingHtml(view: LandingView): Promise<string | null>;
+  privacyHtml(view: PrivacyPageView): Promise<string | null>;
+}
+
+/** The server loads each page's view (signing its form token) and hands it to the page code. */
+function withViews(r: ViewRenderer): PageRenderer {
+  return {
+    kind: r.kind,
+    version: r.version,
+    async landing(s, l, ctx) {
+      const view = await landingViews(ctx.db, { freeScripts: ctx.freeScripts }).landing(s, l, (id) => signRenderStamp(ctx.secret, id, ctx.now));
+      return view && r.landingHtml(view);
+    },
+    async privacy(s, l, ctx) {
+      const view = await landingViews(ctx.db).privacy(s, l);
+      return view && r.privacyHtml(view);
+    },
+    async preview(view) {
+      const html = await r.landingHtml(view);
+      if (html === null) throw new Error('preview render failed');
+      return html;
+    },
+  };
+}
+
 async function vikeRenderer(entry: string): Promise<PageRenderer> {
-  const version = `vike-${buildHash(path.dirname(entry))}`;
   await import(pathToFileURL(entry).href);
   const { renderPage } = await import('vike/server');
   const render = async (url: string, init: Record<string, unknown>) => {
@@ -67,33 +96,21 @@ async function vikeRenderer(entry: string): Promise<PageRenderer> {
     const res = pc.httpResponse;
     return res && res.statusCode === 200 ? res.body : null;
   };
-  return {
+  return withViews({
     kind: 'vike',
-    version,
-    landing: (s, l, ctx) => render(landingPath(s, l), { db: ctx.db, landingSecret: ctx.secret, renderedAt: ctx.now, freeScripts: ctx.freeScripts }),
-    privacy: (s, l, ctx) => render(privacyPath(s, l), { db: ctx.db, landingSecret: ctx.secret, renderedAt: ctx.now, freeScripts: ctx.freeScripts }),
-    async preview(view, ctx) {
-      const html = await render(landingPath(view.shop.code, view.landing.code), { db: ctx.db, landingView: view });
-      if (html === null) throw new Error('preview render failed');
-      return html;
-    },
-  };
+    version: `vike-${buildHash(path.dirname(entry))}`,
+    landingHtml: (view) => render(landingPath(view.shop.code, view.landing.code), { landingView: view }),
+    privacyHtml: (view) => render(privacyPath(view.shop.code, view.landing.code), { privacyView: view }),
+  });
 }
 
 async function directRenderer(): Promise<PageRenderer> {
-  const { renderLanding, renderPrivacy } = await import('../../pages/view/render/document.tsx');
-  return {
+  const { renderLanding, renderPrivacy } = await import('../../../../pages/view/render/document.tsx');
+  return withViews({
     kind: 'direct',
     // Sources may change between runs without a build: never reuse this process's files.
     version: `direct-${process.pid}-${Date.now()}`,
-    async landing(s, l, ctx) {
-      const view = await landingViews(ctx.db, { freeScripts: ctx.freeScripts }).landing(s, l, (id) => signRenderStamp(ctx.secret, id, ctx.now));
-      return view && renderLanding(view);
-    },
-    async privacy(s, l, ctx) {
-      const view = await landingViews(ctx.db).privacy(s, l);
-      return view && renderPrivacy(view);
-    },
-    preview: async (view) => renderLanding(view),
-  };
+    landingHtml: async (view) => renderLanding(view),
+    privacyHtml: async (view) => renderPrivacy(view),
+  });
 }

@@ -1,10 +1,9 @@
 // Small static Korean pages the public side answers with: unknown (404) and closed (410)
 // landings, the no-JavaScript thank-you page and the form error page.
-import { landingCsp, newNonce, sha256Source, withNonce } from './landing-security.ts';
-import { tagHosts, tagNoscript, tagScript, type TrackingTag } from '../../contracts/tracking-tags.ts';
+import { landingCsp, newNonce, sha256Source, withNonce } from '../../../../pages/view/render/csp.ts';
+import { escapeHtml } from '../../../../pages/view/render/html.ts';
+import { tagHosts, tagNoscript, tagScript, type TrackingTag } from '../../../../contracts/tracking-tags.ts';
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 const CSS =
   'body{margin:0;font:16px/1.6 -apple-system,BlinkMacSystemFont,"Apple SD Gothic Neo","Malgun Gothic",sans-serif;color:#1f2329;background:#f5f7fb;word-break:keep-all}' +

@@ -1,3 +1,0 @@
-import { prerenderUrls } from '../../page-data.ts';
-
-export const onBeforePrerenderStart = () => prerenderUrls('landing');
