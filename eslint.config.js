@@ -17,6 +17,33 @@ export default tseslint.config(
     },
   },
   {
+    // SQL lives in repositories and server/db/ only: services hold rules, routes stay thin.
+    files: ['server/**/*.ts'],
+    ignores: ['server/**/*.repository.ts', 'server/db/**', 'server/**/*.test.ts', 'server/test-*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]',
+          message: 'SQL belongs in a *.repository.ts or server/db/.',
+        },
+        { selector: "TaggedTemplateExpression[tag.name='sql']", message: 'SQL belongs in a *.repository.ts or server/db/.' },
+      ],
+    },
+  },
+  {
+    // The SPA names its imports from the root of its folder (@/lib/api.ts), and contracts by @contracts/.
+    files: ['admin-spa/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['../../*', '../../../*'], message: 'Use the @/ or @contracts/ alias instead of ../../.' }] }],
+    },
+  },
+  {
+    // Migrations are written against the schema of their day, not today's: Kysely<any>, as Kysely advises.
+    files: ['server/db/migrations/*.ts', 'server/db/migrate.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
     files: ['scripts/**/*.{js,mjs}'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },

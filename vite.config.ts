@@ -4,6 +4,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import vike from 'vike/plugin';
+import { spaAliases } from './spa-aliases.ts';
 
 export default defineConfig(({ mode }) =>
   mode === 'spa'
@@ -11,6 +12,7 @@ export default defineConfig(({ mode }) =>
         root: 'admin-spa',
         base: '/',
         plugins: [react()],
+        resolve: { alias: spaAliases },
         build: {
           outDir: '../dist/spa',
           emptyOutDir: true,

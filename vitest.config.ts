@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { spaAliases } from './spa-aliases.ts';
 
 const server = ['server/**/*.test.ts'];
 const pg = process.env.TEST_DATABASE_URL;
@@ -7,6 +8,7 @@ export default defineConfig({
   test: {
     projects: [
       {
+        resolve: { alias: spaAliases },
         test: {
           name: 'sqlite',
           include: ['server/**/*.test.ts', 'contracts/**/*.test.ts', 'admin-spa/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],

@@ -2,10 +2,10 @@
 // screens/<key>/index.tsx, shown with `Loading...` while it loads.
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
-import { SCREENS, type Screen } from '../contracts/screens.ts';
-import { RouteError } from './layouts/route-error.tsx';
-import { Guard } from './layouts/guard.tsx';
-import { ScreenGate } from './layouts/screen-gate.tsx';
+import { SCREENS, type Screen } from '@contracts/screens.ts';
+import { RouteError } from '@/layouts/route-error.tsx';
+import { Guard } from '@/layouts/guard.tsx';
+import { ScreenGate } from '@/layouts/screen-gate.tsx';
 
 const modules = import.meta.glob<{ default: ComponentType }>('./screens/*/index.tsx');
 
@@ -16,10 +16,10 @@ function lazyScreen(folder: string): LazyExoticComponent<ComponentType> | null {
   return loader ? lazy(loader) : null;
 }
 
-const AppLayout = lazy(() => import('./layouts/app-layout.tsx'));
+const AppLayout = lazy(() => import('@/layouts/app-layout.tsx'));
 const Login = lazyScreen('bclog')!;
-const Pending = lazy(() => import('./layouts/pending.tsx'));
-const NotFound = lazy(() => import('./layouts/results.tsx').then((m) => ({ default: m.NotFound })));
+const Pending = lazy(() => import('@/layouts/pending.tsx'));
+const NotFound = lazy(() => import('@/layouts/results.tsx').then((m) => ({ default: m.NotFound })));
 
 function screenRoute(screen: Screen): RouteObject {
   const Component = lazyScreen(screen.key);

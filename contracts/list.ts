@@ -1,7 +1,7 @@
 // One list contract for every table screen: page, pageSize, sort, filters → { items, total }.
 // A list endpoint is built by listEndpoint() from its item, its sort keys and its filters.
 import { z } from './zod.ts';
-import { endpoint } from './endpoint.ts';
+import { endpoint, type Endpoint } from './endpoint.ts';
 
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
 
@@ -54,12 +54,8 @@ export function listEndpoint<
 }
 
 /** A list endpoint as the table that shows it needs it. */
-export interface ListEndpoint<T = unknown> {
-  readonly method: 'GET' | string;
-  readonly path: string;
-  readonly sortKeys: readonly string[];
-  readonly response: z.ZodType<{ items: T[]; total: number }>;
-}
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any params and query: the table passes them through
+export type ListEndpoint<T = unknown> = Endpoint<any, any, undefined, z.ZodType<{ items: T[]; total: number }>> & { readonly sortKeys: readonly string[] };
 
 /** Query-string booleans: "true"/"1" → true, "false"/"0" → false. */
 export const queryBool = z

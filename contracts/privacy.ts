@@ -2,8 +2,8 @@
 // consent to the latest published one (or the version a landing pins).
 import { z } from './zod.ts';
 import { requiredText, text } from './fields.ts';
-import { endpoint } from './endpoint.ts';
-import { shopItemParams, shopParam } from './list.ts';
+import { endpoint, type QueryOf } from './endpoint.ts';
+import { listEndpoint, shopItemParams, shopParam } from './list.ts';
 
 const required = requiredText;
 const optionalText = (max: number) => text(max).transform((v) => v || null).nullable().default(null);
@@ -69,7 +69,6 @@ export const policyOption = z.object({
 export type PolicyOption = z.infer<typeof policyOption>;
 export const policyOptionsResponse = z.object({ items: z.array(policyOption) });
 
-export const privacyPolicyListResponse = z.object({ items: z.array(privacyPolicy), total: z.number().int() });
 
 /** A policy as the public privacy page and the landing's consent block show it. */
 export interface PrivacyPolicyView {
@@ -111,8 +110,18 @@ export function collectedItems(policyItems: string, fields: readonly FieldLabel[
 /** Labels of the fields marked sensitive (건강·민감정보): they need a consent of their own (PIPA art. 23). */
 export const sensitiveItems = (fields: readonly FieldLabel[]): string[] => fields.filter((f) => f.sensitive).map((f) => f.label);
 
+export type PrivacyPolicyListQuery = QueryOf<typeof privacyPoliciesApi.list>;
+
 export const privacyPoliciesApi = {
-  list: endpoint({ method: 'GET', path: '/api/shops/:shopId/privacy-policies', params: shopParam, response: privacyPolicyListResponse }),
+  /** Versions a page at a time, newest first; every page also names the current version and the draft. */
+  list: listEndpoint({
+    path: '/api/shops/:shopId/privacy-policies',
+    item: privacyPolicy,
+    sort: ['version', 'publishedAt', 'updatedAt'],
+    params: shopParam,
+    filters: { status: z.enum(POLICY_STATUSES).optional() },
+    extra: { current: privacyPolicy.nullable(), draft: privacyPolicy.nullable() },
+  }),
   /** Published versions for the landing editor's policy select. */
   options: endpoint({ method: 'GET', path: '/api/shops/:shopId/privacy-policies/options', params: shopParam, response: policyOptionsResponse }),
   get: endpoint({ method: 'GET', path: '/api/shops/:shopId/privacy-policies/:id', params: shopItemParams, response: privacyPolicy }),

@@ -167,11 +167,15 @@ describe('administrator screens', () => {
   it('logs out back to /bclog and the session is dead', async () => {
     const page = await fresh();
     await login(page);
-    // Open the account menu (a click can be lost while the shell is still settling).
+    // Open the account menu (a click can be lost while the shell is still settling). After a
+    // click the menu is given time to open, so a second click never closes a menu on its way in.
     const logout = page.getByRole('menuitem', { name: '로그아웃' });
     await expect
       .poll(async () => {
-        if (!(await logout.isVisible())) await page.locator('header').getByRole('button', { name: /최고관리자/ }).click();
+        if (!(await logout.isVisible())) {
+          await page.locator('header').getByRole('button', { name: /최고관리자/ }).click();
+          await logout.waitFor({ state: 'visible', timeout: 3000 }).catch(() => {});
+        }
         return logout.isVisible();
       })
       .toBe(true);

@@ -2,7 +2,7 @@
 // validated by the schema each saves with (contracts/fields.ts businessDetails).
 import { Col, Form, Input, Row } from 'antd';
 import type { z } from 'zod';
-import { zodRule } from '../lib/zod-rule.ts';
+import { zodRule } from '@/lib/zod-rule.ts';
 
 const FIELDS = [
   { name: 'companyName', label: '상호', span: 12, max: 60 },

@@ -1,20 +1,23 @@
 // The three code-table screens (client, media and event types) share this screen.
-import { App, Button, Form, Input, Space, Switch, Tag } from 'antd';
+import { useMemo } from 'react';
+import { App, Button, Form, Input, Switch, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ColumnsType } from 'antd/es/table/interface.js';
-import { CODE_KIND_LABELS, CODE_KIND_SCREENS, codeItemInput, type CodeItem, type CodeItemInput, type CodeKind } from '../../contracts/code-items.ts';
-import { quoted } from '../../contracts/korean.ts';
-import { api } from '../lib/api.ts';
-import { useAuth } from '../lib/auth.tsx';
-import { formatDateTime } from '../lib/format.ts';
-import { zodRule } from '../lib/zod-rule.ts';
-import { ResourceTable, listQueryKey } from './resource-table.tsx';
+import { CODE_KIND_LABELS, CODE_KIND_SCREENS, codeItemInput, codeItemsApi, type CodeItem, type CodeItemInput, type CodeKind } from '@contracts/code-items.ts';
+import { quoted } from '@contracts/korean.ts';
+import { call } from '@/lib/api.ts';
+import { invalidate } from '@/lib/use-call.ts';
+import { useAuth } from '@/lib/auth.tsx';
+import { formatDateTime } from '@/lib/format.ts';
+import { zodRule } from '@/lib/zod-rule.ts';
+import { ResourceTable } from './resource-table.tsx';
+import { actionsColumn, RowButton, saveWith } from './crud.tsx';
 import { OrderAndActiveFields, ResourceForm, useFormModal } from './resource-form.tsx';
 import { DeleteAction } from './confirm-action.tsx';
 
 export function CodeTableScreen({ kind }: { kind: CodeKind }) {
-  const endpoint = `/api/codes/${kind}`;
+  const api = useMemo(() => codeItemsApi(kind), [kind]);
   const label = CODE_KIND_LABELS[kind];
   const { can } = useAuth();
   const writable = can(CODE_KIND_SCREENS[kind], 'write');
@@ -24,8 +27,8 @@ export function CodeTableScreen({ kind }: { kind: CodeKind }) {
 
   async function toggle(row: CodeItem, active: boolean) {
     try {
-      await api.put(`${endpoint}/${row.id}`, { name: row.name, code: row.code, sortOrder: row.sortOrder, active });
-      await queryClient.invalidateQueries({ queryKey: listQueryKey(endpoint) });
+      await call(api.update, { params: { id: row.id }, body: { name: row.name, code: row.code, sortOrder: row.sortOrder, active } });
+      await invalidate(queryClient, [api.list]);
       message.success(active ? '사용으로 변경했습니다.' : '사용 안 함으로 변경했습니다.');
     } catch (err) {
       message.error((err as Error).message);
@@ -33,40 +36,29 @@ export function CodeTableScreen({ kind }: { kind: CodeKind }) {
   }
 
   const columns: ColumnsType<CodeItem> = [
-    { title: '순서', dataIndex: 'sortOrder', key: 'sortOrder', sorter: true, width: 80 },
-    { title: '이름', dataIndex: 'name', key: 'name', sorter: true },
-    { title: '코드', dataIndex: 'code', key: 'code', sorter: true, render: (v: string) => <Tag>{v}</Tag> },
+    { title: '순서', dataIndex: 'sortOrder', key: 'sortOrder', width: 80 },
+    { title: '이름', dataIndex: 'name', key: 'name' },
+    { title: '코드', dataIndex: 'code', key: 'code', render: (v: string) => <Tag>{v}</Tag> },
     {
       title: '사용',
       dataIndex: 'active',
       key: 'active',
-      sorter: true,
       render: (v: boolean, row) => <Switch size="small" checked={v} disabled={!writable} onChange={(next) => toggle(row, next)} aria-label={`${row.name} 사용`} />,
     },
-    { title: '사용 건수', dataIndex: 'usage', key: 'usage', sorter: true, render: (v: number) => v.toLocaleString('ko-KR') },
+    { title: '사용 건수', dataIndex: 'usage', key: 'usage', render: (v: number) => v.toLocaleString('ko-KR') },
     { title: '수정일', dataIndex: 'updatedAt', key: 'updatedAt', render: formatDateTime },
-    ...(writable
-      ? [
-          {
-            title: '관리',
-            key: 'actions',
-            render: (_: unknown, row: CodeItem) => (
-              <Space size={0}>
-                <Button type="link" size="small" onClick={() => modal.edit(row)}>
-                  수정
-                </Button>
-                <DeleteAction endpoint={endpoint} id={row.id} disabled={row.usage > 0} confirm={`${quoted(row.name, '을/를')} 삭제할까요?`} />
-              </Space>
-            ),
-          },
-        ]
-      : []),
+    ...actionsColumn<CodeItem>(writable, (row) => (
+      <>
+        <RowButton onClick={() => modal.edit(row)}>수정</RowButton>
+        <DeleteAction endpoint={api.remove} input={{ params: { id: row.id } }} invalidates={[api.list]} disabled={row.usage > 0} confirm={`${quoted(row.name, '을/를')} 삭제할까요?`} />
+      </>
+    )),
   ];
 
   return (
     <>
-      <ResourceTable<CodeItem>
-        endpoint={endpoint}
+      <ResourceTable
+        endpoint={api.list}
         columns={columns}
         filters={[
           { name: 'q', label: '이름 또는 코드', type: 'search' },
@@ -84,9 +76,9 @@ export function CodeTableScreen({ kind }: { kind: CodeKind }) {
         open={modal.open}
         title={modal.editing ? `${label} 수정` : `${label} 등록`}
         initialValues={modal.editing ?? { sortOrder: 0, active: true }}
-        submit={(v) => (modal.editing ? api.put(`${endpoint}/${modal.editing.id}`, v) : api.post(endpoint, v))}
+        submit={saveWith(api, modal.editing)}
         onClose={modal.close}
-        invalidates={[endpoint]}
+        invalidates={[api.list]}
       >
         <Form.Item label="이름" name="name" required rules={[zodRule(codeItemInput, 'name')]}>
           <Input maxLength={50} />

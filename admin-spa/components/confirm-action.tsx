@@ -2,8 +2,9 @@
 import { useState, type ReactNode } from 'react';
 import { App, Button, Popconfirm } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
-import { listQueryKey } from './resource-table.tsx';
-import { api } from '../lib/api.ts';
+import type { CallInput, Endpoint } from '@contracts/endpoint.ts';
+import { call, type CallArgs } from '@/lib/api.ts';
+import { invalidate } from '@/lib/use-call.ts';
 
 export interface ConfirmActionProps {
   label: ReactNode;
@@ -11,7 +12,8 @@ export interface ConfirmActionProps {
   /** More to know before confirming (shown under the question). */
   description?: ReactNode;
   run: () => Promise<unknown>;
-  invalidates?: string[];
+  /** Endpoints whose data the action changes (their screens refresh). */
+  invalidates?: readonly Endpoint[];
   danger?: boolean;
   success?: string;
   disabled?: boolean;
@@ -33,7 +35,7 @@ export function ConfirmAction({ label, confirm, description, run, invalidates = 
         setBusy(true);
         try {
           await run();
-          await Promise.all(invalidates.map((e) => queryClient.invalidateQueries({ queryKey: listQueryKey(e) })));
+          await invalidate(queryClient, invalidates);
           message.success(success);
         } catch (err) {
           message.error(err instanceof Error ? err.message : '처리하지 못했습니다.');
@@ -49,13 +51,16 @@ export function ConfirmAction({ label, confirm, description, run, invalidates = 
   );
 }
 
-/** The row's 삭제: DELETE `${endpoint}/${id}` behind a confirmation, then the list refreshes. */
-export function DeleteAction({ endpoint, id, confirm, disabled, success = '삭제했습니다.' }: {
-  endpoint: string;
-  id: number;
+/** The row's 삭제: the delete endpoint behind a confirmation, then the lists of `invalidates` refresh. */
+export function DeleteAction<E extends Endpoint>({ endpoint, input, invalidates, confirm, disabled, success = '삭제했습니다.' }: {
+  endpoint: E;
+  input: CallInput<E>;
+  invalidates: readonly Endpoint[];
   confirm: string;
   disabled?: boolean;
   success?: string;
 }) {
-  return <ConfirmAction label="삭제" danger disabled={disabled} confirm={confirm} run={() => api.del(`${endpoint}/${id}`)} invalidates={[endpoint]} success={success} />;
+  return (
+    <ConfirmAction label="삭제" danger disabled={disabled} confirm={confirm} run={() => call(endpoint, ...([input] as CallArgs<E>))} invalidates={invalidates} success={success} />
+  );
 }

@@ -4,14 +4,15 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { App, Form, InputNumber, Modal, Switch, type FormInstance } from 'antd';
 import type { z } from 'zod';
-import { zodRule } from '../lib/zod-rule.ts';
+import { zodRule } from '@/lib/zod-rule.ts';
 import { useQueryClient } from '@tanstack/react-query';
-import { ApiError } from '../lib/api.ts';
-import { fieldErrors } from '../lib/zod-rule.ts';
-import { listQueryKey } from './resource-table.tsx';
+import { ApiError } from '@/lib/api.ts';
+import { fieldErrors } from '@/lib/zod-rule.ts';
+import type { Endpoint } from '@contracts/endpoint.ts';
+import { invalidate } from '@/lib/use-call.ts';
 import { useLocation } from 'react-router-dom';
-import { hashOf } from '../lib/drafts.ts';
-import { useDraft } from '../lib/use-draft.ts';
+import { hashOf } from '@/lib/drafts.ts';
+import { useDraft } from '@/lib/use-draft.ts';
 
 export interface ResourceFormProps<V> {
   open: boolean;
@@ -20,8 +21,8 @@ export interface ResourceFormProps<V> {
   /** The API call; an ApiError's fields land on the form. */
   submit: (values: V) => Promise<unknown>;
   onClose: () => void;
-  /** List endpoints to refresh after saving. */
-  invalidates?: string[];
+  /** Endpoints whose data the form changes (their screens refresh after saving). */
+  invalidates?: readonly Endpoint[];
   successMessage?: string;
   width?: number;
   children: ReactNode | ((form: FormInstance<V>) => ReactNode);
@@ -55,7 +56,7 @@ export function ResourceForm<V extends object>({
     }
     const saved = await save(async () => {
       await submit(values);
-      await Promise.all(invalidates.map((e) => queryClient.invalidateQueries({ queryKey: listQueryKey(e) })));
+      await invalidate(queryClient, invalidates);
       return successMessage;
     });
     if (saved) onClose();

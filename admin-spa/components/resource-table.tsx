@@ -2,12 +2,13 @@
 // the one list contract, with the whole view kept in the URL (shareable, reloadable).
 import { useMemo, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { CallInput, ResponseOf } from '@contracts/endpoint.ts';
 import { Alert, Button, Card, Empty, Form, Input, Select, Space, Table, type TableProps } from 'antd';
 import type { ColumnsType, SorterResult } from 'antd/es/table/interface.js';
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
-import { PAGE_SIZES, type ListResult } from '../../contracts/list.ts';
-import { api, type Query } from '../lib/api.ts';
+import { PAGE_SIZES, type ListEndpoint } from '@contracts/list.ts';
+import type { Query } from '@/lib/api.ts';
+import { useCall } from '@/lib/use-call.ts';
 
 export interface FilterDef {
   name: string;
@@ -47,45 +48,45 @@ export function useListParams(filterNames: string[]) {
   return { params, update };
 }
 
-export function listQueryKey(endpoint: string) {
-  return ['list', endpoint] as const;
-}
+export type ItemOf<E extends ListEndpoint> = ResponseOf<E> extends { items: Array<infer T> } ? T : never;
 
-export interface ResourceTableProps<T> {
-  endpoint: string;
-  columns: ColumnsType<T>;
+export interface ResourceTableProps<E extends ListEndpoint> {
+  endpoint: E;
+  /** The endpoint's path params (e.g. the current shop). */
+  params?: CallInput<E>['params'];
+  /** Columns whose key is one of the endpoint's sort keys sort on the server. */
+  columns: ColumnsType<ItemOf<E>>;
   filters?: FilterDef[];
   rowKey?: string;
   /** Buttons at the right of the filter bar (e.g. 등록). */
   toolbar?: ReactNode;
   /** Fixed query parameters sent with every request. */
   extraQuery?: Query;
-  rowSelection?: TableProps<T>['rowSelection'];
-  expandable?: TableProps<T>['expandable'];
+  rowSelection?: TableProps<ItemOf<E>>['rowSelection'];
+  expandable?: TableProps<ItemOf<E>>['expandable'];
   /** What an empty list says when no filter is set (who fills it, what will show); filtered lists say 검색 결과가 없습니다. */
   empty?: ReactNode;
 }
 
-export function ResourceTable<T extends object>({ endpoint, columns, filters = [], rowKey = 'id', toolbar, extraQuery, rowSelection, expandable, empty }: ResourceTableProps<T>) {
+export function ResourceTable<E extends ListEndpoint>(props: ResourceTableProps<E>) {
+  type T = ItemOf<E>;
+  const { endpoint, columns, filters = [], rowKey = 'id', toolbar, extraQuery, rowSelection, expandable, empty } = props;
   const names = filters.map((f) => f.name);
   const { params, update } = useListParams(names);
   const [form] = Form.useForm();
   const query = { page: params.page, pageSize: params.pageSize, sort: params.sort, ...params.filters, ...extraQuery };
-  const list = useQuery({
-    queryKey: [...listQueryKey(endpoint), query],
-    queryFn: () => api.get<ListResult<T>>(endpoint, query),
-    placeholderData: keepPreviousData,
-  });
+  const list = useCall(endpoint, { params: props.params, query } as unknown as CallInput<E>, { keepPrevious: true });
+  const data = list.data as { items: T[]; total: number } | undefined;
 
   const sortField = params.sort?.replace(/^-/, '');
   const sortedColumns = useMemo(
     () =>
       columns.map((c) =>
-        c.sorter && c.key
-          ? { ...c, sortOrder: sortField === c.key ? (params.sort!.startsWith('-') ? ('descend' as const) : ('ascend' as const)) : null }
+        c.key && endpoint.sortKeys.includes(String(c.key))
+          ? { ...c, sorter: true, sortOrder: sortField === c.key ? (params.sort!.startsWith('-') ? ('descend' as const) : ('ascend' as const)) : null }
           : c,
       ),
-    [columns, sortField, params.sort],
+    [columns, endpoint.sortKeys, sortField, params.sort],
   );
 
   const onChange: TableProps<T>['onChange'] = (pagination, _f, sorter) => {
@@ -154,7 +155,7 @@ export function ResourceTable<T extends object>({ endpoint, columns, filters = [
         rowKey={rowKey}
         size="middle"
         columns={sortedColumns}
-        dataSource={list.data?.items ?? []}
+        dataSource={data?.items ?? []}
         loading={list.isFetching}
         onChange={onChange}
         rowSelection={rowSelection}
@@ -171,7 +172,7 @@ export function ResourceTable<T extends object>({ endpoint, columns, filters = [
         pagination={{
           current: params.page,
           pageSize: params.pageSize,
-          total: list.data?.total ?? 0,
+          total: data?.total ?? 0,
           showSizeChanger: true,
           pageSizeOptions: PAGE_SIZES.map(String),
           showTotal: (total) => `총 ${total.toLocaleString('ko-KR')}건`,

@@ -6,7 +6,7 @@ import { App as AntApp, ConfigProvider } from 'antd';
 import koKR from 'antd/locale/ko_KR';
 import dayjs from 'dayjs';
 import 'dayjs/locale/ko';
-import { queryClient } from '../lib/query-client.ts';
+import { queryClient } from '@/lib/query-client.ts';
 
 dayjs.locale('ko');
 

@@ -2,16 +2,15 @@
 // account's permissions), header with area switch, current-shop selector and account menu.
 import { Suspense, useEffect, useMemo, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
-import { useQuery } from '@tanstack/react-query';
 import { Button, Dropdown, Layout, Menu, Result, Select, Space, Spin, Typography, theme, type MenuProps } from 'antd';
 import { KeyOutlined, LogoutOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
-import { SCREENS, type Area } from '../../contracts/screens.ts';
-import type { MyShop, SessionAccount } from '../../contracts/auth.ts';
-import { useAuth } from '../lib/auth.tsx';
-import { api, type RequestOptions } from '../lib/api.ts';
-import { useBackgroundRefresh } from '../lib/query-client.ts';
-import { CURRENT_SHOP_KEY, ShopProvider } from '../lib/shop.tsx';
-import { ICONS } from '../lib/icons.tsx';
+import { SCREENS, type Area } from '@contracts/screens.ts';
+import { authApi, type MyShop } from '@contracts/auth.ts';
+import { useAuth } from '@/lib/auth.tsx';
+import { useCall } from '@/lib/use-call.ts';
+import { useBackgroundRefresh } from '@/lib/query-client.ts';
+import { CURRENT_SHOP_KEY, ShopProvider } from '@/lib/shop.tsx';
+import { ICONS } from '@/lib/icons.tsx';
 import { AntShell } from './ant-shell.tsx';
 import { PasswordChangeModal, PasswordChangeRequired } from './password-change.tsx';
 
@@ -32,7 +31,7 @@ function useMenu(area: Area, can: (key: string) => boolean): MenuProps['items'] 
 }
 
 function ShopArea({ children }: { children: (shop: MyShop, selector: React.ReactNode) => React.ReactNode }) {
-  const shops = useQuery({ queryKey: ['my-shops'], queryFn: () => api.get<{ items: MyShop[] }>('/api/auth/shops') });
+  const shops = useCall(authApi.shops);
   const [currentId, setCurrentId] = useState<number | null>(() => Number(sessionStorage.getItem(CURRENT_SHOP_KEY)) || null);
   const items = shops.data?.items ?? [];
   // A stored shop that is no longer permitted falls back to the first permitted one.
@@ -72,9 +71,8 @@ export default function AppLayoutInShell({ area }: { area: Area }) {
  */
 function useAccountRefresh() {
   const { account, signIn } = useAuth();
-  const fetchMe = (o?: RequestOptions) => api.get<{ account: SessionAccount }>('/api/auth/me', undefined, o);
-  const me = useQuery({ queryKey: ['me'], queryFn: () => fetchMe(), refetchOnWindowFocus: true });
-  useBackgroundRefresh(['me'], fetchMe);
+  const me = useCall(authApi.me, undefined, { refetchOnWindowFocus: true });
+  useBackgroundRefresh(authApi.me);
   const fresh = me.data?.account;
   useEffect(() => {
     if (!fresh || !account) return;

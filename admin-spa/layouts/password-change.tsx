@@ -4,11 +4,12 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Form, Input, Modal, Typography } from 'antd';
 import { LockOutlined } from '@ant-design/icons';
-import { changePasswordBody, type SessionAccount } from '../../contracts/auth.ts';
-import { api } from '../lib/api.ts';
-import { useAuth } from '../lib/auth.tsx';
-import { zodRule } from '../lib/zod-rule.ts';
-import { useFormSave } from '../components/resource-form.tsx';
+import { authApi, changePasswordBody, type SessionAccount } from '@contracts/auth.ts';
+import { call } from '@/lib/api.ts';
+import { apiKey } from '@/lib/use-call.ts';
+import { useAuth } from '@/lib/auth.tsx';
+import { zodRule } from '@/lib/zod-rule.ts';
+import { useFormSave } from '@/components/resource-form.tsx';
 
 interface Values {
   currentPassword: string;
@@ -32,10 +33,10 @@ function usePasswordForm(onDone: () => void) {
       return;
     }
     const ok = await save(async () => {
-      await api.post('/api/auth/password', { currentPassword: values.currentPassword, newPassword: values.newPassword });
-      // The account as the server now has it, also where the layout keeps it in step (query 'me').
-      const me = await api.get<{ account: SessionAccount }>('/api/auth/me');
-      queryClient.setQueryData(['me'], me);
+      await call(authApi.password, { body: { currentPassword: values.currentPassword, newPassword: values.newPassword } });
+      // The account as the server now has it, also where the layout keeps it in step.
+      const me = await call(authApi.me);
+      queryClient.setQueryData(apiKey(authApi.me), me);
       signIn(me.account);
       return '비밀번호를 바꿨습니다. 다른 기기와 브라우저의 로그인은 모두 종료되었습니다.';
     });

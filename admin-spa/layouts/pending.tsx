@@ -1,6 +1,6 @@
 // A screen whose capability a later issue builds: routed, permission-checked, and honest about it.
 import { Result } from 'antd';
-import type { Screen } from '../../contracts/screens.ts';
+import type { Screen } from '@contracts/screens.ts';
 
 export default function Pending({ screen }: { screen: Screen }) {
   return (

@@ -2,9 +2,10 @@
 // The server's session cookie is the authority: any 401 clears it and returns to /bclog
 // (keeping unsaved input, and the way back, for the next login).
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import type { SessionAccount } from '../../contracts/auth.ts';
-import { allows, type Action } from '../../contracts/permissions.ts';
-import { api, setUnauthenticatedHandler } from './api.ts';
+import type { SessionAccount } from '@contracts/auth.ts';
+import { allows, type Action } from '@contracts/permissions.ts';
+import { sessionApi } from '@contracts/http.ts';
+import { call, setUnauthenticatedHandler } from './api.ts';
 import { clearDrafts, keepDrafts } from './drafts.ts';
 
 export const LOGIN_ACCOUNT_KEY = 'loginAccount';
@@ -74,7 +75,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       async signOut() {
         signingOut = true;
         try {
-          await api.post('/api/auth/logout');
+          await call(sessionApi.logout);
         } catch {
           // The session may already be gone; the local copy is cleared either way.
         }
@@ -86,7 +87,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       },
       can: (screen, action = 'read') => !!account && allows(account.permissions, screen, action),
     }),
-    [account, loading, clear],
+    [account, loading],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

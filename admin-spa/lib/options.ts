@@ -1,33 +1,23 @@
 // Select options loaded from the API (code tables, account types, shops).
-import { useQuery } from '@tanstack/react-query';
-import type { CodeKind } from '../../contracts/code-items.ts';
-import { api } from './api.ts';
+import { codeItemsApi, type CodeKind } from '@contracts/code-items.ts';
+import { accountTypesApi } from '@contracts/account-types.ts';
+import { shopPermissionsApi } from '@contracts/shop-permissions.ts';
+import { useCall } from './use-call.ts';
+
+const OPTIONS = { staleTime: 60_000 };
 
 export function useCodeOptions(kind: CodeKind) {
-  const q = useQuery({
-    queryKey: ['options', kind],
-    queryFn: () => api.get<{ items: Array<{ id: number; name: string; code: string }> }>(`/api/codes/${kind}/options`),
-    staleTime: 60_000,
-  });
+  const q = useCall(codeItemsApi(kind).options, undefined, OPTIONS);
   return { ...q, options: (q.data?.items ?? []).map((i) => ({ value: i.id, label: i.name })) };
 }
 
 export function useAccountTypeOptions() {
-  const q = useQuery({
-    queryKey: ['options', 'account-types'],
-    queryFn: () => api.get<{ items: Array<{ id: number; name: string; area: 'admin' | 'shop'; active: boolean }> }>('/api/account-types/options'),
-    staleTime: 60_000,
-  });
+  const q = useCall(accountTypesApi.options, undefined, OPTIONS);
   return { ...q, types: q.data?.items ?? [], options: (q.data?.items ?? []).map((t) => ({ value: t.id, label: t.name })) };
 }
 
 /** Every shop, for pickers (shop permissions, the account form). */
 export function useShopOptions(enabled = true) {
-  const q = useQuery({
-    queryKey: ['options', 'shops'],
-    queryFn: () => api.get<{ items: Array<{ id: number; shopCode: string; name: string; status: string }> }>('/api/shop-permissions/shops'),
-    staleTime: 60_000,
-    enabled,
-  });
+  const q = useCall(shopPermissionsApi.shops, undefined, { ...OPTIONS, enabled });
   return { ...q, options: (q.data?.items ?? []).map((s) => ({ value: s.id, label: s.status === 'active' ? s.name : `${s.name} (사용 중지)` })) };
 }

@@ -1,6 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { QueryClient, useQueryClient } from '@tanstack/react-query';
-import { ApiError, type RequestOptions } from './api.ts';
+import type { CallInput, Endpoint } from '@contracts/endpoint.ts';
+import { ApiError, call, type CallArgs } from './api.ts';
+import { apiKey } from './use-call.ts';
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -18,17 +20,18 @@ export const queryClient = new QueryClient({
  * does not count such requests as activity). A refresh that meets an ended session (401)
  * returns to /bclog like any other request.
  */
-export function useBackgroundRefresh(queryKey: readonly unknown[], fetcher: (o: RequestOptions) => Promise<unknown>, ms = 60_000): void {
+export function useBackgroundRefresh<E extends Endpoint>(e: E, input?: CallInput<E>, ms = 60_000): void {
   const client = useQueryClient();
-  const latest = useRef({ queryKey, fetcher });
+  const latest = useRef({ e, input });
   useEffect(() => {
-    latest.current = { queryKey, fetcher };
+    latest.current = { e, input };
   });
   useEffect(() => {
     const id = setInterval(() => {
       if (document.visibilityState !== 'visible') return;
-      const { queryKey: key, fetcher: fetch } = latest.current;
-      void client.fetchQuery({ queryKey: key, queryFn: () => fetch({ background: true }), staleTime: 0 }).catch(() => {});
+      const { e: endpoint, input: args } = latest.current;
+      const queryFn = () => call(endpoint, ...([args, { background: true }] as unknown as CallArgs<E>));
+      void client.fetchQuery({ queryKey: apiKey(endpoint, args), queryFn, staleTime: 0 }).catch(() => {});
     }, ms);
     return () => clearInterval(id);
   }, [client, ms]);

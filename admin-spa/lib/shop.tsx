@@ -1,6 +1,6 @@
 // The current shop of the shop area: chosen in the header, kept in sessionStorage.
 import { createContext, useContext, type ReactNode } from 'react';
-import type { MyShop } from '../../contracts/auth.ts';
+import type { MyShop } from '@contracts/auth.ts';
 
 export const CURRENT_SHOP_KEY = 'currentShopId';
 
@@ -15,9 +15,4 @@ export function useCurrentShop(): MyShop {
   const shop = useContext(ShopContext);
   if (!shop) throw new Error('useCurrentShop outside the shop area');
   return shop;
-}
-
-/** `/api/shops/:id` + rest, for shop-scoped API calls. */
-export function shopApi(shopId: number, rest: string): string {
-  return `/api/shops/${shopId}${rest}`;
 }

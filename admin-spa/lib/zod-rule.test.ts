@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fieldErrors, zodRule } from './zod-rule.ts';
-import { shopInput } from '../../contracts/shops.ts';
-import { accountCreate } from '../../contracts/accounts.ts';
+import { shopInput } from '@contracts/shops.ts';
+import { accountCreate } from '@contracts/accounts.ts';
 
 type Validator = (rule: unknown, value: unknown) => Promise<void>;
 const check = (rule: ReturnType<typeof zodRule>, value: unknown) => (rule as { validator: Validator }).validator({}, value);

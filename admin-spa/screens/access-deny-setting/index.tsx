@@ -4,16 +4,14 @@ import { Button, DatePicker, Form, Input, Select, Space, Tag, Typography, type F
 import { PlusOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import {
-  DENY_KINDS, DENY_KIND_LABELS, DENY_SCOPES, DENY_SCOPE_LABELS, denyRuleInput, type DenyRule, type DenyKind, type DenyScope,
-} from '../../../contracts/deny-rules.ts';
-import { api } from '../../lib/api.ts';
-import { useAuth } from '../../lib/auth.tsx';
-import { formatDateTime } from '../../lib/format.ts';
-import { ResourceTable } from '../../components/resource-table.tsx';
-import { ResourceForm, useFormModal } from '../../components/resource-form.tsx';
-import { DeleteAction } from '../../components/confirm-action.tsx';
-
-const ENDPOINT = '/api/deny-rules';
+  DENY_KINDS, DENY_KIND_LABELS, DENY_SCOPES, DENY_SCOPE_LABELS, denyRuleInput, denyRulesApi, type DenyRule, type DenyKind, type DenyScope,
+} from '@contracts/deny-rules.ts';
+import { useAuth } from '@/lib/auth.tsx';
+import { formatDateTime } from '@/lib/format.ts';
+import { ResourceTable } from '@/components/resource-table.tsx';
+import { ResourceForm, useFormModal } from '@/components/resource-form.tsx';
+import { DeleteAction } from '@/components/confirm-action.tsx';
+import { actionsColumn, RowButton, saveWith } from '@/components/crud.tsx';
 
 interface FormValues {
   kind: DenyKind;
@@ -38,40 +36,31 @@ export default function AccessDenySetting() {
   const now = dayjs();
 
   const columns: ColumnsType<DenyRule> = [
-    { title: '종류', dataIndex: 'kind', key: 'kind', sorter: true, render: (v: DenyKind) => <Tag>{DENY_KIND_LABELS[v]}</Tag> },
+    { title: '종류', dataIndex: 'kind', key: 'kind', render: (v: DenyKind) => <Tag>{DENY_KIND_LABELS[v]}</Tag> },
     { title: '값', dataIndex: 'value', key: 'value', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
     { title: '적용 대상', dataIndex: 'scope', key: 'scope', render: (v: DenyScope) => <Tag color={v === 'intake' ? 'purple' : 'volcano'}>{DENY_SCOPE_LABELS[v]}</Tag> },
     { title: '사유', dataIndex: 'reason', key: 'reason', render: (v: string | null) => v ?? '-' },
-    { title: '차단 횟수', dataIndex: 'hits', key: 'hits', sorter: true, render: (v: number) => v.toLocaleString('ko-KR') },
+    { title: '차단 횟수', dataIndex: 'hits', key: 'hits', render: (v: number) => v.toLocaleString('ko-KR') },
     { title: '최근 차단', dataIndex: 'lastHitAt', key: 'lastHitAt', render: formatDateTime },
     {
-      title: '만료', dataIndex: 'expiresAt', key: 'expiresAt', sorter: true,
+      title: '만료', dataIndex: 'expiresAt', key: 'expiresAt',
       render: (v: string | null) => (!v ? <Tag color="red">무기한</Tag> : dayjs(v).isBefore(now) ? <Tag>만료됨 {formatDateTime(v)}</Tag> : formatDateTime(v)),
     },
     { title: '등록', key: 'created', render: (_: unknown, r) => `${r.createdBy ?? '-'} · ${formatDateTime(r.createdAt)}` },
-    ...(writable
-      ? [
-          {
-            title: '관리', key: 'actions',
-            render: (_: unknown, row: DenyRule) => (
-              <Space size={0}>
-                <Button type="link" size="small" onClick={() => modal.edit(row)}>
-                  수정
-                </Button>
-                <DeleteAction endpoint={ENDPOINT} id={row.id} confirm="이 차단 규칙을 삭제할까요?" />
-              </Space>
-            ),
-          },
-        ]
-      : []),
+    ...actionsColumn<DenyRule>(writable, (row) => (
+      <>
+        <RowButton onClick={() => modal.edit(row)}>수정</RowButton>
+        <DeleteAction endpoint={denyRulesApi.remove} input={{ params: { id: row.id } }} invalidates={[denyRulesApi.list]} confirm="이 차단 규칙을 삭제할까요?" />
+      </>
+    )),
   ];
 
   const toBody = (v: FormValues) => ({ ...v, reason: v.reason ?? '', expiresAt: v.expiresAt ? v.expiresAt.toISOString() : null });
 
   return (
     <>
-      <ResourceTable<DenyRule>
-        endpoint={ENDPOINT}
+      <ResourceTable
+        endpoint={denyRulesApi.list}
         columns={columns}
         filters={[
           { name: 'q', label: '값 또는 사유', type: 'search' },
@@ -94,9 +83,9 @@ export default function AccessDenySetting() {
             ? { kind: editing.kind, value: editing.value, scope: editing.scope, reason: editing.reason ?? '', expiresAt: editing.expiresAt ? dayjs(editing.expiresAt) : null }
             : { kind: 'ip', scope: 'intake' }
         }
-        submit={(v) => (editing ? api.put(`${ENDPOINT}/${editing.id}`, toBody(v)) : api.post(ENDPOINT, toBody(v)))}
+        submit={(v) => saveWith(denyRulesApi, editing)(toBody(v))}
         onClose={modal.close}
-        invalidates={[ENDPOINT]}
+        invalidates={[denyRulesApi.list]}
       >
         {(form) => <DenyRuleFields form={form} />}
       </ResourceForm>

@@ -1,23 +1,23 @@
 // Accounts: create, edit, reset password, lock/unlock, disable; last login.
 import { useState } from 'react';
-import { Alert, Button, Col, Form, Input, Row, Select, Space, Tag, Tooltip, type FormInstance } from 'antd';
+import { Alert, Button, Col, Form, Input, Row, Select, Tag, Tooltip, type FormInstance } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import {
-  ACCOUNT_STATUSES, ACCOUNT_STATUS_LABELS, accountCreate, accountUpdate, resetPasswordBody,
+  ACCOUNT_STATUSES, ACCOUNT_STATUS_LABELS, accountCreate, accountsApi, accountUpdate, resetPasswordBody,
   type Account, type AccountCreate, type AccountUpdate,
-} from '../../../contracts/accounts.ts';
-import { formatPhone } from '../../../contracts/rules.ts';
-import { api } from '../../lib/api.ts';
-import { useAuth } from '../../lib/auth.tsx';
-import { formatDateTime } from '../../lib/format.ts';
-import { useAccountTypeOptions, useShopOptions } from '../../lib/options.ts';
-import { zodRule } from '../../lib/zod-rule.ts';
-import { ResourceTable } from '../../components/resource-table.tsx';
-import { ResourceForm, useFormModal } from '../../components/resource-form.tsx';
-import { ConfirmAction } from '../../components/confirm-action.tsx';
+} from '@contracts/accounts.ts';
+import { formatPhone } from '@contracts/rules.ts';
+import { call } from '@/lib/api.ts';
+import { useAuth } from '@/lib/auth.tsx';
+import { formatDateTime } from '@/lib/format.ts';
+import { useAccountTypeOptions, useShopOptions } from '@/lib/options.ts';
+import { zodRule } from '@/lib/zod-rule.ts';
+import { ResourceTable } from '@/components/resource-table.tsx';
+import { ResourceForm, useFormModal } from '@/components/resource-form.tsx';
+import { ConfirmAction } from '@/components/confirm-action.tsx';
+import { actionsColumn, RowButton, saveWith } from '@/components/crud.tsx';
 
-const ENDPOINT = '/api/accounts';
 const STATUS_COLORS: Record<Account['status'], string> = { active: 'green', locked: 'orange', disabled: 'default' };
 const PASSWORD_HELP = '영문·숫자·특수문자 중 2종류로 10자 이상, 또는 3종류로 8자 이상';
 
@@ -30,11 +30,11 @@ export default function AccountSetting() {
   const editing = modal.editing;
 
   const columns: ColumnsType<Account> = [
-    { title: '아이디', dataIndex: 'loginId', key: 'loginId', sorter: true, fixed: 'left' },
-    { title: '이름', dataIndex: 'name', key: 'name', sorter: true },
+    { title: '아이디', dataIndex: 'loginId', key: 'loginId', fixed: 'left' },
+    { title: '이름', dataIndex: 'name', key: 'name' },
     { title: '계정 유형', dataIndex: 'accountTypeName', key: 'accountTypeName' },
     {
-      title: '상태', dataIndex: 'status', key: 'status', sorter: true,
+      title: '상태', dataIndex: 'status', key: 'status',
       render: (v: Account['status'], row) => (
         <Tooltip title={v === 'locked' && row.lockedUntil ? `${formatDateTime(row.lockedUntil)}까지 잠김` : undefined}>
           <Tag color={STATUS_COLORS[v]}>{ACCOUNT_STATUS_LABELS[v]}</Tag>
@@ -48,42 +48,36 @@ export default function AccountSetting() {
       // Administrator-area types enter every shop; the count only matters for shop-area types.
       render: (v: number, row) => (types.types.find((t) => t.id === row.accountTypeId)?.area === 'admin' ? '전체' : `${v}곳`),
     },
-    { title: '최근 로그인', dataIndex: 'lastLoginAt', key: 'lastLoginAt', sorter: true, render: formatDateTime },
-    ...(writable
-      ? [
-          {
-            title: '관리', key: 'actions', fixed: 'right' as const,
-            render: (_: unknown, row: Account) => (
-              <Space size={0}>
-                <Button type="link" size="small" onClick={() => modal.edit(row)}>
-                  수정
-                </Button>
-                <Button type="link" size="small" onClick={() => setResetting(row)}>
-                  비밀번호 초기화
-                </Button>
-                {row.status === 'locked' ? (
-                  <ConfirmAction label="잠금 해제" confirm={`${row.loginId} 계정의 잠금을 해제할까요?`} run={() => api.post(`${ENDPOINT}/${row.id}/unlock`)} invalidates={[ENDPOINT]} />
-                ) : (
-                  <ConfirmAction
-                    label="잠금"
-                    danger
-                    disabled={row.id === me?.id || row.status === 'disabled'}
-                    confirm={`${row.loginId} 계정을 30분간 잠글까요? 로그인 중인 세션도 끝납니다.`}
-                    run={() => api.post(`${ENDPOINT}/${row.id}/lock`)}
-                    invalidates={[ENDPOINT]}
-                  />
-                )}
-              </Space>
-            ),
-          },
-        ]
-      : []),
+    { title: '최근 로그인', dataIndex: 'lastLoginAt', key: 'lastLoginAt', render: formatDateTime },
+    ...actionsColumn<Account>(writable, (row) => (
+      <>
+        <RowButton onClick={() => modal.edit(row)}>수정</RowButton>
+        <RowButton onClick={() => setResetting(row)}>비밀번호 초기화</RowButton>
+        {row.status === 'locked' ? (
+          <ConfirmAction
+            label="잠금 해제"
+            confirm={`${row.loginId} 계정의 잠금을 해제할까요?`}
+            run={() => call(accountsApi.unlock, { params: { id: row.id } })}
+            invalidates={[accountsApi.list]}
+          />
+        ) : (
+          <ConfirmAction
+            label="잠금"
+            danger
+            disabled={row.id === me?.id || row.status === 'disabled'}
+            confirm={`${row.loginId} 계정을 30분간 잠글까요? 로그인 중인 세션도 끝납니다.`}
+            run={() => call(accountsApi.lock, { params: { id: row.id } })}
+            invalidates={[accountsApi.list]}
+          />
+        )}
+      </>
+    )),
   ];
 
   return (
     <>
-      <ResourceTable<Account>
-        endpoint={ENDPOINT}
+      <ResourceTable
+        endpoint={accountsApi.list}
         columns={columns}
         filters={[
           { name: 'q', label: '아이디·이름·이메일', type: 'search' },
@@ -107,9 +101,9 @@ export default function AccountSetting() {
             ? { name: editing.name, phone: editing.phone ? formatPhone(editing.phone) : '', email: editing.email ?? '', accountTypeId: editing.accountTypeId, status: editing.status === 'disabled' ? 'disabled' : 'active' }
             : undefined
         }
-        submit={(v) => (editing ? api.put(`${ENDPOINT}/${editing.id}`, v) : api.post(ENDPOINT, v))}
+        submit={saveWith(accountsApi, editing)}
         onClose={modal.close}
-        invalidates={[ENDPOINT]}
+        invalidates={[accountsApi.list]}
       >
         {(form) => (
           <Row gutter={16}>
@@ -168,9 +162,9 @@ export default function AccountSetting() {
       <ResourceForm<{ password: string }>
         open={!!resetting}
         title={`비밀번호 초기화 — ${resetting?.loginId ?? ''}`}
-        submit={(v) => api.post(`${ENDPOINT}/${resetting!.id}/reset-password`, v)}
+        submit={(body) => call(accountsApi.resetPassword, { params: { id: resetting!.id }, body })}
         onClose={() => setResetting(null)}
-        invalidates={[ENDPOINT]}
+        invalidates={[accountsApi.list]}
         successMessage="비밀번호를 초기화했습니다. 잠금도 해제되었습니다. 다음 로그인 때 본인이 새 비밀번호를 정합니다."
       >
         <Form.Item label="새 비밀번호" name="password" required rules={[zodRule(resetPasswordBody, 'password')]} extra={PASSWORD_HELP}>

@@ -2,18 +2,16 @@
 import { Button, Form, Input, Select, Space, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
-import { accountTypeInput, type AccountType, type AccountTypeInput } from '../../../contracts/account-types.ts';
-import { AREA_LABELS, DATA_SCOPES, DATA_SCOPE_LABELS } from '../../../contracts/permissions.ts';
-import { api } from '../../lib/api.ts';
-import { useAuth } from '../../lib/auth.tsx';
-import { formatDateTime } from '../../lib/format.ts';
-import { zodRule } from '../../lib/zod-rule.ts';
-import { ResourceTable } from '../../components/resource-table.tsx';
-import { OrderAndActiveFields, ResourceForm, useFormModal } from '../../components/resource-form.tsx';
-import { DeleteAction } from '../../components/confirm-action.tsx';
+import { accountTypeInput, accountTypesApi, type AccountType, type AccountTypeInput } from '@contracts/account-types.ts';
+import { AREA_LABELS, DATA_SCOPES, DATA_SCOPE_LABELS } from '@contracts/permissions.ts';
+import { useAuth } from '@/lib/auth.tsx';
+import { formatDateTime } from '@/lib/format.ts';
+import { zodRule } from '@/lib/zod-rule.ts';
+import { ResourceTable } from '@/components/resource-table.tsx';
+import { OrderAndActiveFields, ResourceForm, useFormModal } from '@/components/resource-form.tsx';
+import { DeleteAction } from '@/components/confirm-action.tsx';
+import { actionsColumn, RowButton, saveWith } from '@/components/crud.tsx';
 import { Link } from 'react-router-dom';
-
-const ENDPOINT = '/api/account-types';
 
 export default function AccountTypeSetting() {
   const { can } = useAuth();
@@ -22,9 +20,9 @@ export default function AccountTypeSetting() {
   const editing = modal.editing;
 
   const columns: ColumnsType<AccountType> = [
-    { title: '순서', dataIndex: 'sortOrder', key: 'sortOrder', sorter: true, width: 80 },
+    { title: '순서', dataIndex: 'sortOrder', key: 'sortOrder', width: 80 },
     {
-      title: '이름', dataIndex: 'name', key: 'name', sorter: true,
+      title: '이름', dataIndex: 'name', key: 'name',
       render: (v: string, row) => (
         <Space>
           {v}
@@ -45,32 +43,29 @@ export default function AccountTypeSetting() {
       ),
     },
     { title: '사용', dataIndex: 'active', key: 'active', render: (v: boolean) => (v ? <Tag color="green">사용</Tag> : <Tag>사용 안 함</Tag>) },
-    { title: '계정 수', dataIndex: 'usage', key: 'usage', sorter: true },
+    { title: '계정 수', dataIndex: 'usage', key: 'usage' },
     { title: '수정일', dataIndex: 'updatedAt', key: 'updatedAt', render: formatDateTime },
-    ...(writable
-      ? [
-          {
-            title: '관리', key: 'actions',
-            render: (_: unknown, row: AccountType) => (
-              <Space size={0}>
-                <Button type="link" size="small" onClick={() => modal.edit(row)}>
-                  수정
-                </Button>
-                <Link to="/permission-setting" style={{ padding: '0 4px' }}>
-                  권한
-                </Link>
-                <DeleteAction endpoint={ENDPOINT} id={row.id} disabled={!!row.builtinKey || row.usage > 0} confirm={`'${row.name}' 유형을 삭제할까요?`} />
-              </Space>
-            ),
-          },
-        ]
-      : []),
+    ...actionsColumn<AccountType>(writable, (row) => (
+      <>
+        <RowButton onClick={() => modal.edit(row)}>수정</RowButton>
+        <Link to="/permission-setting" style={{ padding: '0 4px' }}>
+          권한
+        </Link>
+        <DeleteAction
+          endpoint={accountTypesApi.remove}
+          input={{ params: { id: row.id } }}
+          invalidates={[accountTypesApi.list, accountTypesApi.options]}
+          disabled={!!row.builtinKey || row.usage > 0}
+          confirm={`'${row.name}' 유형을 삭제할까요?`}
+        />
+      </>
+    )),
   ];
 
   return (
     <>
-      <ResourceTable<AccountType>
-        endpoint={ENDPOINT}
+      <ResourceTable
+        endpoint={accountTypesApi.list}
         columns={columns}
         filters={[{ name: 'q', label: '유형 이름', type: 'search' }]}
         toolbar={
@@ -85,9 +80,9 @@ export default function AccountTypeSetting() {
         open={modal.open}
         title={editing ? '계정 유형 수정' : '계정 유형 등록'}
         initialValues={editing ?? { area: 'shop', dataScope: 'all', sortOrder: 10, active: true }}
-        submit={(v) => (editing ? api.put(`${ENDPOINT}/${editing.id}`, v) : api.post(ENDPOINT, v))}
+        submit={saveWith(accountTypesApi, editing)}
         onClose={modal.close}
-        invalidates={[ENDPOINT]}
+        invalidates={[accountTypesApi.list, accountTypesApi.options]}
       >
         <Form.Item label="이름" name="name" required rules={[zodRule(accountTypeInput, 'name')]}>
           <Input maxLength={30} />

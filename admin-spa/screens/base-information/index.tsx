@@ -1,16 +1,18 @@
 // The current shop's own details: business information shown on its landing pages and
 // privacy policy, and its privacy officer. Read-only without write permission.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Descriptions, Divider, Form, Input, Row, Skeleton, Space, Tag } from 'antd';
-import { SHOP_STATUS_LABELS, shopDetails, type Shop, type ShopDetails } from '../../../contracts/shops.ts';
-import { formatBusinessNumber, formatPhone } from '../../../contracts/rules.ts';
-import { api } from '../../lib/api.ts';
-import { useFormSave } from '../../components/resource-form.tsx';
-import { useDraft } from '../../lib/use-draft.ts';
-import { useAuth } from '../../lib/auth.tsx';
-import { formatDateTime, formatNumber } from '../../lib/format.ts';
-import { shopApi, useCurrentShop } from '../../lib/shop.tsx';
-import { zodRule } from '../../lib/zod-rule.ts';
+import { SHOP_STATUS_LABELS, shopDetails, shopsApi, type Shop, type ShopDetails } from '@contracts/shops.ts';
+import { authApi } from '@contracts/auth.ts';
+import { formatBusinessNumber, formatPhone } from '@contracts/rules.ts';
+import { call } from '@/lib/api.ts';
+import { apiKey, invalidate, useCall } from '@/lib/use-call.ts';
+import { useFormSave } from '@/components/resource-form.tsx';
+import { useDraft } from '@/lib/use-draft.ts';
+import { useAuth } from '@/lib/auth.tsx';
+import { formatDateTime, formatNumber } from '@/lib/format.ts';
+import { useCurrentShop } from '@/lib/shop.tsx';
+import { zodRule } from '@/lib/zod-rule.ts';
 
 type FormValues = { [K in keyof ShopDetails]: string };
 
@@ -26,15 +28,14 @@ export default function BaseInformation() {
   const shop = useCurrentShop();
   const { can } = useAuth();
   const writable = can('base-information', 'write');
-  const endpoint = shopApi(shop.id, '/base-information');
-  const q = useQuery({ queryKey: ['base-information', shop.id], queryFn: () => api.get<Shop>(endpoint) });
+  const q = useCall(shopsApi.baseInformation, { params: { shopId: shop.id } });
 
   if (q.isError) return <Alert type="error" showIcon title={(q.error as Error).message} />;
   if (!q.data) return <Skeleton active paragraph={{ rows: 10 }} />;
-  return <DetailsForm key={q.data.updatedAt} shop={q.data} writable={writable} endpoint={endpoint} />;
+  return <DetailsForm key={q.data.updatedAt} shop={q.data} writable={writable} />;
 }
 
-function DetailsForm({ shop, writable, endpoint }: { shop: Shop; writable: boolean; endpoint: string }) {
+function DetailsForm({ shop, writable }: { shop: Shop; writable: boolean }) {
   const [form] = Form.useForm<FormValues>();
   const { saving, save: run } = useFormSave(form);
   const queryClient = useQueryClient();
@@ -42,10 +43,11 @@ function DetailsForm({ shop, writable, endpoint }: { shop: Shop; writable: boole
 
   async function save(values: FormValues) {
     await run(async () => {
-      const saved = await api.put<Shop>(endpoint, values);
-      queryClient.setQueryData(['base-information', shop.id], saved);
+      const params = { shopId: shop.id };
+      const saved = await call(shopsApi.updateBaseInformation, { params, body: values });
+      queryClient.setQueryData(apiKey(shopsApi.baseInformation, { params }), saved);
       // The header's shop selector shows the name.
-      await queryClient.invalidateQueries({ queryKey: ['my-shops'] });
+      await invalidate(queryClient, [authApi.shops]);
       return '기본 정보를 저장했습니다. 랜딩과 처리방침에 바로 반영됩니다.';
     });
   }

@@ -2,9 +2,9 @@
 // small (see `npm run bench`); its styles follow the house antd theme token for token.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import type { SessionAccount } from '../../../contracts/auth.ts';
-import { api, ApiError } from '../../lib/api.ts';
-import { useAuth } from '../../lib/auth.tsx';
+import { sessionApi } from '@contracts/http.ts';
+import { ApiError, call } from '@/lib/api.ts';
+import { useAuth } from '@/lib/auth.tsx';
 import './login.css';
 
 type Field = 'loginId' | 'password';
@@ -41,7 +41,7 @@ export default function LoginScreen() {
     setSubmitting(true);
     setError(null);
     try {
-      const res = await api.post<{ account: SessionAccount }>('/api/auth/login', { loginId: values.loginId.trim(), password: values.password });
+      const res = await call(sessionApi.login, { body: { loginId: values.loginId.trim(), password: values.password } });
       signIn(res.account);
       navigate(nextPath() ?? res.account.home, { replace: true });
     } catch (err) {

@@ -1,22 +1,26 @@
 // Shops (clients): list, search, create, edit, disable; above them the agency's own details.
-import { Button, Col, Divider, Form, Input, Row, Select, Space, Tag } from 'antd';
+import { Button, Col, Divider, Form, Input, Row, Select, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
-import { SHOP_STATUSES, SHOP_STATUS_LABELS, shopInput, type Shop, type ShopInput } from '../../../contracts/shops.ts';
-import { formatBusinessNumber, formatPhone } from '../../../contracts/rules.ts';
-import { quoted } from '../../../contracts/korean.ts';
-import { api } from '../../lib/api.ts';
-import { useAuth } from '../../lib/auth.tsx';
-import { formatDateTime } from '../../lib/format.ts';
-import { useCodeOptions } from '../../lib/options.ts';
-import { zodRule } from '../../lib/zod-rule.ts';
-import { ResourceTable } from '../../components/resource-table.tsx';
-import { ResourceForm, useFormModal } from '../../components/resource-form.tsx';
-import { ConfirmAction } from '../../components/confirm-action.tsx';
+import { SHOP_STATUSES, SHOP_STATUS_LABELS, shopInput, shopsApi, type Shop, type ShopInput } from '@contracts/shops.ts';
+import { authApi } from '@contracts/auth.ts';
+import { shopPermissionsApi } from '@contracts/shop-permissions.ts';
+import { formatBusinessNumber, formatPhone } from '@contracts/rules.ts';
+import { quoted } from '@contracts/korean.ts';
+import { call } from '@/lib/api.ts';
+import { useAuth } from '@/lib/auth.tsx';
+import { formatDateTime } from '@/lib/format.ts';
+import { useCodeOptions } from '@/lib/options.ts';
+import { zodRule } from '@/lib/zod-rule.ts';
+import { ResourceTable } from '@/components/resource-table.tsx';
+import { ResourceForm, useFormModal } from '@/components/resource-form.tsx';
+import { ConfirmAction } from '@/components/confirm-action.tsx';
+import { actionsColumn, RowButton, saveWith } from '@/components/crud.tsx';
 import { OperatorCard } from './operator-card.tsx';
-import { BusinessFields } from '../../components/business-fields.tsx';
+import { BusinessFields } from '@/components/business-fields.tsx';
 
-const ENDPOINT = '/api/shops';
+/** Shops show in this list, the header's shop selector and the shop pickers. */
+const SHOP_LISTS = [shopsApi.list, authApi.shops, shopPermissionsApi.shops];
 const statusOptions = SHOP_STATUSES.map((s) => ({ value: s, label: SHOP_STATUS_LABELS[s] }));
 
 function toForm(s: Shop): Partial<ShopInput> {
@@ -35,46 +39,37 @@ export default function ClientSetting() {
   const clientTypes = useCodeOptions('client-type');
 
   const columns: ColumnsType<Shop> = [
-    { title: '업체명', dataIndex: 'name', key: 'name', sorter: true, fixed: 'left' },
-    { title: '업체 코드', dataIndex: 'shopCode', key: 'shopCode', sorter: true, render: (v: string) => <Tag>{v}</Tag> },
+    { title: '업체명', dataIndex: 'name', key: 'name', fixed: 'left' },
+    { title: '업체 코드', dataIndex: 'shopCode', key: 'shopCode', render: (v: string) => <Tag>{v}</Tag> },
     { title: '업체 유형', dataIndex: 'clientTypeName', key: 'clientTypeName', render: (v: string | null) => v ?? '-' },
     {
-      title: '상태', dataIndex: 'status', key: 'status', sorter: true,
+      title: '상태', dataIndex: 'status', key: 'status',
       render: (v: Shop['status']) => <Tag color={v === 'active' ? 'green' : 'default'}>{SHOP_STATUS_LABELS[v]}</Tag>,
     },
     { title: '사업자등록번호', dataIndex: 'businessNumber', key: 'businessNumber', render: (v: string | null) => (v ? formatBusinessNumber(v) : '-') },
     { title: '대표 전화', dataIndex: 'phone', key: 'phone', render: (v: string | null) => (v ? formatPhone(v) : '-') },
     { title: 'DB 수', dataIndex: 'leadCount', key: 'leadCount', render: (v: number) => v.toLocaleString('ko-KR') },
-    { title: '등록일', dataIndex: 'createdAt', key: 'createdAt', sorter: true, render: formatDateTime },
-    ...(writable
-      ? [
-          {
-            title: '관리', key: 'actions', fixed: 'right' as const,
-            render: (_: unknown, row: Shop) => (
-              <Space size={0}>
-                <Button type="link" size="small" onClick={() => modal.edit(row)}>
-                  수정
-                </Button>
-                <ConfirmAction
-                  label={row.status === 'active' ? '사용 중지' : '다시 사용'}
-                  danger={row.status === 'active'}
-                  confirm={row.status === 'active' ? `${quoted(row.name, '을/를')} 사용 중지할까요? 랜딩과 접수는 계속 동작합니다.` : `${quoted(row.name, '을/를')} 다시 사용할까요?`}
-                  run={() => api.put(`${ENDPOINT}/${row.id}`, { ...toForm(row), status: row.status === 'active' ? 'disabled' : 'active' })}
-                  invalidates={[ENDPOINT]}
-                />
-              </Space>
-            ),
-          },
-        ]
-      : []),
+    { title: '등록일', dataIndex: 'createdAt', key: 'createdAt', render: formatDateTime },
+    ...actionsColumn<Shop>(writable, (row) => (
+      <>
+        <RowButton onClick={() => modal.edit(row)}>수정</RowButton>
+        <ConfirmAction
+          label={row.status === 'active' ? '사용 중지' : '다시 사용'}
+          danger={row.status === 'active'}
+          confirm={row.status === 'active' ? `${quoted(row.name, '을/를')} 사용 중지할까요? 랜딩과 접수는 계속 동작합니다.` : `${quoted(row.name, '을/를')} 다시 사용할까요?`}
+          run={() => call(shopsApi.update, { params: { id: row.id }, body: { ...toForm(row), status: row.status === 'active' ? 'disabled' : 'active' } as ShopInput })}
+          invalidates={SHOP_LISTS}
+        />
+      </>
+    )),
   ];
 
   const editing = modal.editing;
   return (
     <>
       <OperatorCard />
-      <ResourceTable<Shop>
-        endpoint={ENDPOINT}
+      <ResourceTable
+        endpoint={shopsApi.list}
         columns={columns}
         filters={[
           { name: 'q', label: '업체명·코드·상호', type: 'search' },
@@ -94,9 +89,9 @@ export default function ClientSetting() {
         title={editing ? '업체 수정' : '업체 등록'}
         width={720}
         initialValues={editing ? toForm(editing) : { status: 'active' }}
-        submit={(v) => (editing ? api.put(`${ENDPOINT}/${editing.id}`, v) : api.post(ENDPOINT, v))}
+        submit={saveWith(shopsApi, editing)}
         onClose={modal.close}
-        invalidates={[ENDPOINT]}
+        invalidates={SHOP_LISTS}
       >
         <Row gutter={16}>
           <Col span={12}>

@@ -1,17 +1,16 @@
 // The agency's own details: named as the collector on every landing's privacy page (unless a
 // shop collects for itself). Every administrator sees them; only a 최고관리자 changes them.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Descriptions, Skeleton, Typography } from 'antd';
 import { EditOutlined } from '@ant-design/icons';
-import { operatorInput, type Operator, type OperatorInput } from '../../../contracts/operator.ts';
-import { formatBusinessNumber, formatPhone } from '../../../contracts/rules.ts';
-import { api } from '../../lib/api.ts';
-import { formatDateTime } from '../../lib/format.ts';
-import { ResourceForm, useFormModal } from '../../components/resource-form.tsx';
-import { BusinessFields } from '../../components/business-fields.tsx';
+import { operatorApi, operatorInput, type Operator, type OperatorInput } from '@contracts/operator.ts';
+import { formatBusinessNumber, formatPhone } from '@contracts/rules.ts';
+import { call } from '@/lib/api.ts';
+import { apiKey, useCall } from '@/lib/use-call.ts';
+import { formatDateTime } from '@/lib/format.ts';
+import { ResourceForm, useFormModal } from '@/components/resource-form.tsx';
+import { BusinessFields } from '@/components/business-fields.tsx';
 
-const ENDPOINT = '/api/operator';
-type OperatorAnswer = { operator: Operator | null; editable: boolean };
 
 const toForm = (o: Operator): Partial<OperatorInput> => ({
   ...o, businessNumber: o.businessNumber ? formatBusinessNumber(o.businessNumber) : '', phone: o.phone ? formatPhone(o.phone) : '',
@@ -19,7 +18,7 @@ const toForm = (o: Operator): Partial<OperatorInput> => ({
 
 export function OperatorCard() {
   const queryClient = useQueryClient();
-  const q = useQuery({ queryKey: ['operator'], queryFn: () => api.get<OperatorAnswer>(ENDPOINT) });
+  const q = useCall(operatorApi.get);
   const modal = useFormModal<Operator>();
   if (!q.data) return <Skeleton active paragraph={{ rows: 2 }} />;
   const { operator, editable } = q.data;
@@ -67,7 +66,7 @@ export function OperatorCard() {
         title={operator ? '운영사 정보 수정' : '운영사 정보 등록'}
         width={640}
         initialValues={operator ? toForm(operator) : undefined}
-        submit={async (v) => queryClient.setQueryData(['operator'], await api.put<OperatorAnswer>(ENDPOINT, v))}
+        submit={async (v) => queryClient.setQueryData(apiKey(operatorApi.get), await call(operatorApi.update, { body: v }))}
         onClose={modal.close}
         successMessage="운영사 정보를 저장했습니다. 공개 중인 개인정보 처리방침에 바로 반영됩니다."
       >

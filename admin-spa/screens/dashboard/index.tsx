@@ -2,21 +2,19 @@
 // the last 14 days, and the state of accounts and defences.
 import { lazy, Suspense, useMemo } from 'react';
 import { Link } from 'react-router-dom';
-import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Empty, List, Row, Skeleton, Statistic, Table, Tag, Typography } from 'antd';
-import type { Dashboard } from '../../../contracts/dashboard.ts';
-import { api, type RequestOptions } from '../../lib/api.ts';
-import { useBackgroundRefresh } from '../../lib/query-client.ts';
-import { ServerError } from '../../layouts/results.tsx';
-import { formatDateTime, formatNumber } from '../../lib/format.ts';
+import { dashboardApi } from '@contracts/dashboard.ts';
+import { useCall } from '@/lib/use-call.ts';
+import { useBackgroundRefresh } from '@/lib/query-client.ts';
+import { ServerError } from '@/layouts/results.tsx';
+import { formatDateTime, formatNumber } from '@/lib/format.ts';
 
-const Chart = lazy(() => import('../../components/chart.tsx'));
+const Chart = lazy(() => import('@/components/chart.tsx'));
 const BLUE = '#1677ff';
 
 export default function DashboardScreen() {
-  const fetchDashboard = (o?: RequestOptions) => api.get<Dashboard>('/api/dashboard', undefined, o);
-  const q = useQuery({ queryKey: ['dashboard'], queryFn: () => fetchDashboard() });
-  useBackgroundRefresh(['dashboard'], fetchDashboard);
+  const q = useCall(dashboardApi.get);
+  useBackgroundRefresh(dashboardApi.get);
   const d = q.data;
 
   const dailyOption = useMemo(

@@ -1,4 +1,4 @@
-import { CodeTableScreen } from '../../components/code-table-screen.tsx';
+import { CodeTableScreen } from '@/components/code-table-screen.tsx';
 
 export default function Screen() {
   return <CodeTableScreen kind="event-type" />;

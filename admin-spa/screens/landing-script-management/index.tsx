@@ -3,23 +3,24 @@
 // when public pages have an origin of their own (PUBLIC_ORIGIN): the server says which.
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   Alert, Badge, Button, Card, Col, Collapse, Dropdown, Empty, Form, Input, Menu, Row, Select, Skeleton, Space, Tag, Typography,
   type FormInstance,
 } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import {
-  FREE_SCRIPTS_DISABLED, FREE_SCRIPT_FIELDS, hasFreeScripts, landingScriptsInput, type LandingScripts, type LandingScriptsInput,
-} from '../../../contracts/landings.ts';
-import { TAG_KINDS, TRACKING_TAG_KINDS, trackingTag, type TrackingTagKind } from '../../../contracts/tracking-tags.ts';
-import { api } from '../../lib/api.ts';
-import { useFormSave } from '../../components/resource-form.tsx';
-import { useDraft } from '../../lib/use-draft.ts';
-import { useAuth } from '../../lib/auth.tsx';
-import { formatDateTime } from '../../lib/format.ts';
-import { shopApi, useCurrentShop } from '../../lib/shop.tsx';
-import { zodRule } from '../../lib/zod-rule.ts';
+  FREE_SCRIPTS_DISABLED, FREE_SCRIPT_FIELDS, hasFreeScripts, landingScriptsApi, landingScriptsInput, type LandingScripts, type LandingScriptsInput,
+} from '@contracts/landings.ts';
+import { TAG_KINDS, TRACKING_TAG_KINDS, trackingTag, type TrackingTagKind } from '@contracts/tracking-tags.ts';
+import { call } from '@/lib/api.ts';
+import { invalidate, useCall } from '@/lib/use-call.ts';
+import { useFormSave } from '@/components/resource-form.tsx';
+import { useDraft } from '@/lib/use-draft.ts';
+import { useAuth } from '@/lib/auth.tsx';
+import { formatDateTime } from '@/lib/format.ts';
+import { useCurrentShop } from '@/lib/shop.tsx';
+import { zodRule } from '@/lib/zod-rule.ts';
 
 const MONO: React.CSSProperties = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "D2Coding", monospace', fontSize: 13 };
 
@@ -37,8 +38,7 @@ export default function LandingScriptManagement() {
   const shop = useCurrentShop();
   const { can } = useAuth();
   const writable = can('landing-script-management', 'write');
-  const endpoint = shopApi(shop.id, '/landing-scripts');
-  const list = useQuery({ queryKey: ['landing-scripts', shop.id], queryFn: () => api.get<{ items: LandingScripts[] }>(endpoint) });
+  const list = useCall(landingScriptsApi.list, { params: { shopId: shop.id } });
   const [search, setSearch] = useSearchParams();
 
   if (list.isError) return <Alert type="error" showIcon title={(list.error as Error).message} />;
@@ -78,7 +78,7 @@ export default function LandingScriptManagement() {
         </Card>
       </Col>
       <Col xs={24} lg={17} xl={18}>
-        <ScriptForm key={selected.landingId} scripts={selected} writable={writable} endpoint={shopApi(shop.id, `/landings/${selected.landingId}/scripts`)} />
+        <ScriptForm key={selected.landingId} scripts={selected} writable={writable} params={{ shopId: shop.id, id: selected.landingId }} />
       </Col>
     </Row>
   );
@@ -104,7 +104,7 @@ function tagRule(form: FormInstance<LandingScriptsInput>, index: number, field: 
   };
 }
 
-function ScriptForm({ scripts, writable, endpoint }: { scripts: LandingScripts; writable: boolean; endpoint: string }) {
+function ScriptForm({ scripts, writable, params }: { scripts: LandingScripts; writable: boolean; params: { shopId: number; id: number } }) {
   const [form] = Form.useForm<LandingScriptsInput>();
   const { saving, save: run } = useFormSave(form);
   const queryClient = useQueryClient();
@@ -115,20 +115,21 @@ function ScriptForm({ scripts, writable, endpoint }: { scripts: LandingScripts; 
   useEffect(() => {
     form.setFieldsValue(valuesOf(scripts));
   }, [form, scripts]);
-  useDraft(form, `landing-scripts|${endpoint}|${scripts.updatedAt}`);
+  useDraft(form, `landing-scripts|${params.shopId}|${params.id}|${scripts.updatedAt}`);
 
   async function save(values: LandingScriptsInput) {
     await run(async () => {
-      await api.put(endpoint, { ...valuesOf(scripts), ...values });
-      await queryClient.invalidateQueries({ queryKey: ['landing-scripts'] });
+      await call(landingScriptsApi.update, { params, body: { ...valuesOf(scripts), ...values } });
+      await invalidate(queryClient, [landingScriptsApi.list, landingScriptsApi.get]);
       return '저장했습니다. 게시 중인 페이지에 바로 반영됩니다.';
     });
   }
 
   async function clearFree() {
     await run(async () => {
-      await api.put(endpoint, { ...valuesOf(scripts), trackingTags: form.getFieldValue('trackingTags') ?? scripts.trackingTags, headScript: '', bodyScript: '', conversionScript: '' });
-      await queryClient.invalidateQueries({ queryKey: ['landing-scripts'] });
+      const body = { ...valuesOf(scripts), trackingTags: form.getFieldValue('trackingTags') ?? scripts.trackingTags, headScript: '', bodyScript: '', conversionScript: '' };
+      await call(landingScriptsApi.update, { params, body });
+      await invalidate(queryClient, [landingScriptsApi.list, landingScriptsApi.get]);
       return '저장해 둔 스크립트를 지웠습니다.';
     });
   }

@@ -2,7 +2,7 @@
 // (short text, select, radio, checkbox) with label, key, required flag and options, in order.
 import { Button, Card, Checkbox, Col, Form, Input, Row, Select, Space, Tag, Tooltip, Typography, type FormInstance } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, LockOutlined, PlusOutlined, QuestionCircleOutlined } from '@ant-design/icons';
-import { FIELD_TYPES, FIELD_TYPE_LABELS, type FieldType } from '../../../contracts/landings.ts';
+import { FIELD_TYPES, FIELD_TYPE_LABELS, type FieldType } from '@contracts/landings.ts';
 import { landingRule, type EditorField, type EditorValues } from './landing-form.ts';
 
 const MAX_FIELDS = 10;

@@ -3,15 +3,8 @@
 import { useState } from 'react';
 import { App, Button, Input, Space, Typography, Upload } from 'antd';
 import { DeleteOutlined, UploadOutlined } from '@ant-design/icons';
-import { IMAGE_MIME_TYPES, IMAGE_UPLOAD_MAX_BYTES, type ImageRef } from '../../../contracts/landings.ts';
-import { api } from '../../lib/api.ts';
-import { shopApi } from '../../lib/shop.tsx';
-
-interface UploadResult {
-  url: string;
-  width: number;
-  height: number;
-}
+import { IMAGE_MIME_TYPES, IMAGE_UPLOAD_MAX_BYTES, landingsApi, type ImageRef } from '@contracts/landings.ts';
+import { call } from '@/lib/api.ts';
 
 const MAX_MB = IMAGE_UPLOAD_MAX_BYTES / 1024 / 1024;
 
@@ -32,7 +25,7 @@ export function HeroImageInput({ shopId, value, onChange, disabled }: { shopId: 
     try {
       const body = new FormData();
       body.append('file', file);
-      const res = await api.upload<UploadResult>(shopApi(shopId, '/landings/uploads'), body);
+      const res = await call(landingsApi.upload, { params: { shopId }, body });
       onChange?.({ url: res.url, width: res.width, height: res.height, alt: value?.alt ?? '' });
       message.success('이미지를 올렸습니다.');
     } catch (err) {

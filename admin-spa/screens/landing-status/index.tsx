@@ -5,15 +5,16 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { Alert, Button, DatePicker, Space, Tag, Tooltip, Typography } from 'antd';
 import { ExportOutlined, PlusOutlined, QuestionCircleOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
-import { LANDING_STATUSES, LANDING_STATUS_LABELS, LANDING_STATE_LABELS, type LandingListItem } from '../../../contracts/landings.ts';
-import { addDays, seoulDay } from '../../../contracts/kst.ts';
-import { josa, quoted } from '../../../contracts/korean.ts';
-import { api } from '../../lib/api.ts';
-import { useAuth } from '../../lib/auth.tsx';
-import { formatDateTime, formatNumber } from '../../lib/format.ts';
-import { shopApi, useCurrentShop } from '../../lib/shop.tsx';
-import { ResourceTable } from '../../components/resource-table.tsx';
-import { ConfirmAction } from '../../components/confirm-action.tsx';
+import { LANDING_STATUSES, LANDING_STATUS_LABELS, LANDING_STATE_LABELS, landingsApi, type LandingListItem } from '@contracts/landings.ts';
+import { addDays, seoulDay } from '@contracts/kst.ts';
+import { josa, quoted } from '@contracts/korean.ts';
+import { call, urlOf } from '@/lib/api.ts';
+import { useAuth } from '@/lib/auth.tsx';
+import { formatDateTime, formatNumber } from '@/lib/format.ts';
+import { useCurrentShop } from '@/lib/shop.tsx';
+import { ResourceTable } from '@/components/resource-table.tsx';
+import { ConfirmAction } from '@/components/confirm-action.tsx';
+import { RowButton } from '@/components/crud.tsx';
 import { LandingEditor } from './landing-editor.tsx';
 import { STATE_COLORS } from './state.ts';
 
@@ -32,7 +33,7 @@ export default function LandingStatus() {
   const shop = useCurrentShop();
   const { can } = useAuth();
   const writable = can('landing-status', 'write');
-  const endpoint = shopApi(shop.id, '/landings');
+  const params = { shopId: shop.id };
   const [search, setSearch] = useSearchParams();
 
   const today = seoulDay(new Date());
@@ -55,7 +56,7 @@ export default function LandingStatus() {
 
   const columns: ColumnsType<LandingListItem> = [
     {
-      title: '랜딩', dataIndex: 'title', key: 'title', sorter: true, fixed: 'left',
+      title: '랜딩', dataIndex: 'title', key: 'title', fixed: 'left',
       render: (v: string, row) => (
         <Space orientation="vertical" size={0}>
           <Typography.Link onClick={() => openEditor(row.id)}>{v}</Typography.Link>
@@ -66,16 +67,16 @@ export default function LandingStatus() {
       ),
     },
     {
-      title: '상태', dataIndex: 'state', key: 'status', sorter: true,
+      title: '상태', dataIndex: 'state', key: 'status',
       render: (v: LandingListItem['state']) => <Tag color={STATE_COLORS[v]}>{LANDING_STATE_LABELS[v]}</Tag>,
     },
-    { title: '게시 일정', key: 'openAt', sorter: true, render: (_: unknown, row) => <Schedule row={row} /> },
+    { title: '게시 일정', key: 'openAt', render: (_: unknown, row) => <Schedule row={row} /> },
     {
       title: '매체 · 이벤트', key: 'media',
       render: (_: unknown, row) => [row.mediaTypeName, row.eventTypeName].filter(Boolean).join(' · ') || '-',
     },
-    { title: '방문', dataIndex: 'visits', key: 'visits', sorter: true, align: 'right', render: formatNumber },
-    { title: '접수', dataIndex: 'submissions', key: 'submissions', sorter: true, align: 'right', render: formatNumber },
+    { title: '방문', dataIndex: 'visits', key: 'visits', align: 'right', render: formatNumber },
+    { title: '접수', dataIndex: 'submissions', key: 'submissions', align: 'right', render: formatNumber },
     {
       title: (
         <Tooltip title="기간 내 접수 ÷ 방문">
@@ -100,10 +101,8 @@ export default function LandingStatus() {
       title: '관리', key: 'actions', fixed: 'right',
       render: (_: unknown, row) => (
         <Space size={0}>
-          <Button type="link" size="small" onClick={() => openEditor(row.id)} style={{ paddingInline: 4 }}>
-            {writable ? '편집' : '보기'}
-          </Button>
-          <Button type="link" size="small" href={`${endpoint}/${row.id}/preview`} target="_blank" style={{ paddingInline: 4 }}>
+          <RowButton onClick={() => openEditor(row.id)}>{writable ? '편집' : '보기'}</RowButton>
+          <Button type="link" size="small" href={urlOf(landingsApi.preview, { params: { ...params, id: row.id } })} target="_blank" style={{ paddingInline: 4 }}>
             미리보기
           </Button>
           {writable && row.status !== 'open' && (
@@ -123,8 +122,8 @@ export default function LandingStatus() {
                   )}
                 </>
               }
-              run={() => api.post(`${endpoint}/${row.id}/publish`)}
-              invalidates={[endpoint]}
+              run={() => call(landingsApi.publish, { params: { ...params, id: row.id } })}
+              invalidates={[landingsApi.list, landingsApi.get]}
               success="랜딩을 게시했습니다."
             />
           )}
@@ -134,8 +133,8 @@ export default function LandingStatus() {
               danger
               confirm={`${quoted(row.title, '을/를')} 종료할까요?`}
               description="더 이상 신청을 받지 않습니다."
-              run={() => api.post(`${endpoint}/${row.id}/close`)}
-              invalidates={[endpoint]}
+              run={() => call(landingsApi.close, { params: { ...params, id: row.id } })}
+              invalidates={[landingsApi.list, landingsApi.get]}
               success="랜딩을 종료했습니다."
             />
           )}
@@ -146,8 +145,9 @@ export default function LandingStatus() {
 
   return (
     <>
-      <ResourceTable<LandingListItem>
-        endpoint={endpoint}
+      <ResourceTable
+        endpoint={landingsApi.list}
+        params={params}
         columns={columns}
         extraQuery={{ from, to }}
         empty={

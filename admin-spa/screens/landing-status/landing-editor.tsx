@@ -2,24 +2,23 @@
 // consent and thank-you) on the left and the live preview on the right.
 import { useState } from 'react';
 import dayjs from 'dayjs';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   Alert, App, Button, Col, ColorPicker, DatePicker, Drawer, Form, Input, InputNumber, Popconfirm, Radio, Row, Select, Skeleton, Space, Switch, Tabs, Tag,
   Typography, type FormInstance,
 } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import {
-  LANDING_STATE_LABELS, landingColors, landingContent, landingInput, landingPath, type Landing,
-} from '../../../contracts/landings.ts';
-import { josa } from '../../../contracts/korean.ts';
-import { uncoveredFields, type PolicyOption } from '../../../contracts/privacy.ts';
-import { ApiError, api } from '../../lib/api.ts';
-import { formatDate } from '../../lib/format.ts';
-import { useCodeOptions } from '../../lib/options.ts';
-import { shopApi } from '../../lib/shop.tsx';
-import { fieldErrors, zodRule } from '../../lib/zod-rule.ts';
-import { listQueryKey } from '../../components/resource-table.tsx';
-import { useDraft } from '../../lib/use-draft.ts';
+  LANDING_STATE_LABELS, landingColors, landingContent, landingInput, landingPath, landingsApi, type Landing,
+} from '@contracts/landings.ts';
+import { josa } from '@contracts/korean.ts';
+import { privacyPoliciesApi, uncoveredFields } from '@contracts/privacy.ts';
+import { ApiError, call } from '@/lib/api.ts';
+import { apiKey, invalidate, useCall } from '@/lib/use-call.ts';
+import { formatDate } from '@/lib/format.ts';
+import { useCodeOptions } from '@/lib/options.ts';
+import { fieldErrors, zodRule } from '@/lib/zod-rule.ts';
+import { useDraft } from '@/lib/use-draft.ts';
 import { FormBuilder } from './form-builder.tsx';
 import { HeroImageInput } from './hero-image-input.tsx';
 import { LandingPreview } from './landing-preview.tsx';
@@ -48,12 +47,7 @@ export interface LandingEditorProps {
 }
 
 export function LandingEditor({ shop, target, writable, onClose, onCreated }: LandingEditorProps) {
-  const endpoint = shopApi(shop.id, '/landings');
-  const existing = useQuery({
-    queryKey: ['landing', shop.id, target],
-    queryFn: () => api.get<Landing>(`${endpoint}/${target}`),
-    enabled: target !== 'new',
-  });
+  const existing = useCall(landingsApi.get, { params: { shopId: shop.id, id: target === 'new' ? 0 : target } }, { enabled: target !== 'new' });
   const landing = target === 'new' ? null : existing.data;
 
   let body: React.ReactNode;
@@ -76,7 +70,7 @@ export function LandingEditor({ shop, target, writable, onClose, onCreated }: La
       }
       styles={{ body: { paddingTop: 12 } }}
     >
-      {body ?? <EditorBody key={landing?.id ?? 'new'} shop={shop} landing={landing ?? null} writable={writable} onClose={onClose} onCreated={onCreated} endpoint={endpoint} />}
+      {body ?? <EditorBody key={landing?.id ?? 'new'} shop={shop} landing={landing ?? null} writable={writable} onClose={onClose} onCreated={onCreated} />}
     </Drawer>
   );
 }
@@ -85,12 +79,11 @@ interface EditorBodyProps {
   shop: { id: number; shopCode: string };
   landing: Landing | null;
   writable: boolean;
-  endpoint: string;
   onClose: () => void;
   onCreated: (id: number) => void;
 }
 
-function EditorBody({ shop, landing, writable, endpoint, onClose, onCreated }: EditorBodyProps) {
+function EditorBody({ shop, landing, writable, onClose, onCreated }: EditorBodyProps) {
   const [form] = Form.useForm<EditorValues>();
   const [initial] = useState<EditorValues>(() => (landing ? toEditorValues(landing) : newLandingValues()));
   const [previewValues, setPreviewValues] = useState<EditorValues>(initial);
@@ -100,11 +93,7 @@ function EditorBody({ shop, landing, writable, endpoint, onClose, onCreated }: E
   const queryClient = useQueryClient();
   const media = useCodeOptions('media-type');
   const events = useCodeOptions('event-type');
-  const policies = useQuery({
-    queryKey: ['privacy-options', shop.id],
-    queryFn: () => api.get<{ items: PolicyOption[] }>(shopApi(shop.id, '/privacy-policies/options')),
-    staleTime: 30_000,
-  });
+  const policies = useCall(privacyPoliciesApi.options, { params: { shopId: shop.id } }, { staleTime: 30_000 });
   useDraft(form, `landing-editor|${shop.id}|${landing?.id ?? 'new'}|${landing?.updatedAt ?? ''}`, setPreviewValues);
   const code = Form.useWatch('landingCode', form) as string | undefined;
   const thankYouMode = Form.useWatch('thankYouMode', form) as EditorValues['thankYouMode'] | undefined;
@@ -123,8 +112,8 @@ function EditorBody({ shop, landing, writable, endpoint, onClose, onCreated }: E
 
 
   const refresh = async (saved: Landing) => {
-    queryClient.setQueryData(['landing', shop.id, saved.id], saved);
-    await queryClient.invalidateQueries({ queryKey: listQueryKey(endpoint) });
+    queryClient.setQueryData(apiKey(landingsApi.get, { params: { shopId: shop.id, id: saved.id } }), saved);
+    await invalidate(queryClient, [landingsApi.list]);
   };
 
   /** Validates inline, then creates or updates; an error lands on its field and opens its tab. */
@@ -143,7 +132,9 @@ function EditorBody({ shop, landing, writable, endpoint, onClose, onCreated }: E
       return null;
     }
     try {
-      const saved = landing ? await api.put<Landing>(`${endpoint}/${landing.id}`, parsed.data) : await api.post<Landing>(endpoint, parsed.data);
+      const saved = landing
+        ? await call(landingsApi.update, { params: { shopId: shop.id, id: landing.id }, body: parsed.data })
+        : await call(landingsApi.create, { params: { shopId: shop.id }, body: parsed.data });
       await refresh(saved);
       return saved;
     } catch (err) {
@@ -161,7 +152,7 @@ function EditorBody({ shop, landing, writable, endpoint, onClose, onCreated }: E
     setBusy(kind);
     try {
       if (kind === 'close') {
-        const closed = await api.post<Landing>(`${endpoint}/${landing!.id}/close`);
+        const closed = await call(landingsApi.close, { params: { shopId: shop.id, id: landing!.id } });
         await refresh(closed);
         message.success('랜딩을 종료했습니다. 방문자에게는 마감 안내가 보입니다.');
         return;
@@ -170,7 +161,7 @@ function EditorBody({ shop, landing, writable, endpoint, onClose, onCreated }: E
       if (!saved) return;
       if (!landing) onCreated(saved.id);
       if (kind === 'publish') {
-        const published = await api.post<Landing>(`${endpoint}/${saved.id}/publish`);
+        const published = await call(landingsApi.publish, { params: { shopId: shop.id, id: saved.id } });
         await refresh(published);
         message.success('랜딩을 게시했습니다.');
       } else {

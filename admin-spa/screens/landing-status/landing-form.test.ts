@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
 import type { FormInstance } from 'antd';
 import { landingRule, newLandingValues, parseInput, parsePreviewInput, toEditorValues, type EditorValues } from './landing-form.ts';
-import type { Landing } from '../../../contracts/landings.ts';
+import type { Landing } from '@contracts/landings.ts';
 
 type Validator = () => Promise<void>;
 

@@ -6,7 +6,7 @@ import type { FormInstance } from 'antd';
 import {
   DEFAULT_COLORS, DEFAULT_PRIVACY_CONSENT, DEFAULT_THANK_YOU, landingInput,
   type FieldType, type ImageRef, type Landing, type LandingInput,
-} from '../../../contracts/landings.ts';
+} from '@contracts/landings.ts';
 
 export type ThankYouMode = 'message' | 'url';
 

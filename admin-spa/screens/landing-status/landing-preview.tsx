@@ -3,25 +3,11 @@
 import { useEffect, useState } from 'react';
 import { Alert, Segmented, Space, Spin, Typography } from 'antd';
 import { MobileOutlined, DesktopOutlined } from '@ant-design/icons';
-import { shopApi } from '../../lib/shop.tsx';
+import { landingsApi } from '@contracts/landings.ts';
+import { call } from '@/lib/api.ts';
 import { parsePreviewInput, type EditorValues } from './landing-form.ts';
 
 const DEBOUNCE_MS = 600;
-
-async function fetchPreview(shopId: number, body: unknown, signal: AbortSignal): Promise<string> {
-  const res = await fetch(shopApi(shopId, '/landings/preview'), {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-    signal,
-  });
-  if (!res.ok) {
-    const data = await res.json().catch(() => null);
-    throw new Error(data?.error?.message ?? '미리보기를 만들지 못했습니다.');
-  }
-  return res.text();
-}
 
 export function LandingPreview({ shopId, values }: { shopId: number; values: EditorValues | null }) {
   const [device, setDevice] = useState<'mobile' | 'desktop'>('mobile');
@@ -40,7 +26,7 @@ export function LandingPreview({ shopId, values }: { shopId: number; values: Edi
       }
       setLoading(true);
       try {
-        setHtml(await fetchPreview(shopId, parsed.data, controller.signal));
+        setHtml(await call(landingsApi.previewInput, { params: { shopId }, body: parsed.data }, { signal: controller.signal }));
         setProblem(null);
       } catch (err) {
         if (!controller.signal.aborted) setProblem((err as Error).message);

@@ -1,15 +1,16 @@
 // The permission matrix: for one account type at a time, each screen's access
 // (없음/조회/편집) plus the two personal-data rights (unmask, export).
 import { useMemo, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Checkbox, Empty, Radio, Segmented, Space, Spin, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface.js';
-import { SCREENS, type Screen } from '../../../contracts/screens.ts';
-import { ACCESS_LEVELS, ACCESS_LEVEL_LABELS, AREA_LABELS, type AccessLevel, type PermissionMatrix } from '../../../contracts/permissions.ts';
-import type { AccountType } from '../../../contracts/account-types.ts';
-import { api } from '../../lib/api.ts';
-import { ServerError } from '../../layouts/results.tsx';
-import { useAuth } from '../../lib/auth.tsx';
+import { SCREENS, type Screen } from '@contracts/screens.ts';
+import { ACCESS_LEVELS, ACCESS_LEVEL_LABELS, AREA_LABELS, type AccessLevel, type PermissionMatrix } from '@contracts/permissions.ts';
+import { permissionsApi } from '@contracts/account-types.ts';
+import { call } from '@/lib/api.ts';
+import { invalidate, useCall } from '@/lib/use-call.ts';
+import { ServerError } from '@/layouts/results.tsx';
+import { useAuth } from '@/lib/auth.tsx';
 
 interface Draft {
   permissions: PermissionMatrix;
@@ -22,7 +23,7 @@ export default function PermissionSetting() {
   const writable = can('permission-setting', 'write');
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const types = useQuery({ queryKey: ['permissions'], queryFn: () => api.get<{ items: AccountType[] }>('/api/permissions') });
+  const types = useCall(permissionsApi.list);
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [drafts, setDrafts] = useState<Record<number, Draft>>({});
   const [saving, setSaving] = useState(false);
@@ -45,9 +46,9 @@ export default function PermissionSetting() {
   async function save() {
     setSaving(true);
     try {
-      await api.put(`/api/permissions/${selected!.id}`, draft);
+      await call(permissionsApi.update, { params: { id: selected!.id }, body: draft! });
       setDrafts(({ [selected!.id]: _, ...rest }) => rest);
-      await queryClient.invalidateQueries({ queryKey: ['permissions'] });
+      await invalidate(queryClient, [permissionsApi.list]);
       message.success(`'${selected!.name}' 권한을 저장했습니다. 해당 계정의 다음 요청부터 적용됩니다.`);
     } catch (err) {
       message.error((err as Error).message);

@@ -1,21 +1,22 @@
 // Versioned privacy policies of the current shop: write a draft, publish it (new submissions
 // consent to it from then on), read published versions, which never change.
 import { useMemo, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Col, Descriptions, Divider, Form, Input, InputNumber, Modal, Radio, Row, Space, Table, Tag, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import {
-  COLLECTORS, COLLECTOR_LABELS, POLICY_STATUS_LABELS, privacyPolicyInput, thirdParty, type PrivacyPolicy, type PrivacyPolicyInput, type ThirdParty,
-} from '../../../contracts/privacy.ts';
-import { api } from '../../lib/api.ts';
-import { useAuth } from '../../lib/auth.tsx';
-import { formatDateTime } from '../../lib/format.ts';
-import { shopApi, useCurrentShop } from '../../lib/shop.tsx';
-import { zodRule } from '../../lib/zod-rule.ts';
-import { ResourceTable, listQueryKey } from '../../components/resource-table.tsx';
-import { ResourceForm, useFormModal } from '../../components/resource-form.tsx';
-import { ConfirmAction, DeleteAction } from '../../components/confirm-action.tsx';
+  COLLECTORS, COLLECTOR_LABELS, POLICY_STATUSES, POLICY_STATUS_LABELS, privacyPoliciesApi, privacyPolicyInput, thirdParty, type PrivacyPolicy, type PrivacyPolicyInput, type ThirdParty,
+} from '@contracts/privacy.ts';
+import { call } from '@/lib/api.ts';
+import { useCall } from '@/lib/use-call.ts';
+import { useAuth } from '@/lib/auth.tsx';
+import { formatDateTime } from '@/lib/format.ts';
+import { useCurrentShop } from '@/lib/shop.tsx';
+import { zodRule } from '@/lib/zod-rule.ts';
+import { ResourceTable } from '@/components/resource-table.tsx';
+import { RowButton, saveWith } from '@/components/crud.tsx';
+import { ResourceForm, useFormModal } from '@/components/resource-form.tsx';
+import { ConfirmAction, DeleteAction } from '@/components/confirm-action.tsx';
 
 type FormValues = Omit<PrivacyPolicyInput, 'officerName' | 'officerContact'> & { officerName?: string | null; officerContact?: string | null };
 
@@ -44,13 +45,14 @@ export default function PrivacyManagement() {
   const shop = useCurrentShop();
   const { can } = useAuth();
   const writable = can('privacy-management', 'write');
-  const endpoint = shopApi(shop.id, '/privacy-policies');
+  const params = { shopId: shop.id };
+  const api = privacyPoliciesApi;
   const modal = useFormModal<PrivacyPolicy>();
   const [viewing, setViewing] = useState<PrivacyPolicy | null>(null);
-  // The whole version list (a few rows): which version is current and whether a draft exists.
-  const all = useQuery({ queryKey: [...listQueryKey(endpoint), 'all'], queryFn: () => api.get<{ items: PrivacyPolicy[] }>(endpoint) });
-  const current = all.data?.items.find((p) => p.current);
-  const draft = all.data?.items.find((p) => p.status === 'draft');
+  // Every page of the list names the current version and the draft: the smallest page is enough here.
+  const head = useCall(api.list, { params, query: { pageSize: 1 } });
+  const current = head.data?.current ?? undefined;
+  const draft = head.data?.draft ?? undefined;
   const editing = modal.editing;
   // Stable while the modal is open: ResourceForm resets its fields whenever these change.
   const initialValues = useMemo(() => (editing ? toForm(editing) : current ? toForm(current) : starter()), [editing, current]);
@@ -80,24 +82,20 @@ export default function PrivacyManagement() {
       title: '관리', key: 'actions',
       render: (_: unknown, row) =>
         row.status === 'published' ? (
-          <Button type="link" size="small" style={{ paddingInline: 4 }} onClick={() => setViewing(row)}>
-            보기
-          </Button>
+          <RowButton onClick={() => setViewing(row)}>보기</RowButton>
         ) : (
           <Space size={0}>
-            <Button type="link" size="small" style={{ paddingInline: 4 }} onClick={() => (writable ? modal.edit(row) : setViewing(row))}>
-              {writable ? '수정' : '보기'}
-            </Button>
+            <RowButton onClick={() => (writable ? modal.edit(row) : setViewing(row))}>{writable ? '수정' : '보기'}</RowButton>
             {writable && (
               <>
                 <ConfirmAction
                   label="게시"
                   confirm={`${row.version}판을 게시할까요? 이후 새로 접수되는 신청부터 이 버전에 동의한 것으로 기록되며, 게시한 내용은 바꿀 수 없습니다.`}
-                  run={() => api.post(`${endpoint}/${row.id}/publish`)}
-                  invalidates={[endpoint]}
+                  run={() => call(api.publish, { params: { ...params, id: row.id } })}
+                  invalidates={[api.list, api.options]}
                   success="처리방침을 게시했습니다. 새 신청부터 적용됩니다."
                 />
-                <DeleteAction endpoint={endpoint} id={row.id} confirm="이 초안을 삭제할까요?" success="초안을 삭제했습니다." />
+                <DeleteAction endpoint={api.remove} input={{ params: { ...params, id: row.id } }} invalidates={[api.list]} confirm="이 초안을 삭제할까요?" success="초안을 삭제했습니다." />
               </>
             )}
           </Space>
@@ -107,7 +105,7 @@ export default function PrivacyManagement() {
 
   return (
     <>
-      {all.data && !current && (
+      {head.data && !current && (
         <Alert
           type="warning"
           showIcon
@@ -116,9 +114,12 @@ export default function PrivacyManagement() {
           description="처리방침을 게시해야 랜딩을 게시하고 신청을 받을 수 있습니다."
         />
       )}
-      <ResourceTable<PrivacyPolicy>
-        endpoint={endpoint}
+      <ResourceTable
+        endpoint={api.list}
+        params={params}
         columns={columns}
+        filters={[{ name: 'status', label: '상태', type: 'select', options: POLICY_STATUSES.map((s) => ({ value: s, label: POLICY_STATUS_LABELS[s] })) }]}
+        empty="아직 처리방침이 없습니다. 새 버전을 작성해 게시하세요."
         toolbar={
           writable && (
             <Button type="primary" icon={<PlusOutlined />} disabled={!!draft} title={draft ? '작성 중인 초안을 먼저 게시하거나 삭제하세요.' : undefined} onClick={modal.create}>
@@ -132,9 +133,9 @@ export default function PrivacyManagement() {
         width={820}
         title={editing ? `${editing.version}판 초안 수정` : '새 버전 작성'}
         initialValues={initialValues}
-        submit={(v) => (editing ? api.put(`${endpoint}/${editing.id}`, v) : api.post(endpoint, v))}
+        submit={saveWith(api, editing, params)}
         onClose={modal.close}
-        invalidates={[endpoint]}
+        invalidates={[api.list]}
         successMessage="초안을 저장했습니다. 게시하기 전까지는 적용되지 않습니다."
       >
         {!editing && current && (

@@ -1,28 +1,27 @@
 // Which shops each account may enter. Administrator-area types enter every shop.
 import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { Button, Form, Select, Space, Tag, Typography } from 'antd';
+import { Form, Select, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface.js';
-import type { ShopPermissionRow } from '../../../contracts/shop-permissions.ts';
-import type { MyShop } from '../../../contracts/auth.ts';
-import { AREA_LABELS } from '../../../contracts/permissions.ts';
-import { api } from '../../lib/api.ts';
-import { useAuth } from '../../lib/auth.tsx';
-import { ResourceTable } from '../../components/resource-table.tsx';
-import { ResourceForm } from '../../components/resource-form.tsx';
-
-const ENDPOINT = '/api/shop-permissions';
+import { shopPermissionsApi, type ShopPermissionRow } from '@contracts/shop-permissions.ts';
+import { authApi } from '@contracts/auth.ts';
+import { AREA_LABELS } from '@contracts/permissions.ts';
+import { call } from '@/lib/api.ts';
+import { useShopOptions } from '@/lib/options.ts';
+import { actionsColumn, RowButton } from '@/components/crud.tsx';
+import { useAuth } from '@/lib/auth.tsx';
+import { ResourceTable } from '@/components/resource-table.tsx';
+import { ResourceForm } from '@/components/resource-form.tsx';
 
 export default function ShopPermissionSetting() {
   const { can } = useAuth();
   const writable = can('shop-permission-setting', 'write');
   const [editing, setEditing] = useState<ShopPermissionRow | null>(null);
-  const shops = useQuery({ queryKey: ['shop-permission-shops'], queryFn: () => api.get<{ items: MyShop[] }>(`${ENDPOINT}/shops`) });
+  const shops = useShopOptions();
   const byId = new Map((shops.data?.items ?? []).map((s) => [s.id, s]));
 
   const columns: ColumnsType<ShopPermissionRow> = [
-    { title: '아이디', dataIndex: 'loginId', key: 'loginId', sorter: true },
-    { title: '이름', dataIndex: 'name', key: 'name', sorter: true },
+    { title: '아이디', dataIndex: 'loginId', key: 'loginId' },
+    { title: '이름', dataIndex: 'name', key: 'name' },
     { title: '계정 유형', dataIndex: 'accountTypeName', key: 'accountTypeName' },
     {
       title: '접근 가능한 업체',
@@ -40,25 +39,13 @@ export default function ShopPermissionSetting() {
           </Space>
         ),
     },
-    ...(writable
-      ? [
-          {
-            title: '관리', key: 'actions',
-            render: (_: unknown, row: ShopPermissionRow) =>
-              row.area === 'shop' && (
-                <Button type="link" size="small" onClick={() => setEditing(row)}>
-                  업체 지정
-                </Button>
-              ),
-          },
-        ]
-      : []),
+    ...actionsColumn<ShopPermissionRow>(writable, (row) => row.area === 'shop' && <RowButton onClick={() => setEditing(row)}>업체 지정</RowButton>),
   ];
 
   return (
     <>
-      <ResourceTable<ShopPermissionRow>
-        endpoint={ENDPOINT}
+      <ResourceTable
+        endpoint={shopPermissionsApi.list}
         rowKey="accountId"
         columns={columns}
         filters={[
@@ -70,9 +57,9 @@ export default function ShopPermissionSetting() {
         open={!!editing}
         title={`업체 접근 권한 — ${editing?.name ?? ''} (${editing?.loginId ?? ''})`}
         initialValues={editing ? { shopIds: editing.shopIds } : undefined}
-        submit={(v) => api.put(`${ENDPOINT}/${editing!.accountId}`, { shopIds: v.shopIds ?? [] })}
+        submit={(v) => call(shopPermissionsApi.update, { params: { accountId: editing!.accountId }, body: { shopIds: v.shopIds ?? [] } })}
         onClose={() => setEditing(null)}
-        invalidates={[ENDPOINT]}
+        invalidates={[shopPermissionsApi.list, authApi.shops]}
       >
         <Form.Item label="업체" name="shopIds" extra="선택한 업체의 DB와 화면에만 들어갈 수 있습니다.">
           <Select

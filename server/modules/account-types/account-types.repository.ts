@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { AccountTypeRow, Database } from '../../db/schema.ts';
-import { paginate, textMatch } from '../../lib/list.ts';
+import { paginate, textMatch } from '../../db/paging.ts';
 import type { AccountTypeListQuery } from '../../../contracts/account-types.ts';
 
 /** Accounts of the type. */

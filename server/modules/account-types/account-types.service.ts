@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { AccountTypeRow, Database } from '../../db/schema.ts';
 import { accountTypesRepository } from './account-types.repository.ts';
 import { conflict, notFound, uniqueOr409 } from '../../lib/errors.ts';
-import { bool } from '../../lib/list.ts';
+import { bool } from '../../db/paging.ts';
 import { auditBy, type Actor } from '../audit/audit.service.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { inTransaction } from '../../db/dialect-sql.ts';

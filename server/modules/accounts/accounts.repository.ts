@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { AccountUpdateRow, Database, NewAccount } from '../../db/schema.ts';
-import { paginate, textMatch } from '../../lib/list.ts';
+import { paginate, textMatch } from '../../db/paging.ts';
 import type { AccountListQuery } from '../../../contracts/accounts.ts';
 
 const shopCount = sql<number>`(select count(*) from shop_permissions p where p.account_id = a.id)`;

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { CodeItemRow, Database } from '../../db/schema.ts';
 import type { CodeKind } from '../../../contracts/code-items.ts';
-import { paginate, textMatch } from '../../lib/list.ts';
+import { paginate, textMatch } from '../../db/paging.ts';
 import type { CodeItemListQuery } from '../../../contracts/code-items.ts';
 
 /**

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, CodeItemRow } from '../../db/schema.ts';
 import { codeItemsRepository } from './code-items.repository.ts';
 import { conflict, isUniqueViolation, notFound } from '../../lib/errors.ts';
-import { bool } from '../../lib/list.ts';
+import { bool } from '../../db/paging.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { CodeItem, CodeItemInput, CodeKind } from '../../../contracts/code-items.ts';
 import type { CodeItemListQuery } from '../../../contracts/code-items.ts';

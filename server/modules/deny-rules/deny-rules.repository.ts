@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, DenyRuleRow } from '../../db/schema.ts';
-import { paginate, textMatch } from '../../lib/list.ts';
+import { paginate, textMatch } from '../../db/paging.ts';
 import type { DenyRuleListQuery, DenyScope } from '../../../contracts/deny-rules.ts';
 
 export type DenyRuleFields = Pick<DenyRuleRow, 'kind' | 'value' | 'scope' | 'reason' | 'expires_at'>;

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, LandingRow } from '../../db/schema.ts';
-import { paginate, textMatch } from '../../lib/list.ts';
+import { paginate, textMatch } from '../../db/paging.ts';
 import { effectivePolicyId } from '../../db/landing-sql.ts';
 import type { LandingListQuery } from '../../../contracts/landings.ts';
 

@@ -1,11 +1,28 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, PrivacyPolicyRow } from '../../db/schema.ts';
+import { paginate } from '../../db/paging.ts';
+import type { PrivacyPolicyListQuery } from '../../../contracts/privacy.ts';
 
 export type PolicyFields = Pick<PrivacyPolicyRow, 'collector' | 'purpose' | 'items' | 'retention_days' | 'third_parties' | 'officer_name' | 'officer_contact' | 'body'>;
 
 export function privacyPoliciesRepository(db: Kysely<Database>) {
   return {
     list: (shopId: number) => db.selectFrom('privacy_policies').selectAll().where('shop_id', '=', shopId).orderBy('version', 'desc').execute(),
+    page(shopId: number, q: PrivacyPolicyListQuery) {
+      let qb = db.selectFrom('privacy_policies').selectAll().where('shop_id', '=', shopId);
+      if (q.status) qb = qb.where('published_at', q.status === 'draft' ? 'is' : 'is not', null);
+      return paginate(qb, q, {
+        sortable: { version: 'version', publishedAt: 'published_at', updatedAt: 'updated_at' },
+        defaultSort: { column: 'version', desc: true },
+      });
+    },
+    /** The latest published version (what new submissions consent to) and the draft, if any. */
+    async currentAndDraft(shopId: number) {
+      const current = await db.selectFrom('privacy_policies').selectAll().where('shop_id', '=', shopId).where('published_at', 'is not', null)
+        .orderBy('version', 'desc').limit(1).executeTakeFirst();
+      const draft = await db.selectFrom('privacy_policies').selectAll().where('shop_id', '=', shopId).where('published_at', 'is', null).executeTakeFirst();
+      return { current, draft };
+    },
     find: (shopId: number, id: number) =>
       db.selectFrom('privacy_policies').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst(),
     draft: (shopId: number) =>

@@ -9,7 +9,7 @@ export async function privacyPoliciesRoutes(app: FastifyInstance, links: ModuleL
   const read = { screen: 'privacy-management', action: 'read', shop: true } as const;
   const write = { screen: 'privacy-management', action: 'write', shop: true } as const;
 
-  defineRoute(app, api.list, { access: read, handler: (c) => service.list(c.shopId) });
+  defineRoute(app, api.list, { access: read, handler: (c) => service.list(c.shopId, c.query) });
   defineRoute(app, api.options, { access: { screen: ['landing-status', 'privacy-management'], action: 'read', shop: true }, handler: (c) => service.options(c.shopId) });
   defineRoute(app, api.get, { access: read, handler: (c) => service.get(c.shopId, c.params.id) });
   defineRoute(app, api.create, { access: write, handler: (c) => service.create(c.shopId, c.body, c.actor) });

@@ -5,7 +5,7 @@ import { conflict, isUniqueViolation, notFound } from '../../lib/errors.ts';
 import { auditBy, type Actor } from '../audit/audit.service.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { inTransaction } from '../../db/dialect-sql.ts';
-import type { PrivacyPolicy, PrivacyPolicyInput, ThirdParty } from '../../../contracts/privacy.ts';
+import type { PrivacyPolicy, PrivacyPolicyInput, PrivacyPolicyListQuery, ThirdParty } from '../../../contracts/privacy.ts';
 
 function toPolicy(r: PrivacyPolicyRow, currentId: number | undefined): PrivacyPolicy {
   return {
@@ -44,9 +44,14 @@ export function privacyPoliciesService(db: Kysely<Database>, clock: Clock, chang
   }
 
   return {
-    async list(shopId: number) {
-      const items = await list(shopId);
-      return { items, total: items.length };
+    async list(shopId: number, query: PrivacyPolicyListQuery) {
+      const { rows, total } = await repo.page(shopId, query);
+      const { current, draft } = await repo.currentAndDraft(shopId);
+      const currentId = current?.id;
+      return {
+        items: rows.map((r) => toPolicy(r, currentId)), total,
+        current: current ? toPolicy(current, currentId) : null, draft: draft ? toPolicy(draft, currentId) : null,
+      };
     },
     get,
     async options(shopId: number) {

@@ -35,6 +35,29 @@ describe('privacy policies', () => {
     expect((await t.admin.get(`${base()}/options`)).json().items).toHaveLength(2);
   });
 
+  it('lists versions a page at a time on the server, sorted and filtered, each page naming the current version and the draft', async () => {
+    for (let i = 0; i < 2; i++) {
+      const d = (await t.admin.post(base(), policyInput({ retentionDays: 100 + i }))).json();
+      await t.admin.post(`${base()}/${d.id}/publish`);
+    }
+    const draft = (await t.admin.post(base(), policyInput({ retentionDays: 400 }))).json();
+
+    const first = (await t.admin.get(`${base()}?pageSize=2`)).json();
+    expect(first.total).toBe(4);
+    expect(first.items.map((p: { version: number }) => p.version)).toEqual([4, 3]);
+    expect(first.current).toMatchObject({ version: 3, current: true });
+    expect(first.draft).toMatchObject({ id: draft.id, version: 4, status: 'draft' });
+    const second = (await t.admin.get(`${base()}?pageSize=2&page=2`)).json();
+    expect(second.items.map((p: { version: number }) => p.version)).toEqual([2, 1]);
+    expect(second.current.version).toBe(3);
+
+    const oldestFirst = (await t.admin.get(`${base()}?sort=version`)).json();
+    expect(oldestFirst.items.map((p: { version: number }) => p.version)).toEqual([1, 2, 3, 4]);
+    const published = (await t.admin.get(`${base()}?status=published`)).json();
+    expect(published).toMatchObject({ total: 3 });
+    expect((await t.admin.get(`${base()}?sort=retentionDays`)).statusCode).toBe(400);
+  });
+
   it('applies a newly published version to new submissions and the privacy page, except on landings pinned to a version', async () => {
     const v1 = (await t.admin.get(base())).json().items[0].id;
     const following = await openLanding(t);

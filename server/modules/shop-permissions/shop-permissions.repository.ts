@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { paginate, textMatch } from '../../lib/list.ts';
+import { paginate, textMatch } from '../../db/paging.ts';
 import type { ShopPermissionListQuery } from '../../../contracts/shop-permissions.ts';
 
 const CHUNK = 500;

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, ShopRow } from '../../db/schema.ts';
-import { paginate, textMatch } from '../../lib/list.ts';
+import { paginate, textMatch } from '../../db/paging.ts';
 import type { ShopListQuery } from '../../../contracts/shops.ts';
 
 export type ShopFields = Omit<ShopRow, 'id' | 'created_at' | 'updated_at'>;

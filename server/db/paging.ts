@@ -1,4 +1,4 @@
-// The one list contract on the server: a filtered query → { items, total } page.
+// The one list contract on the server: a filtered query → { items, total } page, and text search (SQL helpers for repositories).
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { parseSort, type SortValue } from '../../contracts/list.ts';
 
