@@ -10,7 +10,7 @@ import { loadConfig } from '../server/config.ts';
 import { openDatabase } from '../server/db/dialect.ts';
 import { pageRenderer } from '../server/modules/landings/public/renderer.ts';
 import { prerenderLandings } from '../server/modules/landings/public/prerender.ts';
-import { landingSecret } from '../server/modules/landings/public/security.ts';
+import { landingSecret } from '../server/lib/render-stamp.ts';
 
 const config = loadConfig();
 if (!fs.existsSync(path.join(config.distDir, 'server/entry.mjs'))) {

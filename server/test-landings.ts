@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { testApp, type Client, type TestApp } from './test-helpers.ts';
 import { openDatabase } from './db/dialect.ts';
 import type { Config } from './config.ts';
-import { landingSecret, signRenderStamp } from './modules/landings/public/security.ts';
+import { landingSecret, signRenderStamp } from './lib/render-stamp.ts';
 
 export interface LandingTestApp extends TestApp {
   dataDir: string;

@@ -4,7 +4,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { SessionAccount } from '@contracts/auth.ts';
 import { allows, type Action } from '@contracts/permissions.ts';
-import { sessionApi } from '@contracts/http.ts';
+import { sessionApi } from '@contracts/session.ts';
 import { call, setUnauthenticatedHandler } from './api.ts';
 import { clearDrafts, keepDrafts } from './drafts.ts';
 

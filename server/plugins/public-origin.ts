@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../lib/errors.ts';
-import { NOT_FOUND_PAGE, STATIC_PAGE_CSP } from '../modules/landings/public/static-pages.ts';
+import { NOT_FOUND_PAGE, STATIC_PAGE_CSP } from '../lib/static-pages.ts';
 import { ERROR_CODES } from '../../contracts/errors.ts';
 
 const PUBLIC_PATHS = ['/view/', '/uploads/', '/api/public/'];

@@ -2,7 +2,7 @@
 // small (see `npm run bench`); its styles follow the house antd theme token for token.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { sessionApi } from '@contracts/http.ts';
+import { sessionApi } from '@contracts/session.ts';
 import { ApiError, call } from '@/lib/api.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import './login.css';

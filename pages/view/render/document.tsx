@@ -3,8 +3,8 @@
 // Vike's router for tests and for a server started without a build.
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { LandingView, PrivacyPageView } from '../../../contracts/landings.ts';
-import { cspOrigin, landingCsp, newNonce, sha256Source, withNonce } from './csp.ts';
-import { escapeHtml } from './html.ts';
+import { cspOrigin, escapeHtml, landingCsp, withNonce } from '../../../contracts/page-safety.ts';
+import { newNonce, sha256Source } from './csp.ts';
 import { INLINE_SCRIPT } from './inline-script.ts';
 import { tagHosts, tagNoscript, tagScript } from '../../../contracts/tracking-tags.ts';
 import { landingCss, privacyCss } from './style.ts';

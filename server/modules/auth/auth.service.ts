@@ -5,7 +5,7 @@ import { authRepository, type AccountWithType } from './auth.repository.ts';
 import { AppError, badRequest, unauthenticated } from '../../lib/errors.ts';
 import { DUMMY_HASH, hashPassword, sha256, verifyPassword } from '../../lib/password.ts';
 import { addMinutes, type Clock } from '../../lib/clock.ts';
-import { checkDenyRules } from '../deny-rules/deny-rules.service.ts';
+import { checkDenyRules } from '../deny-rules/deny-rules.gate.ts';
 import { audit } from '../audit/audit.service.ts';
 import { inTransaction } from '../../db/dialect-sql.ts';
 import { homePath, normaliseMatrix, type PermissionMatrix } from '../../../contracts/permissions.ts';

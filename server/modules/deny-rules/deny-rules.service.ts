@@ -5,7 +5,7 @@ import { badRequest, conflict, notFound, uniqueOr409 } from '../../lib/errors.ts
 import { auditBy, type Actor } from '../audit/audit.service.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { inTransaction } from '../../db/dialect-sql.ts';
-import { matchDenyRule, ruleMatchesIp, type DenyRule, type DenyRuleInput, type DenyScope, type DenySubject } from '../../../contracts/deny-rules.ts';
+import { ruleMatchesIp, type DenyRule, type DenyRuleInput } from '../../../contracts/deny-rules.ts';
 import type { DenyRuleListQuery } from '../../../contracts/deny-rules.ts';
 
 const DUPLICATE = '같은 대상에 같은 차단 규칙이 이미 있습니다.';
@@ -83,16 +83,4 @@ export function denyRulesService(db: Kysely<Database>, clock: Clock) {
       });
     },
   };
-}
-
-/**
- * The gate login and intake both pass: the first live rule of `scope` matching the subject,
- * with its hit counted (on `db`: pass the transaction the caller records its refusal in).
- */
-export async function checkDenyRules(db: Kysely<Database>, scope: DenyScope, subject: DenySubject, now: Date): Promise<DenyRuleRow | null> {
-  const repo = denyRulesRepository(db);
-  const hit = matchDenyRule(await repo.live(scope, now), subject);
-  if (!hit) return null;
-  await repo.countHits(hit.id, 1, now);
-  return hit;
 }

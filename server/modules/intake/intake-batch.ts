@@ -5,10 +5,8 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { intakeRepository } from './intake.repository.ts';
-import { denyRulesRepository } from '../deny-rules/deny-rules.repository.ts';
-import { insertAccepted } from '../leads/leads.service.ts';
-import type { NewLead } from '../leads/leads.repository.ts';
-import { matchDenyRule } from '../../../contracts/deny-rules.ts';
+import { denyGate } from '../deny-rules/deny-rules.gate.ts';
+import { insertAccepted, type NewLead } from '../leads/leads.service.ts';
 
 /** A submission that passed validation; deny rules and duplicates are decided in the batch. */
 export interface PendingLead {
@@ -32,11 +30,8 @@ export function commitBatch(db: Kysely<Database>, items: Array<PendingLead | Pen
     const nowIso = now.toISOString();
     const outcomes: Outcome[] = new Array(items.length);
     const blocked: Array<Insertable<Database['blocked_submissions']>> = [];
-    const hits = new Map<number, number>();
     const accepted: Array<{ index: number; item: PendingLead }> = [];
-    const denyRules = denyRulesRepository(trx);
-
-    const rules = items.some((i) => i.kind === 'lead') ? await denyRules.live('intake', now) : [];
+    const gate = items.some((i) => i.kind === 'lead') ? await denyGate(trx, 'intake', now) : null;
     items.forEach((item, index) => {
       if (item.kind === 'block') {
         blocked.push({ ...item.row, deny_rule_id: null, at: nowIso });
@@ -44,9 +39,8 @@ export function commitBatch(db: Kysely<Database>, items: Array<PendingLead | Pen
         return;
       }
       const l = item.lead;
-      const rule = rules.length ? matchDenyRule(rules, { ip: l.ip ?? undefined, phone: l.phone, text: item.text }) : undefined;
+      const rule = gate?.match({ ip: l.ip ?? undefined, phone: l.phone, text: item.text });
       if (!rule) return accepted.push({ index, item });
-      hits.set(rule.id, (hits.get(rule.id) ?? 0) + 1);
       blocked.push({
         shop_id: l.shop_id, landing_id: l.landing_id ?? null, reason: 'deny-rule', deny_rule_id: rule.id, ip: l.ip ?? null,
         phone: l.phone, name: l.name, user_agent: l.user_agent ?? null, detail: JSON.stringify({ kind: rule.kind, value: rule.value }), at: nowIso,
@@ -57,7 +51,7 @@ export function commitBatch(db: Kysely<Database>, items: Array<PendingLead | Pen
     const created = await insertAccepted(trx, accepted.map((a) => a.item), now);
     accepted.forEach(({ index }, n) => (outcomes[index] = { status: 'created', ...created[n]! }));
     await intakeRepository(trx).insertBlocked(blocked);
-    for (const [ruleId, n] of hits) await denyRules.countHits(ruleId, n, now);
+    await gate?.countHits();
     return outcomes;
   });
 }

@@ -7,8 +7,8 @@ import { API_HEADERS, isJsonType, parseJson } from '../../plugins/http-basics.ts
 import { intakeService, IntakeError, type LandingDefinition } from './intake.service.ts';
 import { inlineWriter, threadWriter } from './intake-writer.ts';
 import { AppError } from '../../lib/errors.ts';
-import { landingSecret } from '../landings/public/security.ts';
-import { formErrorPage, STATIC_PAGE_CSP, thankYouPage } from '../landings/public/static-pages.ts';
+import { landingSecret } from '../../lib/render-stamp.ts';
+import { formErrorPage, STATIC_PAGE_CSP, thankYouPage } from '../../lib/static-pages.ts';
 import { INTAKE_MESSAGES, UTM_KEYS } from '../../../contracts/intake.ts';
 import { landingPath } from '../../../contracts/landings.ts';
 import { SHOP_CODE_RE } from '../../../contracts/rules.ts';

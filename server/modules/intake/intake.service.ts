@@ -7,7 +7,7 @@ import type { Outcome, PendingBlock, PendingLead } from './intake-batch.ts';
 import type { BatchWriter } from './intake-writer.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
 import { AppError } from '../../lib/errors.ts';
-import { verifyRenderStamp } from '../landings/public/security.ts';
+import { verifyRenderStamp } from '../../lib/render-stamp.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { seoulDay } from '../../../contracts/kst.ts';
 import { stripControls } from '../../../contracts/zod.ts';

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { prerenderLandings } from './public/prerender.ts';
 import { pageRenderer } from './public/renderer.ts';
 import { build } from '../../app.ts';
-import { landingSecret } from './public/security.ts';
+import { landingSecret } from '../../lib/render-stamp.ts';
 import { landingInput, landingTestApp, leadBody, openLanding, publishPolicy, shopAccount, submit, type LandingTestApp } from '../../test-landings.ts';
 
 let t: LandingTestApp;

@@ -7,6 +7,8 @@ import type { Database } from '../../db/schema.ts';
 import { lockKeys } from '../../db/dialect-sql.ts';
 import { withLeadRows, type NewLead } from './leads.repository.ts';
 
+export type { NewLead };
+
 const DAY_MS = 86_400_000;
 
 /** A lead to store: checked and refused-or-not already; its window decides duplicates. */

@@ -15,8 +15,8 @@ import { landingPath, privacyPath, type LandingView } from '../../../../contract
 import { SHOP_CODE_RE } from '../../../../contracts/rules.ts';
 import { landingViews, publicState, renderStamp } from './views.ts';
 import { landingsRepository } from '../landings.repository.ts';
-import { landingSecret } from './security.ts';
-import { GONE_PAGE, NOT_FOUND_PAGE, STATIC_PAGE_CSP } from './static-pages.ts';
+import { landingSecret } from '../../../lib/render-stamp.ts';
+import { GONE_PAGE, NOT_FOUND_PAGE, STATIC_PAGE_CSP } from '../../../lib/static-pages.ts';
 import { pageRenderer, type PageRenderer } from './renderer.ts';
 import { PUBLIC_PAGE_HEADERS } from '../../../plugins/http-basics.ts';
 import { publicHostOf, requestHost } from '../../../plugins/public-origin.ts';

@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { landingPath, privacyPath, type LandingView, type PrivacyPageView } from '../../../../contracts/landings.ts';
 import { landingViews } from './views.ts';
-import { signRenderStamp } from './security.ts';
+import { signRenderStamp } from '../../../lib/render-stamp.ts';
 
 export interface RenderContext {
   db: Kysely<Database>;

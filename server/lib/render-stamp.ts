@@ -1,4 +1,4 @@
-// Public landing pages: the secret and the signed render stamp a form posts back (minimum
+// The landing secret and the signed render stamp a public form posts back (minimum
 // fill time, maximum age). The page's Content-Security-Policy is pages/view/render/csp.ts.
 import crypto from 'node:crypto';
 import fs from 'node:fs';

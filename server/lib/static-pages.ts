@@ -1,8 +1,12 @@
 // Small static Korean pages the public side answers with: unknown (404) and closed (410)
 // landings, the no-JavaScript thank-you page and the form error page.
-import { landingCsp, newNonce, sha256Source, withNonce } from '../../../../pages/view/render/csp.ts';
-import { escapeHtml } from '../../../../pages/view/render/html.ts';
-import { tagHosts, tagNoscript, tagScript, type TrackingTag } from '../../../../contracts/tracking-tags.ts';
+import crypto from 'node:crypto';
+import { escapeHtml, landingCsp, withNonce } from '../../contracts/page-safety.ts';
+import { tagHosts, tagNoscript, tagScript, type TrackingTag } from '../../contracts/tracking-tags.ts';
+
+// As pages/view/render/csp.ts makes them for the landing pages (pages/ and server/ share only contracts/).
+const sha256Source = (code: string) => `'sha256-${crypto.createHash('sha256').update(code).digest('base64')}'`;
+const newNonce = () => crypto.randomBytes(16).toString('base64url');
 
 
 const CSS =

@@ -1,0 +1,81 @@
+// The house's import boundaries, checked by `npm run lint:deps` (part of `npm test`).
+// Imports flow one way: contracts/ → pages/ | server/ | admin-spa/. See CONTRIBUTING.md, "Boundaries".
+const SOURCE = '^(contracts|server|admin-spa|pages)/';
+const TEST = '(\\.test\\.tsx?|^server/test-[^/]+\\.ts)$';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'An import cycle makes load order matter and modules impossible to take apart.',
+      from: { path: SOURCE },
+      to: { circular: true },
+    },
+    {
+      name: 'contracts-stand-alone',
+      severity: 'error',
+      comment: 'contracts/ runs in the browser and on the server: it imports only contracts/ and npm packages, never Node built-ins.',
+      from: { path: '^contracts/', pathNot: TEST },
+      to: { pathNot: '^(contracts/|node_modules/)' },
+    },
+    {
+      name: 'pages-render-only',
+      severity: 'error',
+      comment: 'pages/ renders what the server hands it: contracts/ and its own helpers only.',
+      from: { path: '^pages/' },
+      to: { path: '^(server|admin-spa|scripts)/' },
+    },
+    {
+      name: 'spa-through-the-api',
+      severity: 'error',
+      comment: 'The back office reaches the server through endpoints declared in contracts/, never by import.',
+      from: { path: '^admin-spa/' },
+      to: { path: '^(server|pages|scripts)/' },
+    },
+    {
+      name: 'server-not-into-ui',
+      severity: 'error',
+      comment:
+        'The server shares code with pages/ and the SPA only through contracts/. The one bridge is the public page renderer, ' +
+        'which hands views to pages/ (through Vike\'s build, or the same document functions when there is no build).',
+      from: { path: '^server/', pathNot: '^server/modules/landings/public/renderer\\.ts$' },
+      to: { path: '^(pages|admin-spa|scripts)/' },
+    },
+    {
+      name: 'modules-through-shared-entries',
+      severity: 'error',
+      comment:
+        'A module reaches another only through leads (leads.service.ts), audit (audit.service.ts) or the deny-rule gate ' +
+        '(deny-rules.gate.ts); everything else goes through the typed links in server/links.ts, or moves down into contracts/, lib/ or db/.',
+      from: { path: '^server/modules/([^/]+)/', pathNot: TEST },
+      to: {
+        path: '^server/modules/',
+        pathNot: ['^server/modules/$1/', '^server/modules/(leads/leads\\.service|audit/audit\\.service|deny-rules/deny-rules\\.gate)\\.ts$'],
+      },
+    },
+    {
+      name: 'lower-layers-stay-low',
+      severity: 'error',
+      comment: 'server/lib and server/db are below the modules and plugins: they import neither.',
+      from: { path: '^server/(lib|db)/', pathNot: TEST },
+      to: { path: '^server/(modules|plugins)/|^server/(app|links)\\.ts$' },
+    },
+    {
+      name: 'plugins-cross-cutting',
+      severity: 'error',
+      comment: 'Plugins are cross-cutting (session, access, errors): of the modules they know only auth (the session) and audit (the actor).',
+      from: { path: '^server/plugins/', pathNot: TEST },
+      to: { path: '^server/modules/', pathNot: '^server/modules/(auth|audit)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|coverage|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
