@@ -46,7 +46,7 @@ function areaRoutes(area: 'admin' | 'shop'): RouteObject {
   };
 }
 
-export const routes: RouteObject[] = [
+const routes: RouteObject[] = [
   {
     path: '/',
     errorElement: <RouteError />,

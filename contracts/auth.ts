@@ -8,7 +8,6 @@ export const loginBody = z.object({
   loginId: requiredText(60, '아이디를 입력하세요.'),
   password: z.string('비밀번호를 입력하세요.').min(1, '비밀번호를 입력하세요.').max(200, '200자 이하로 입력하세요.'),
 });
-export type LoginBody = z.infer<typeof loginBody>;
 
 /** The logged-in account as the UI keeps it (sessionStorage `loginAccount`). */
 export const sessionAccount = z.object({

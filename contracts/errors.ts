@@ -8,7 +8,6 @@ export const errorResponse = z.object({
     fields: z.record(z.string(), z.string()).optional(),
   }),
 });
-export type ErrorResponse = z.infer<typeof errorResponse>;
 
 export const ERROR_CODES = {
   VALIDATION: 'VALIDATION',
@@ -21,4 +20,21 @@ export const ERROR_CODES = {
   RATE_LIMITED: 'RATE_LIMITED',
   CSRF: 'CSRF',
   INTERNAL: 'INTERNAL',
+  BAD_REQUEST: 'BAD_REQUEST',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  // Public form submissions (intake).
+  BAD_TOKEN: 'BAD_TOKEN',
+  /** The landing page's script takes a fresh token and sends once more on this one. */
+  TOKEN_EXPIRED: 'TOKEN_EXPIRED',
+  GONE: 'GONE',
+  BLOCKED: 'BLOCKED',
+  DENIED: 'DENIED',
 } as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
+/** The one shape of every error answer. */
+export const errorBody = (code: ErrorCode, message: string, fields?: Record<string, string>): z.infer<typeof errorResponse> => ({
+  error: { code, message, ...(fields ? { fields } : {}) },
+});

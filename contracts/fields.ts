@@ -19,7 +19,7 @@ export const optionalText = (max: number) =>
     .optional();
 
 /** What a person may type into a phone field: digits, spaces, hyphens, parentheses, dots, a leading +82. */
-export const PHONE_CHARS_RE = /^(?:\+82)?[\d\s\-().]*$/;
+const PHONE_CHARS_RE = /^(?:\+82)?[\d\s\-().]*$/;
 
 const phoneText = (message: string) =>
   z

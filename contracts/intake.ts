@@ -6,7 +6,6 @@ import { withJosa } from './korean.ts';
 import type { FormField } from './landings.ts';
 
 export const UTM_KEYS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term'] as const;
-export type UtmKey = (typeof UTM_KEYS)[number];
 /** Hidden field people never see; bots fill it in. */
 export const HONEYPOT_FIELD = 'website';
 /** Hidden field carrying the signed render stamp. */
@@ -62,8 +61,6 @@ export const intakeFields = z.object({
   utm_term: optional(200),
   referrer: optional(500),
 });
-export type IntakeFields = z.infer<typeof intakeFields>;
-
 export type AnswerValue = string | string[];
 
 /** Validates a landing's extra fields; unknown keys are ignored. */
@@ -99,15 +96,6 @@ export function validateAnswers(
   }
   return { answers, errors };
 }
-
-export const intakeAccepted = z.object({ ok: z.literal(true) });
-
-/** Visit beacon (navigator.sendBeacon, form-encoded). */
-export const visitBeacon = z.object({
-  shopCode: z.string().trim().min(1).max(40),
-  landingCode: z.string().trim().min(1).max(40),
-  source: z.string().optional(),
-});
 
 /** utm_source, else the referrer's host, else "direct" — lower-case, at most 40 characters. */
 export function visitSource(raw: string | undefined | null): string {

@@ -13,7 +13,7 @@ export type LandingStatus = (typeof LANDING_STATUSES)[number];
 export const LANDING_STATUS_LABELS: Record<LandingStatus, string> = { draft: '작성 중', open: '게시', closed: '종료' };
 
 /** What a visitor gets right now: status combined with the schedule. */
-export const LANDING_STATES = ['draft', 'scheduled', 'open', 'ended'] as const;
+const LANDING_STATES = ['draft', 'scheduled', 'open', 'ended'] as const;
 export type LandingState = (typeof LANDING_STATES)[number];
 export const LANDING_STATE_LABELS: Record<LandingState, string> = { draft: '작성 중', scheduled: '게시 예약', open: '게시 중', ended: '종료' };
 
@@ -32,11 +32,11 @@ export type FieldType = (typeof FIELD_TYPES)[number];
 export const FIELD_TYPE_LABELS: Record<FieldType, string> = { 'short-text': '단답형', select: '드롭다운', radio: '단일 선택', checkbox: '복수 선택' };
 
 /** Keys the intake form uses itself; extra fields may not take them. */
-export const RESERVED_FIELD_KEYS = [
+const RESERVED_FIELD_KEYS = [
   'shopCode', 'landingCode', 'name', 'phone', 'privacyConsent', 'marketingConsent', 'sensitiveConsent', 'referrer', 'website', '_t',
   'utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term',
 ] as const;
-export const FIELD_KEY_RE = /^[a-z][a-zA-Z0-9_]{0,29}$/;
+const FIELD_KEY_RE = /^[a-z][a-zA-Z0-9_]{0,29}$/;
 export const HEX_COLOR_RE = /^#[0-9a-fA-F]{6}$/;
 /** Images uploaded through the editor are served from /uploads/<key>.<ext>. */
 export const UPLOAD_URL_RE = /^\/uploads\/[A-Za-z0-9_-]{8,64}\.(png|jpg|webp|gif)$/;

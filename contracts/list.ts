@@ -11,13 +11,8 @@ export const listQuery = z.object({
   q: z.string().trim().max(100, '100자 이하로 입력하세요.').optional(),
 });
 
-export function listResponse<T extends z.ZodType>(item: T) {
+function listResponse<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), total: z.number().int() });
-}
-
-export interface ListResult<T> {
-  items: T[];
-  total: number;
 }
 
 /** `field` or `-field` (descending), of the keys a list declares. */

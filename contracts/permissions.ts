@@ -92,8 +92,6 @@ export const BUILTIN_ACCOUNT_TYPES: readonly BuiltinAccountType[] = [
   },
 ];
 
-export const SUPERADMIN_TYPE_NAME = '최고관리자';
-
 /** Where an account lands after logging in. */
 export function homePath(area: Area, matrix: PermissionMatrix): string {
   const first = area === 'admin' ? 'dashboard' : 'shop-dashboard';

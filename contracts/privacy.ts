@@ -66,7 +66,6 @@ export type PrivacyPolicy = z.infer<typeof privacyPolicy>;
 export const policyOption = z.object({
   id: z.number(), version: z.number(), publishedAt: z.string(), current: z.boolean(), items: z.string(), collector: z.enum(COLLECTORS),
 });
-export type PolicyOption = z.infer<typeof policyOption>;
 export const policyOptionsResponse = z.object({ items: z.array(policyOption) });
 
 

@@ -14,10 +14,6 @@ const INTERNET = /^070\d{8}$/;
 const PERSONAL = /^050\d{8,9}$/;
 const REPRESENTATIVE = /^1[5-9]\d{6}$/;
 
-export function isMobilePhone(digits: string): boolean {
-  return MOBILE.test(digits);
-}
-
 /** Korean mobile or landline (incl. 070, 050x and 15xx/16xx/18xx numbers), normalised digits. */
 export function isKoreanPhone(digits: string): boolean {
   return [MOBILE, SEOUL, AREA, INTERNET, PERSONAL, REPRESENTATIVE].some((re) => re.test(digits));

@@ -60,8 +60,6 @@ export const SCREENS: readonly Screen[] = [
   { key: 'database-history', title: '개인정보 접근 기록', area: 'shop', group: '설정', icon: 'AuditOutlined', pending: LEADS },
 ];
 
-export type ScreenKey = string;
-
 export const SCREEN_KEYS: readonly string[] = SCREENS.map((s) => s.key);
 
 const byKey = new Map(SCREENS.map((s) => [s.key, s]));
@@ -70,9 +68,4 @@ export function findScreen(key: string): Screen | undefined {
   return byKey.get(key);
 }
 
-export function screenPath(key: string): string {
-  return `/${key}`;
-}
 
-/** Public (unguarded) paths of the product, for completeness checks. */
-export const PUBLIC_PATHS = ['/', '/bclog', '/view/:shopCode/:landingCode', '/view/:shopCode/:landingCode/privacy'] as const;

@@ -91,7 +91,7 @@ export const TAG_KINDS: Record<TrackingTagKind, TagKindInfo> = {
   },
 };
 
-export const CONVERSION_LABEL_RE = /^[A-Za-z0-9_-]{4,40}$/;
+const CONVERSION_LABEL_RE = /^[A-Za-z0-9_-]{4,40}$/;
 
 export const trackingTag = z
   .object({

@@ -12,7 +12,7 @@ export const ADMIN_PASSWORD = 'E2e-Admin!2345';
 export const DEMO_PASSWORD = 'leadroom-demo1';
 const ROOT = path.resolve(import.meta.dirname, '..');
 
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];

@@ -1,7 +1,6 @@
 // Shared by the benchmark scripts: start our server (or `serve`) as a child process, wait
 // for it, and drive lead intake with a fixed number of keep-alive connections.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { buildIfStale, serverEntry } from './build-if-stale.mjs';
@@ -33,7 +32,7 @@ function child(proc: ChildProcess, url: string): Child {
   };
 }
 
-export async function waitForHttp(url: string, timeoutMs = 60_000): Promise<void> {
+async function waitForHttp(url: string, timeoutMs = 60_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -76,7 +75,6 @@ export async function startServe(dir: string, port: number): Promise<Child> {
   return c;
 }
 
-export const fileExists = (p: string) => fs.existsSync(p);
 
 export interface LoadResult {
   /** Answers by status code. */
@@ -150,8 +148,6 @@ export async function intakeLoad(o: {
   return { statuses, ok, errors, latencies, acked, seconds: (performance.now() - started) / 1000 };
 }
 
-export const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0);
-
 /** A form token from the landing's HTML. */
 export async function tokenOf(pageUrl: string): Promise<string> {
   const html = await (await fetch(pageUrl)).text();
@@ -174,7 +170,7 @@ export function ensureWrk(): void {
 }
 
 /** Runs wrk with one thread (the other core is the server's) and returns what it printed. */
-export function wrk(args: string[], env: Record<string, string> = {}): Promise<string> {
+function wrk(args: string[], env: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     const proc = spawn('wrk', ['-t1', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';

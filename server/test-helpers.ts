@@ -9,7 +9,7 @@ import type { Config } from './config.ts';
 
 export const ADMIN_PASSWORD = 'Admin!2345';
 
-export async function freshDatabase(): Promise<DbHandle> {
+async function freshDatabase(): Promise<DbHandle> {
   if (process.env.LR_TEST_DIALECT === 'postgres') {
     const url = process.env.TEST_DATABASE_URL;
     if (!url) throw new Error('TEST_DATABASE_URL is not set');
@@ -30,7 +30,7 @@ export async function freshDatabase(): Promise<DbHandle> {
   return openDatabase({ url: ':memory:' });
 }
 
-export class TestClock {
+class TestClock {
   constructor(public current = new Date('2026-11-21T01:00:00.000Z')) {}
   now = () => new Date(this.current);
   advanceMinutes(m: number) {

@@ -45,7 +45,7 @@ export async function landingTestApp(config: Partial<Config> = {}, o: { onDisk?:
 }
 
 /** The agency's details, named as collector on privacy pages. */
-export const OPERATOR = {
+const OPERATOR = {
   companyName: '(주)테스트애드', representative: '정대행', businessNumber: '2148812345', phone: '02-1544-7788',
   address: '서울 마포구 양화로 45', privacyOfficerName: '윤보안', privacyOfficerContact: 'privacy@test-ad.kr',
 };

@@ -26,7 +26,7 @@ export interface ListParams {
 }
 
 /** Reads and writes the list view (page, pageSize, sort, filters) in the URL. */
-export function useListParams(filterNames: string[]) {
+function useListParams(filterNames: string[]) {
   const [search, setSearch] = useSearchParams();
   const params: ListParams = {
     page: Math.max(1, Number(search.get('page')) || 1),

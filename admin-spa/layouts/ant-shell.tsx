@@ -10,7 +10,7 @@ import { queryClient } from '@/lib/query-client.ts';
 
 dayjs.locale('ko');
 
-export const THEME = { token: { colorPrimary: '#1677ff', fontSize: 14, controlHeight: 32, borderRadius: 6 } };
+const THEME = { token: { colorPrimary: '#1677ff', fontSize: 14, controlHeight: 32, borderRadius: 6 } };
 
 export function AntShell({ children }: { children: ReactNode }) {
   return (

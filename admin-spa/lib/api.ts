@@ -23,7 +23,7 @@ export function setUnauthenticatedHandler(fn: (() => void) | null): void {
 
 export type Query = Record<string, string | number | boolean | null | undefined>;
 
-export function withQuery(path: string, query?: Query): string {
+function withQuery(path: string, query?: Query): string {
   if (!query) return path;
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));

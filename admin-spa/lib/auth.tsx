@@ -8,7 +8,7 @@ import { sessionApi } from '@contracts/session.ts';
 import { call, setUnauthenticatedHandler } from './api.ts';
 import { clearDrafts, keepDrafts } from './drafts.ts';
 
-export const LOGIN_ACCOUNT_KEY = 'loginAccount';
+const LOGIN_ACCOUNT_KEY = 'loginAccount';
 
 interface AuthState {
   account: SessionAccount | null;
@@ -22,7 +22,7 @@ interface AuthState {
 const AuthContext = createContext<AuthState | null>(null);
 let signingOut = false;
 
-export function readStoredAccount(): SessionAccount | null {
+function readStoredAccount(): SessionAccount | null {
   try {
     const raw = sessionStorage.getItem(LOGIN_ACCOUNT_KEY);
     return raw ? (JSON.parse(raw) as SessionAccount) : null;

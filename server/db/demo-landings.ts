@@ -7,7 +7,7 @@ import type { Database } from './schema.ts';
 import type { FormField, LandingContent } from '../../contracts/landings.ts';
 
 /** A 1200×630 PNG: a diagonal gradient between two colours (no image library needed). */
-export function gradientPng(from: [number, number, number], to: [number, number, number], width = 1200, height = 630): Buffer {
+function gradientPng(from: [number, number, number], to: [number, number, number], width = 1200, height = 630): Buffer {
   const raw = Buffer.alloc((width * 3 + 1) * height);
   for (let y = 0; y < height; y++) {
     const row = y * (width * 3 + 1);

@@ -9,6 +9,18 @@ export function dialectOf(db: Kysely<any>): DialectName {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
+/** A unique-constraint violation, as either engine reports it. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e?.message ?? '');
+}
+
+/** A row another table still refers to (a delete refused by a foreign key), as either engine reports it. */
+export function isForeignKeyViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === '23503' || e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || /FOREIGN KEY constraint failed/.test(e?.message ?? '');
+}
+
 /** The Asia/Seoul calendar day (YYYY-MM-DD) of an ISO-8601 UTC text timestamp column. */
 export function seoulDay(db: Kysely<Database>, column: string): RawBuilder<string> {
   return dialectOf(db) === 'postgres'

@@ -3,6 +3,10 @@ import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { parseSort, type SortValue } from '../../contracts/list.ts';
 
 export interface ListSpec<S extends string> {
+  /** Columns the list's `q` searches (case-insensitive "contains" on any of them). */
+  search?: string[];
+  /** Column → the filter's value: rows equal to it (a filter left empty filters nothing). */
+  equals?: Record<string, string | number | undefined>;
   /** Every sort key the list endpoint declares → its SQL column reference (e.g. `name` → `s.name`). */
   sortable: Record<S, string>;
   /** Applied when no sort is asked for, and as a tie-breaker. */
@@ -13,9 +17,13 @@ export interface ListSpec<S extends string> {
 
 export async function paginate<DB, TB extends keyof DB, O, S extends string>(
   qb: SelectQueryBuilder<DB, TB, O>,
-  query: { page: number; pageSize: number; sort?: SortValue<S> },
+  query: { page: number; pageSize: number; sort?: SortValue<S>; q?: string },
   spec: ListSpec<S>,
 ): Promise<{ rows: O[]; total: number }> {
+  if (spec.search && query.q) qb = qb.where(textMatch(spec.search, query.q));
+  for (const [column, value] of Object.entries(spec.equals ?? {})) {
+    if (value !== undefined && value !== '') qb = qb.where(sql<boolean>`${sql.ref(column)} = ${value}`);
+  }
   const countRow = (await qb
     .clearSelect()
     .clearOrderBy()
@@ -36,7 +44,7 @@ export async function paginate<DB, TB extends keyof DB, O, S extends string>(
  * A case-insensitive "contains" search over some text columns, the same on both engines:
  * LIKE's own wildcards in the search text are escaped, so `50%` finds "50%" literally.
  */
-export function textMatch(columns: string[], q: string): RawBuilder<boolean> {
+function textMatch(columns: string[], q: string): RawBuilder<boolean> {
   const term = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return sql<boolean>`(${sql.join(
     columns.map((c) => sql`lower(${sql.ref(c)}) like ${term} escape '\\'`),
@@ -45,3 +53,6 @@ export function textMatch(columns: string[], q: string): RawBuilder<boolean> {
 }
 
 export const bool = (v: number | boolean) => v === true || v === 1;
+
+/** A page of rows as the list endpoint answers it: each row mapped to its item. */
+export const itemsOf = <R, T>(page: { rows: R[]; total: number }, toItem: (row: R) => T) => ({ items: page.rows.map(toItem), total: page.total });

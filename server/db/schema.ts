@@ -272,7 +272,6 @@ export interface Database {
   uploads: UploadsTable;
 }
 
-export type AccountRow = Selectable<AccountsTable>;
 export type AccountTypeRow = Selectable<AccountTypesTable>;
 export type ShopRow = Selectable<ShopsTable>;
 export type CodeItemRow = Selectable<CodeItemsTable>;
@@ -281,4 +280,3 @@ export type NewAccount = Insertable<AccountsTable>;
 export type AccountUpdateRow = Updateable<AccountsTable>;
 export type LandingRow = Selectable<LandingsTable>;
 export type PrivacyPolicyRow = Selectable<PrivacyPoliciesTable>;
-export type LeadRow = Selectable<LeadsTable>;

@@ -1,4 +1,3 @@
 export type Clock = () => Date;
 export const systemClock: Clock = () => new Date();
-export const iso = (d: Date) => d.toISOString();
 export const addMinutes = (d: Date, m: number) => new Date(d.getTime() + m * 60_000);

@@ -6,6 +6,7 @@
 // - API answers are never cached (personal data, session-bound).
 // - Request bodies: JSON is parsed as Fastify parses it (prototype poisoning refused); an
 //   empty body is no body, whatever its content type, so a body-less action accepts it.
+import { ERROR_CODES } from '../../contracts/errors.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
@@ -21,7 +22,7 @@ function headersOf(options: HelmetOptions): Record<string, string> {
 
 // CSPs are set per response (the SPA's with its HTML, each landing its own).
 const BASE: HelmetOptions = { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false };
-export const SECURITY_HEADERS = headersOf(BASE);
+const SECURITY_HEADERS = headersOf(BASE);
 export const PUBLIC_PAGE_HEADERS = headersOf({ ...BASE, referrerPolicy: { policy: 'strict-origin-when-cross-origin' } });
 export const API_HEADERS = { ...SECURITY_HEADERS, 'cache-control': 'no-store' };
 
@@ -47,12 +48,12 @@ export function httpBasics(app: FastifyInstance): void {
     try {
       done(null, parseJson(body as string));
     } catch {
-      done(new AppError(400, 'BAD_REQUEST', 'JSON 형식이 올바르지 않습니다.'), undefined);
+      done(new AppError(400, ERROR_CODES.BAD_REQUEST, 'JSON 형식이 올바르지 않습니다.'), undefined);
     }
   });
   // Any other type: an empty body is no body; anything else is a type we do not take.
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => {
     if ((body as Buffer).length === 0) return done(null, undefined);
-    done(new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', '지원하지 않는 형식입니다.'), undefined);
+    done(new AppError(415, ERROR_CODES.UNSUPPORTED_MEDIA_TYPE, '지원하지 않는 형식입니다.'), undefined);
   });
 }

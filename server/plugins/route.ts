@@ -45,7 +45,7 @@ export interface RouteOptions<E extends Endpoint> {
 
 const isSchema = (v: unknown): v is z.ZodType => typeof v === 'object' && v !== null;
 
-export function actorOf(auth: AuthContext, ip: string): Actor {
+function actorOf(auth: AuthContext, ip: string): Actor {
   return {
     id: auth.account.id,
     loginId: auth.account.loginId,

@@ -1,11 +1,12 @@
 // Serves the built SPA: hashed assets with a year's cache, index.html (no-cache) for
 // SPA paths only. /api/* answers JSON 404; asset-like paths answer a plain 404.
+import { ERROR_CODES, errorBody } from '../../contracts/errors.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 
-export const SPA_CSP = [
+const SPA_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   // antd's CSS-in-JS writes <style> elements at run time.
@@ -43,11 +44,11 @@ export async function spaPlugin(app: FastifyInstance): Promise<void> {
   app.setNotFoundHandler({}, async (req, reply) => {
     const url = req.url.split('?')[0]!;
     if (url.startsWith('/api/') || url === '/api') {
-      return reply.code(404).send({ error: { code: 'NOT_FOUND', message: '요청한 API를 찾을 수 없습니다.' } });
+      return reply.code(404).send(errorBody(ERROR_CODES.NOT_FOUND, '요청한 API를 찾을 수 없습니다.'));
     }
     const assetLike = /\.[a-z0-9]{1,8}$/i.test(url);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return reply.code(404).send({ error: { code: 'NOT_FOUND', message: '찾을 수 없습니다.' } });
+      return reply.code(404).send(errorBody(ERROR_CODES.NOT_FOUND, '찾을 수 없습니다.'));
     }
     if (assetLike || !indexHtml) {
       return reply.code(404).type('text/plain; charset=utf-8').send('Not Found');

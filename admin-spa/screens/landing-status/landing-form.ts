@@ -48,7 +48,7 @@ export interface EditorValues {
   thankYouUrl?: string;
 }
 
-export const DEFAULT_MARKETING_CONSENT = '이벤트·혜택 등 광고성 정보를 문자와 전화로 받아보는 데 동의합니다. 동의하지 않아도 상담 신청은 가능합니다.';
+const DEFAULT_MARKETING_CONSENT = '이벤트·혜택 등 광고성 정보를 문자와 전화로 받아보는 데 동의합니다. 동의하지 않아도 상담 신청은 가능합니다.';
 
 export function newLandingValues(): EditorValues {
   return {
@@ -93,7 +93,7 @@ export function toEditorValues(l: Landing): EditorValues {
 }
 
 /** The request body (before the contract's parse) for these form values. */
-export function toInput(v: EditorValues): Record<string, unknown> {
+function toInput(v: EditorValues): Record<string, unknown> {
   const c = v.content ?? ({} as EditorValues['content']);
   return {
     landingCode: v.landingCode ?? '',

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { AccountTypeRow, Database } from '../../db/schema.ts';
-import { paginate, textMatch } from '../../db/paging.ts';
+import { paginate } from '../../db/paging.ts';
 import type { AccountTypeListQuery } from '../../../contracts/account-types.ts';
 
 /** Accounts of the type. */
@@ -11,9 +11,8 @@ export function accountTypesRepository(db: Kysely<Database>) {
 
   return {
     list(f: AccountTypeListQuery) {
-      let qb = withUsage();
-      if (f.q) qb = qb.where(textMatch(['t.name'], f.q));
-      return paginate(qb, f, {
+      return paginate(withUsage(), f, {
+        search: ['t.name'],
         sortable: { name: 't.name', sortOrder: 't.sort_order', createdAt: 't.created_at', usage: 'usage' },
         defaultSort: { column: 't.sort_order' },
         tieBreaker: 't.id',

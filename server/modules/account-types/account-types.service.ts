@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { AccountTypeRow, Database } from '../../db/schema.ts';
 import { accountTypesRepository } from './account-types.repository.ts';
-import { conflict, notFound, uniqueOr409 } from '../../lib/errors.ts';
-import { bool } from '../../db/paging.ts';
+import { conflict, foundOr404, uniqueOr409 } from '../../lib/errors.ts';
+import { bool, itemsOf } from '../../db/paging.ts';
 import { auditBy, type Actor } from '../audit/audit.service.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { inTransaction } from '../../db/dialect-sql.ts';
@@ -25,11 +25,7 @@ function toAccountType(r: AccountTypeRow & { usage: number | string }): AccountT
 export function accountTypesService(db: Kysely<Database>, clock: Clock) {
   const repo = accountTypesRepository(db);
 
-  async function get(id: number) {
-    const row = await repo.find(id);
-    if (!row) throw notFound('계정 유형을 찾을 수 없습니다.');
-    return toAccountType(row);
-  }
+  const get = async (id: number) => toAccountType(await foundOr404(repo.find(id), '계정 유형을 찾을 수 없습니다.'));
 
   async function assertUniqueName(name: string, selfId?: number) {
     const same = await repo.findByName(name);
@@ -39,10 +35,7 @@ export function accountTypesService(db: Kysely<Database>, clock: Clock) {
   const guarded = <T>(write: () => Promise<T>) => uniqueOr409(write, 'name', NAME_TAKEN);
 
   return {
-    async list(f: AccountTypeListQuery) {
-      const { rows, total } = await repo.list(f);
-      return { items: rows.map(toAccountType), total };
-    },
+    list: async (f: AccountTypeListQuery) => itemsOf(await repo.list(f), toAccountType),
     get,
     all: async () => ({ items: (await repo.all()).map(toAccountType) }),
     options: async () => ({ items: (await repo.options()).map((r) => ({ id: r.id, name: r.name, area: r.area, active: bool(r.active) })) }),

@@ -1,30 +1,25 @@
 import { sql, type Kysely } from 'kysely';
 import type { AccountUpdateRow, Database, NewAccount } from '../../db/schema.ts';
-import { paginate, textMatch } from '../../db/paging.ts';
+import { paginate } from '../../db/paging.ts';
 import type { AccountListQuery } from '../../../contracts/accounts.ts';
 
 const shopCount = sql<number>`(select count(*) from shop_permissions p where p.account_id = a.id)`;
 
+/** An account as the screens show it, with its type's name: never the password hash. */
+const VIEW_COLUMNS = [
+  'a.id', 'a.login_id', 'a.name', 'a.phone', 'a.email', 'a.account_type_id', 'a.status', 'a.failed_logins',
+  'a.locked_until', 'a.last_login_at', 'a.created_at', 'a.updated_at', 't.name as type_name', 't.builtin_key',
+] as const;
+
 export function accountsRepository(db: Kysely<Database>) {
   const view = () =>
-    db
-      .selectFrom('accounts as a')
-      .innerJoin('account_types as t', 't.id', 'a.account_type_id')
-      .select([
-        'a.id', 'a.login_id', 'a.name', 'a.phone', 'a.email', 'a.account_type_id', 'a.status', 'a.failed_logins',
-        'a.locked_until', 'a.last_login_at', 'a.created_at', 'a.updated_at', 't.name as type_name', 't.builtin_key',
-      ])
-      .select(shopCount.as('shop_count'));
+    db.selectFrom('accounts as a').innerJoin('account_types as t', 't.id', 'a.account_type_id').select(VIEW_COLUMNS).select(shopCount.as('shop_count'));
 
   return {
     list(f: AccountListQuery) {
-      let qb = view();
-      if (f.q) {
-        qb = qb.where(textMatch(['a.login_id', 'a.name', 'a.email'], f.q));
-      }
-      if (f.status) qb = qb.where('a.status', '=', f.status);
-      if (f.accountTypeId) qb = qb.where('a.account_type_id', '=', f.accountTypeId);
-      return paginate(qb, f, {
+      return paginate(view(), f, {
+        search: ['a.login_id', 'a.name', 'a.email'],
+        equals: { 'a.status': f.status, 'a.account_type_id': f.accountTypeId },
         sortable: { loginId: 'a.login_id', name: 'a.name', lastLoginAt: 'a.last_login_at', createdAt: 'a.created_at', status: 'a.status' },
         defaultSort: { column: 'a.login_id' },
       });

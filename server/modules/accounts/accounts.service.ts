@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { AccountUpdateRow, Database } from '../../db/schema.ts';
 import { accountsRepository, type AccountView } from './accounts.repository.ts';
-import { badRequest, conflict, forbidden, notFound, uniqueOr409 } from '../../lib/errors.ts';
+import { badRequest, conflict, forbidden, foundOr404, notFound, uniqueOr409 } from '../../lib/errors.ts';
 import { audit, auditBy, type Actor } from '../audit/audit.service.ts';
 import { addMinutes, type Clock } from '../../lib/clock.ts';
 import { hashPassword, randomPassword } from '../../lib/password.ts';
 import { inTransaction, serialTransaction } from '../../db/dialect-sql.ts';
+import { itemsOf } from '../../db/paging.ts';
 import { ACCOUNT_LOCK_MINUTES, type Account, type AccountCreate, type AccountUpdate } from '../../../contracts/accounts.ts';
 import type { AccountListQuery } from '../../../contracts/accounts.ts';
 
@@ -46,11 +47,7 @@ export function accountsService(db: Kysely<Database>, clock: Clock) {
 function accountOperations(db: Kysely<Database>, clock: Clock) {
   const repo = accountsRepository(db);
 
-  async function load(id: number) {
-    const row = await repo.find(id);
-    if (!row) throw notFound('계정을 찾을 수 없습니다.');
-    return row;
-  }
+  const load = (id: number) => foundOr404(repo.find(id), '계정을 찾을 수 없습니다.');
   const get = async (id: number) => toAccount(await load(id));
 
   /** Only a 최고관리자 may change a 최고관리자 account (or its password). */
@@ -89,10 +86,7 @@ function accountOperations(db: Kysely<Database>, clock: Clock) {
   }
 
   return {
-    async list(f: AccountListQuery) {
-      const { rows, total } = await repo.list(f);
-      return { items: rows.map(toAccount), total };
-    },
+    list: async (f: AccountListQuery) => itemsOf(await repo.list(f), toAccount),
     get,
 
     /** A new account; a shop-area account gets the shops chosen with it (administrator areas enter every shop). */

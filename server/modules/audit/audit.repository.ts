@@ -1,15 +1,7 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Insertable, Kysely } from 'kysely';
+import type { AuditEventsTable, Database } from '../../db/schema.ts';
 
-export interface AuditRow {
-  account_id: number | null;
-  action: string;
-  target: string;
-  target_id: string | null;
-  detail: string | null;
-  ip: string | null;
-  at: string;
-}
+export type AuditRow = Insertable<AuditEventsTable>;
 
 /** The administrative audit trail (audit_events). */
 export function auditRepository(db: Kysely<Database>) {

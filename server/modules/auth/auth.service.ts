@@ -14,7 +14,7 @@ import { passwordProblem } from '../../../contracts/rules.ts';
 import { ERROR_CODES } from '../../../contracts/errors.ts';
 import { ACCOUNT_LOCK_MINUTES } from '../../../contracts/accounts.ts';
 
-export const MAX_FAILED_LOGINS = 5;
+const MAX_FAILED_LOGINS = 5;
 const BAD_CREDENTIALS = '아이디 또는 비밀번호가 올바르지 않습니다. 여러 번 틀리면 계정이 잠깁니다.';
 const WRONG_CURRENT = '현재 비밀번호가 올바르지 않습니다.';
 const SAME_PASSWORD = '지금 쓰는 비밀번호와 다른 비밀번호를 정하세요.';
@@ -162,4 +162,3 @@ export function authService(db: Kysely<Database>, clock: Clock, policy: SessionP
   };
 }
 
-export type AuthService = ReturnType<typeof authService>;

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { CodeItemRow, Database } from '../../db/schema.ts';
 import type { CodeKind } from '../../../contracts/code-items.ts';
-import { paginate, textMatch } from '../../db/paging.ts';
+import { paginate } from '../../db/paging.ts';
 import type { CodeItemListQuery } from '../../../contracts/code-items.ts';
 
 /**
@@ -29,10 +29,10 @@ export function codeItemsRepository(db: Kysely<Database>) {
 
   return {
     async list(kind: CodeKind, f: CodeItemListQuery) {
-      let qb = db.selectFrom('code_items as c').selectAll('c').select(usageExpr(kind).as('usage')).where('c.kind', '=', kind);
-      if (f.q) qb = qb.where(textMatch(['c.name', 'c.code'], f.q));
-      if (f.active !== undefined) qb = qb.where('c.active', '=', f.active ? 1 : 0);
+      const qb = db.selectFrom('code_items as c').selectAll('c').select(usageExpr(kind).as('usage')).where('c.kind', '=', kind);
       return paginate(qb, f, {
+        search: ['c.name', 'c.code'],
+        equals: { 'c.active': f.active === undefined ? undefined : Number(f.active) },
         sortable: { name: 'c.name', code: 'c.code', sortOrder: 'c.sort_order', active: 'c.active', createdAt: 'c.created_at', usage: 'usage' },
         defaultSort: { column: 'c.sort_order' },
       });

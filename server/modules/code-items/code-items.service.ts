@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database, CodeItemRow } from '../../db/schema.ts';
 import { codeItemsRepository } from './code-items.repository.ts';
-import { conflict, isUniqueViolation, notFound } from '../../lib/errors.ts';
-import { bool } from '../../db/paging.ts';
+import { conflict, foundOr404 } from '../../lib/errors.ts';
+import { isUniqueViolation } from '../../db/dialect-sql.ts';
+import { bool, itemsOf } from '../../db/paging.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { CodeItem, CodeItemInput, CodeKind } from '../../../contracts/code-items.ts';
 import type { CodeItemListQuery } from '../../../contracts/code-items.ts';
@@ -26,17 +27,10 @@ export function codeItemsService(db: Kysely<Database>, clock: Clock) {
     if (Object.keys(fields).length) throw conflict(Object.values(fields)[0]!, fields);
   }
 
-  async function get(kind: CodeKind, id: number) {
-    const row = await repo.find(kind, id);
-    if (!row) throw notFound('코드를 찾을 수 없습니다.');
-    return toCodeItem(row);
-  }
+  const get = async (kind: CodeKind, id: number) => toCodeItem(await foundOr404(repo.find(kind, id), '코드를 찾을 수 없습니다.'));
 
   return {
-    async list(kind: CodeKind, f: CodeItemListQuery) {
-      const { rows, total } = await repo.list(kind, f);
-      return { items: rows.map(toCodeItem), total };
-    },
+    list: async (kind: CodeKind, f: CodeItemListQuery) => itemsOf(await repo.list(kind, f), toCodeItem),
     get,
     async create(kind: CodeKind, input: CodeItemInput) {
       await assertUnique(kind, input);

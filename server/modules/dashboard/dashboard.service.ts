@@ -5,7 +5,7 @@ import { dashboardRepository } from './dashboard.repository.ts';
 import { addDays, seoulDay, seoulDayStart } from '../../../contracts/kst.ts';
 import type { Dashboard } from '../../../contracts/dashboard.ts';
 
-export const DAILY_DAYS = 14;
+const DAILY_DAYS = 14;
 
 export function dashboardService(db: Kysely<Database>, clock: Clock) {
   const repo = dashboardRepository(db);

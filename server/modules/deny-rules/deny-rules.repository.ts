@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, DenyRuleRow } from '../../db/schema.ts';
-import { paginate, textMatch } from '../../db/paging.ts';
+import { paginate } from '../../db/paging.ts';
 import type { DenyRuleListQuery, DenyScope } from '../../../contracts/deny-rules.ts';
 
 export type DenyRuleFields = Pick<DenyRuleRow, 'kind' | 'value' | 'scope' | 'reason' | 'expires_at'>;
@@ -8,13 +8,9 @@ export type DenyRuleFields = Pick<DenyRuleRow, 'kind' | 'value' | 'scope' | 'rea
 export function denyRulesRepository(db: Kysely<Database>) {
   return {
     list(f: DenyRuleListQuery) {
-      let qb = db.selectFrom('deny_rules as d').selectAll('d');
-      if (f.q) {
-        qb = qb.where(textMatch(['d.value', 'd.reason'], f.q));
-      }
-      if (f.kind) qb = qb.where('d.kind', '=', f.kind);
-      if (f.scope) qb = qb.where('d.scope', '=', f.scope);
-      return paginate(qb, f, {
+      return paginate(db.selectFrom('deny_rules as d').selectAll('d'), f, {
+        search: ['d.value', 'd.reason'],
+        equals: { 'd.kind': f.kind, 'd.scope': f.scope },
         sortable: { createdAt: 'd.created_at', hits: 'd.hits', expiresAt: 'd.expires_at', kind: 'd.kind' },
         defaultSort: { column: 'd.created_at', desc: true },
         tieBreaker: 'd.id',

@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database, DenyRuleRow } from '../../db/schema.ts';
 import { denyRulesRepository, type DenyRuleFields } from './deny-rules.repository.ts';
-import { badRequest, conflict, notFound, uniqueOr409 } from '../../lib/errors.ts';
+import { badRequest, conflict, foundOr404, uniqueOr409 } from '../../lib/errors.ts';
 import { auditBy, type Actor } from '../audit/audit.service.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { inTransaction } from '../../db/dialect-sql.ts';
+import { itemsOf } from '../../db/paging.ts';
 import { ruleMatchesIp, type DenyRule, type DenyRuleInput } from '../../../contracts/deny-rules.ts';
 import type { DenyRuleListQuery } from '../../../contracts/deny-rules.ts';
 
@@ -20,11 +21,7 @@ function toDenyRule(r: DenyRuleRow): DenyRule {
 export function denyRulesService(db: Kysely<Database>, clock: Clock) {
   const repo = denyRulesRepository(db);
 
-  async function get(id: number) {
-    const row = await repo.find(id);
-    if (!row) throw notFound('차단 규칙을 찾을 수 없습니다.');
-    return toDenyRule(row);
-  }
+  const get = async (id: number) => toDenyRule(await foundOr404(repo.find(id), '차단 규칙을 찾을 수 없습니다.'));
 
   /** Checks the rule and gives its columns; expiry is stored in UTC so the matcher can compare strings. */
   async function fields(input: DenyRuleInput, actor: Actor, selfId?: number): Promise<DenyRuleFields> {
@@ -46,10 +43,7 @@ export function denyRulesService(db: Kysely<Database>, clock: Clock) {
   const unique = <T>(write: () => Promise<T>) => uniqueOr409(write, 'value', DUPLICATE);
 
   return {
-    async list(f: DenyRuleListQuery) {
-      const { rows, total } = await repo.list(f);
-      return { items: rows.map(toDenyRule), total };
-    },
+    list: async (f: DenyRuleListQuery) => itemsOf(await repo.list(f), toDenyRule),
     get,
 
     async create(input: DenyRuleInput, actor: Actor) {

@@ -1,5 +1,6 @@
 // Public intake endpoints, posted from landing pages (no session, no CSRF origin check).
 // JSON requests get JSON; a plain form post (no JavaScript) gets an HTML page or a 303.
+import { ERROR_CODES, errorBody } from '../../../contracts/errors.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientIp } from '../../plugins/fast-path.ts';
@@ -62,7 +63,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
  * Without JavaScript nothing copies the landing URL's UTM parameters into the form, but the
  * browser names that URL in Referer (same origin): take them from there when the body has none.
  */
-export function withRefererUtm(body: Record<string, unknown>, referer: string | undefined, host: string | undefined): Record<string, unknown> {
+function withRefererUtm(body: Record<string, unknown>, referer: string | undefined, host: string | undefined): Record<string, unknown> {
   if (!referer || UTM_KEYS.some((k) => body[k])) return body;
   let url: URL;
   try {
@@ -90,12 +91,12 @@ export async function intakeRoutes(app: FastifyInstance): Promise<IntakeHandle> 
   function refusal(err: unknown): AppError {
     if (err instanceof AppError) return err;
     const status = (err as FastifyError).statusCode ?? 500;
-    if (status === 413) return new AppError(413, 'PAYLOAD_TOO_LARGE', INTAKE_MESSAGES.tooLarge);
-    if (status >= 400 && status < 500) return new AppError(400, 'BAD_REQUEST', INTAKE_MESSAGES.badRequest);
-    return new AppError(500, 'INTERNAL', INTAKE_MESSAGES.internal);
+    if (status === 413) return new AppError(413, ERROR_CODES.PAYLOAD_TOO_LARGE, INTAKE_MESSAGES.tooLarge);
+    if (status >= 400 && status < 500) return new AppError(400, ERROR_CODES.BAD_REQUEST, INTAKE_MESSAGES.badRequest);
+    return new AppError(500, ERROR_CODES.INTERNAL, INTAKE_MESSAGES.internal);
   }
 
-  const errorJson = (e: AppError) => JSON.stringify({ error: { code: e.code, message: e.message, ...(e.fields ? { fields: e.fields } : {}) } });
+  const errorJson = (e: AppError) => JSON.stringify(errorBody(e.code, e.message, e.fields));
 
   function sendRefusal(err: unknown, req: FastifyRequest, reply: FastifyReply) {
     const e = refusal(err);
@@ -126,7 +127,7 @@ export async function intakeRoutes(app: FastifyInstance): Promise<IntakeHandle> 
       try {
         parsed = parseJson(text);
       } catch {
-        throw new AppError(400, 'BAD_REQUEST', INTAKE_MESSAGES.badRequest);
+        throw new AppError(400, ERROR_CODES.BAD_REQUEST, INTAKE_MESSAGES.badRequest);
       }
       const body = withRefererUtm(bodyObject(parsed), req.headers.referer, req.headers.host);
       await service.submit(body, { ip: clientIp(app, req), userAgent: req.headers['user-agent'] });

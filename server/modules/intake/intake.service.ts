@@ -6,6 +6,7 @@ import { intakeRepository, type LandingDefinitionRow } from './intake.repository
 import type { Outcome, PendingBlock, PendingLead } from './intake-batch.ts';
 import type { BatchWriter } from './intake-writer.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
+import { ERROR_CODES, type ErrorCode } from '../../../contracts/errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import { verifyRenderStamp } from '../../lib/render-stamp.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -59,7 +60,7 @@ function toDefinition(r: LandingDefinitionRow): LandingDefinition {
 
 /** A refused submission; `landing` is known when the refusal came after finding it. */
 export class IntakeError extends AppError {
-  constructor(status: number, code: string, message: string, fields?: Record<string, string>, readonly landing?: LandingDefinition) {
+  constructor(status: number, code: ErrorCode, message: string, fields?: Record<string, string>, readonly landing?: LandingDefinition) {
     super(status, code, message, fields);
   }
 }
@@ -135,12 +136,12 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
   /** An open landing by its codes, or the right refusal. */
   async function openLanding(raw: Record<string, unknown>): Promise<LandingDefinition> {
     const target = intakeTarget.safeParse({ shopCode: str(raw.shopCode), landingCode: str(raw.landingCode) });
-    if (!target.success) throw new IntakeError(400, 'BAD_REQUEST', INTAKE_MESSAGES.badRequest);
+    if (!target.success) throw new IntakeError(400, ERROR_CODES.BAD_REQUEST, INTAKE_MESSAGES.badRequest);
     const def = await definition(target.data.shopCode, target.data.landingCode);
-    if (!def) throw new IntakeError(404, 'NOT_FOUND', INTAKE_MESSAGES.notFound);
+    if (!def) throw new IntakeError(404, ERROR_CODES.NOT_FOUND, INTAKE_MESSAGES.notFound);
     const state = def.shopActive ? landingState(def, clock()) : 'ended';
-    if (state === 'ended') throw new IntakeError(410, 'GONE', INTAKE_MESSAGES.closed, undefined, def);
-    if (state !== 'open') throw new IntakeError(404, 'NOT_FOUND', INTAKE_MESSAGES.notFound);
+    if (state === 'ended') throw new IntakeError(410, ERROR_CODES.GONE, INTAKE_MESSAGES.closed, undefined, def);
+    if (state !== 'open') throw new IntakeError(404, ERROR_CODES.NOT_FOUND, INTAKE_MESSAGES.notFound);
     return def;
   }
 
@@ -160,8 +161,8 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
     async submit(raw: Record<string, unknown>, meta: IntakeMeta): Promise<{ landing: LandingDefinition; leadId: number; duplicateOf: number | null }> {
       const def = await openLanding(raw);
       const now = clock();
-      const refuse = (status: number, code: string, message: string, fields?: Record<string, string>) => new IntakeError(status, code, message, fields, def);
-      if (!allow(`${meta.ip}|${def.id}`, now.getTime())) throw refuse(429, 'RATE_LIMITED', INTAKE_MESSAGES.rateLimited);
+      const refuse = (status: number, code: ErrorCode, message: string, fields?: Record<string, string>) => new IntakeError(status, code, message, fields, def);
+      if (!allow(`${meta.ip}|${def.id}`, now.getTime())) throw refuse(429, ERROR_CODES.RATE_LIMITED, INTAKE_MESSAGES.rateLimited);
 
       const block = async (reason: PendingBlock['row']['reason'], message: string) => {
         await committer.submit({
@@ -171,12 +172,12 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
             name: str(raw.name).slice(0, 30) || null, user_agent: meta.userAgent?.slice(0, 300) ?? null, detail: null,
           },
         });
-        return refuse(400, 'BLOCKED', message);
+        return refuse(400, ERROR_CODES.BLOCKED, message);
       };
       if (str(raw[HONEYPOT_FIELD]).trim()) throw await block('honeypot', INTAKE_MESSAGES.bot);
       const renderedAt = renderTime(def.id, raw[TOKEN_FIELD]);
-      if (renderedAt === null || renderedAt > now.getTime() + 60_000) throw refuse(400, 'BAD_TOKEN', INTAKE_MESSAGES.token);
-      if (now.getTime() - renderedAt > opts.tokenMaxAgeMs) throw refuse(400, 'TOKEN_EXPIRED', INTAKE_MESSAGES.expired);
+      if (renderedAt === null || renderedAt > now.getTime() + 60_000) throw refuse(400, ERROR_CODES.BAD_TOKEN, INTAKE_MESSAGES.token);
+      if (now.getTime() - renderedAt > opts.tokenMaxAgeMs) throw refuse(400, ERROR_CODES.TOKEN_EXPIRED, INTAKE_MESSAGES.expired);
       if (now.getTime() - renderedAt < MIN_FILL_MS) throw await block('too-fast', INTAKE_MESSAGES.tooFast);
 
       const parsed = intakeFields.safeParse(raw);
@@ -187,7 +188,7 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
       // Sensitive answers (PIPA art. 23) come only with their own consent.
       const gaveSensitive = def.formFields.some((f) => f.sensitive && answers[f.key] !== undefined);
       if (gaveSensitive && parsed.success && !parsed.data.sensitiveConsent) errors.sensitiveConsent = INTAKE_MESSAGES.sensitiveConsent;
-      if (!parsed.success || Object.keys(errors).length) throw refuse(422, 'VALIDATION', INTAKE_MESSAGES.validation, errors);
+      if (!parsed.success || Object.keys(errors).length) throw refuse(422, ERROR_CODES.VALIDATION, INTAKE_MESSAGES.validation, errors);
       const f = parsed.data;
 
       const outcome = await committer.submit({
@@ -202,8 +203,8 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
           cs_status: '미처리',
         },
       });
-      if (outcome.status === 'denied') throw refuse(403, 'DENIED', INTAKE_MESSAGES.denied);
-      if (outcome.status !== 'created') throw refuse(500, 'INTERNAL', INTAKE_MESSAGES.internal);
+      if (outcome.status === 'denied') throw refuse(403, ERROR_CODES.DENIED, INTAKE_MESSAGES.denied);
+      if (outcome.status !== 'created') throw refuse(500, ERROR_CODES.INTERNAL, INTAKE_MESSAGES.internal);
       return { landing: def, leadId: outcome.leadId, duplicateOf: outcome.duplicateOf };
     },
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { landingScriptsRepository } from './landing-scripts.repository.ts';
-import { badRequest, notFound } from '../../lib/errors.ts';
+import { badRequest, foundOr404 } from '../../lib/errors.ts';
 import { auditBy, type Actor } from '../audit/audit.service.ts';
 import type { Clock } from '../../lib/clock.ts';
 import {
@@ -32,11 +32,7 @@ export function landingScriptsService(db: Kysely<Database>, clock: Clock, opts: 
     freeScriptsEnabled: opts.freeScriptsEnabled, updatedAt: r.updated_at,
   });
 
-  async function get(shopId: number, id: number) {
-    const r = await repo.find(shopId, id);
-    if (!r) throw notFound('랜딩을 찾을 수 없습니다.');
-    return toScripts(r);
-  }
+  const get = async (shopId: number, id: number) => toScripts(await foundOr404(repo.find(shopId, id), '랜딩을 찾을 수 없습니다.'));
 
   return {
     get,

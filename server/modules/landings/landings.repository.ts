@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, LandingRow } from '../../db/schema.ts';
-import { paginate, textMatch } from '../../db/paging.ts';
+import { paginate } from '../../db/paging.ts';
 import { effectivePolicyId } from '../../db/landing-sql.ts';
 import type { LandingListQuery } from '../../../contracts/landings.ts';
 
@@ -27,7 +27,7 @@ export function landingsRepository(db: Kysely<Database>) {
 
   return {
     list(shopId: number, f: LandingListQuery, period: StatsPeriod) {
-      let qb = db
+      const qb = db
         .selectFrom('landings as l')
         .leftJoin('code_items as m', 'm.id', 'l.media_type_id')
         .leftJoin('code_items as e', 'e.id', 'l.event_type_id')
@@ -39,11 +39,9 @@ export function landingsRepository(db: Kysely<Database>) {
           sql<number>`(select count(*) from leads d where d.landing_id = l.id and d.deleted_at is null and d.created_at >= ${period.fromIso} and d.created_at < ${period.toIso})`.as('submissions'),
         ])
         .where('l.shop_id', '=', shopId);
-      if (f.q) {
-        qb = qb.where(textMatch(['l.title', 'l.landing_code'], f.q));
-      }
-      if (f.status) qb = qb.where('l.status', '=', f.status);
       return paginate(qb, f, {
+        search: ['l.title', 'l.landing_code'],
+        equals: { 'l.status': f.status },
         sortable: {
           title: 'l.title', landingCode: 'l.landing_code', status: 'l.status', openAt: 'l.open_at', closeAt: 'l.close_at',
           publishedAt: 'l.published_at', updatedAt: 'l.updated_at', visits: 'visits', submissions: 'submissions',

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { ERROR_CODES } from '../../../contracts/errors.ts';
 import type { ModuleLinks } from '../../links.ts';
 import multipart from '@fastify/multipart';
 import { defineRoute } from '../../plugins/route.ts';
@@ -30,9 +31,9 @@ export async function landingsRoutes(app: FastifyInstance, links: ModuleLinks): 
     bodyLimit: IMAGE_UPLOAD_MAX_BYTES + 64 * 1024,
     async handler(c) {
       const file = await c.req.file({ limits: { fileSize: IMAGE_UPLOAD_MAX_BYTES, files: 1, fields: 0 } });
-      if (!file) throw new AppError(400, 'VALIDATION', '이미지 파일을 선택하세요.');
+      if (!file) throw new AppError(400, ERROR_CODES.VALIDATION, '이미지 파일을 선택하세요.');
       const data = await file.toBuffer().catch((err: { statusCode?: number }) => {
-        if (err.statusCode === 413) throw new AppError(413, 'PAYLOAD_TOO_LARGE', `이미지는 ${IMAGE_UPLOAD_MAX_BYTES / 1024 / 1024}MB 이하만 올릴 수 있습니다.`);
+        if (err.statusCode === 413) throw new AppError(413, ERROR_CODES.PAYLOAD_TOO_LARGE, `이미지는 ${IMAGE_UPLOAD_MAX_BYTES / 1024 / 1024}MB 이하만 올릴 수 있습니다.`);
         throw err;
       });
       return service.upload(c.shopId, data, c.actor);

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { ERROR_CODES } from '../../../contracts/errors.ts';
 import type { Kysely } from 'kysely';
 import type { Database, LandingRow } from '../../db/schema.ts';
 import { landingsRepository, type LandingFields } from './landings.repository.ts';
@@ -6,10 +7,10 @@ import { inputView, landingFieldsView, operatorView, policyView, shopView } from
 import { uncoveredFields } from '../../../contracts/privacy.ts';
 import { OPERATOR_MISSING } from '../../../contracts/operator.ts';
 import { imageInfo } from './image-info.ts';
-import { AppError, badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors.ts';
+import { AppError, badRequest, conflict, foundOr404, notFound } from '../../lib/errors.ts';
 import { auditBy, type Actor } from '../audit/audit.service.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { inTransaction } from '../../db/dialect-sql.ts';
+import { inTransaction, isUniqueViolation } from '../../db/dialect-sql.ts';
 import { addDays, seoulDay, seoulDayStart } from '../../../contracts/kst.ts';
 import {
   formFields as formFieldsSchema, hasFreeScripts, landingContent, landingPath, landingState,
@@ -30,7 +31,7 @@ const conversion = (submissions: number, visits: number) => (visits > 0 ? Math.r
 const uncovered = (formFieldsJson: string, policyItems: string | null | undefined) =>
   uncoveredFields(policyItems ?? '', formFieldsSchema.parse(JSON.parse(formFieldsJson)));
 
-export function toLanding(r: LandingRow, shopCode: string, now: Date, policyItems: string | null | undefined): Landing {
+function toLanding(r: LandingRow, shopCode: string, now: Date, policyItems: string | null | undefined): Landing {
   return {
     uncoveredFields: uncovered(r.form_fields, policyItems),
     id: r.id, shopId: r.shop_id, landingCode: r.landing_code, title: r.title, status: r.status,
@@ -66,11 +67,7 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
     return shop;
   }
 
-  async function row(shopId: number, id: number) {
-    const r = await repo.find(shopId, id);
-    if (!r) throw notFound('랜딩을 찾을 수 없습니다.');
-    return r;
-  }
+  const row = (shopId: number, id: number) => foundOr404(repo.find(shopId, id), '랜딩을 찾을 수 없습니다.');
 
   async function get(shopId: number, id: number): Promise<Landing> {
     const [r, shop] = await Promise.all([row(shopId, id), shopOf(shopId)]);
@@ -212,7 +209,7 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
     async upload(shopId: number, data: Buffer, actor: Actor) {
       await shopOf(shopId);
       const info = imageInfo(data);
-      if (!info) throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'PNG, JPEG, WebP, GIF 이미지만 올릴 수 있습니다.');
+      if (!info) throw new AppError(415, ERROR_CODES.UNSUPPORTED_MEDIA_TYPE, 'PNG, JPEG, WebP, GIF 이미지만 올릴 수 있습니다.');
       const key = crypto.randomBytes(16).toString('base64url');
       const now = clock().toISOString();
       const { id } = await repo.insertUpload({

@@ -6,7 +6,7 @@ import { auditBy, type Actor } from '../audit/audit.service.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Operator, OperatorInput } from '../../../contracts/operator.ts';
 
-export const toOperator = (r: OperatorRow): Operator => ({
+const toOperator = (r: OperatorRow): Operator => ({
   companyName: r.company_name, representative: r.representative, businessNumber: r.business_number, phone: r.phone,
   address: r.address, privacyOfficerName: r.privacy_officer_name, privacyOfficerContact: r.privacy_officer_contact, updatedAt: r.updated_at,
 });

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database, PrivacyPolicyRow } from '../../db/schema.ts';
 import { privacyPoliciesRepository, type PolicyFields } from './privacy-policies.repository.ts';
-import { conflict, isUniqueViolation, notFound } from '../../lib/errors.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
 import { auditBy, type Actor } from '../audit/audit.service.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { inTransaction } from '../../db/dialect-sql.ts';
+import { inTransaction, isUniqueViolation } from '../../db/dialect-sql.ts';
 import type { PrivacyPolicy, PrivacyPolicyInput, PrivacyPolicyListQuery, ThirdParty } from '../../../contracts/privacy.ts';
 
 function toPolicy(r: PrivacyPolicyRow, currentId: number | undefined): PrivacyPolicy {

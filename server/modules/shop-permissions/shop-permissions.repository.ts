@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { paginate, textMatch } from '../../db/paging.ts';
+import { paginate } from '../../db/paging.ts';
 import type { ShopPermissionListQuery } from '../../../contracts/shop-permissions.ts';
 
 const CHUNK = 500;
@@ -14,12 +14,9 @@ export function shopPermissionsRepository(db: Kysely<Database>) {
 
   return {
     list(f: ShopPermissionListQuery) {
-      let qb = accounts();
-      if (f.q) {
-        qb = qb.where(textMatch(['a.login_id', 'a.name'], f.q));
-      }
-      if (f.area) qb = qb.where('t.area', '=', f.area);
-      return paginate(qb, f, {
+      return paginate(accounts(), f, {
+        search: ['a.login_id', 'a.name'],
+        equals: { 't.area': f.area },
         sortable: { loginId: 'a.login_id', name: 'a.name', accountTypeName: 't.name' },
         defaultSort: { column: 'a.login_id' },
       });

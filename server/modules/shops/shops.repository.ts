@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, ShopRow } from '../../db/schema.ts';
-import { paginate, textMatch } from '../../db/paging.ts';
+import { paginate } from '../../db/paging.ts';
 import type { ShopListQuery } from '../../../contracts/shops.ts';
 
 export type ShopFields = Omit<ShopRow, 'id' | 'created_at' | 'updated_at'>;
@@ -23,13 +23,9 @@ export function shopsRepository(db: Kysely<Database>) {
 
   return {
     list(f: ShopListQuery) {
-      let qb = view();
-      if (f.q) {
-        qb = qb.where(textMatch(['s.name', 's.shop_code', 's.company_name'], f.q));
-      }
-      if (f.status) qb = qb.where('s.status', '=', f.status);
-      if (f.clientTypeId) qb = qb.where('s.client_type_id', '=', f.clientTypeId);
-      return paginate(qb, f, {
+      return paginate(view(), f, {
+        search: ['s.name', 's.shop_code', 's.company_name'],
+        equals: { 's.status': f.status, 's.client_type_id': f.clientTypeId },
         sortable: { name: 's.name', shopCode: 's.shop_code', createdAt: 's.created_at', status: 's.status' },
         defaultSort: { column: 's.name' },
         tieBreaker: 's.id',

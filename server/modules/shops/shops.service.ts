@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { shopsRepository, type ShopFields, type ShopView } from './shops.repository.ts';
-import { badRequest, conflict, isForeignKeyViolation, notFound, uniqueOr409 } from '../../lib/errors.ts';
+import { badRequest, conflict, foundOr404, uniqueOr409 } from '../../lib/errors.ts';
 import { auditBy, type Actor } from '../audit/audit.service.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { inTransaction } from '../../db/dialect-sql.ts';
+import { inTransaction, isForeignKeyViolation } from '../../db/dialect-sql.ts';
 import type { Shop, ShopDetails, ShopInput } from '../../../contracts/shops.ts';
 import type { ShopListQuery } from '../../../contracts/shops.ts';
 
@@ -34,11 +34,7 @@ function columns(input: ShopInput): ShopFields {
 export function shopsService(db: Kysely<Database>, clock: Clock) {
   const repo = shopsRepository(db);
 
-  async function get(id: number) {
-    const row = await repo.find(id);
-    if (!row) throw notFound('업체를 찾을 수 없습니다.');
-    return toShop(row, await repo.leadCount(id));
-  }
+  const get = async (id: number) => toShop(await foundOr404(repo.find(id), '업체를 찾을 수 없습니다.'), await repo.leadCount(id));
 
   async function check(input: ShopInput, cur?: Shop) {
     if (input.shopCode !== cur?.shopCode) {
