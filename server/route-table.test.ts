@@ -4,6 +4,14 @@ import type { RouteOptions } from 'fastify';
 import { testApp, type TestApp } from './test-helpers.ts';
 import type { RouteAccess } from './plugins/route.ts';
 import { findScreen } from '../contracts/screens.ts';
+import type { Endpoint } from '../contracts/endpoint.ts';
+import { accountTypesApi, permissionsApi } from '../contracts/account-types.ts';
+import { accountsApi } from '../contracts/accounts.ts';
+import { shopsApi } from '../contracts/shops.ts';
+import { shopPermissionsApi } from '../contracts/shop-permissions.ts';
+import { denyRulesApi } from '../contracts/deny-rules.ts';
+import { authApi } from '../contracts/auth.ts';
+import { healthApi } from '../contracts/health.ts';
 
 const routes: RouteOptions[] = [];
 let t: TestApp;
@@ -18,32 +26,32 @@ const accessOf = (r: RouteOptions) => (r.config as { access?: RouteAccess } | un
 const methods = (r: RouteOptions) => (Array.isArray(r.method) ? r.method : [r.method]);
 const find = (method: string, url: string) => routes.find((r) => r.url === url && methods(r).includes(method));
 
-/** [method, url, screen, action] of the administrator screens' routes. */
-const ADMIN_ROUTES: Array<[string, string, string, 'read' | 'write']> = [
-  ['GET', '/api/account-types', 'account-type-setting', 'read'],
-  ['POST', '/api/account-types', 'account-type-setting', 'write'],
-  ['PUT', '/api/account-types/:id', 'account-type-setting', 'write'],
-  ['DELETE', '/api/account-types/:id', 'account-type-setting', 'write'],
-  ['GET', '/api/permissions', 'permission-setting', 'read'],
-  ['PUT', '/api/permissions/:id', 'permission-setting', 'write'],
-  ['GET', '/api/accounts', 'account-setting', 'read'],
-  ['POST', '/api/accounts', 'account-setting', 'write'],
-  ['PUT', '/api/accounts/:id', 'account-setting', 'write'],
-  ['POST', '/api/accounts/:id/reset-password', 'account-setting', 'write'],
-  ['POST', '/api/accounts/:id/unlock', 'account-setting', 'write'],
-  ['POST', '/api/accounts/:id/lock', 'account-setting', 'write'],
-  ['GET', '/api/shops', 'client-setting', 'read'],
-  ['POST', '/api/shops', 'client-setting', 'write'],
-  ['PUT', '/api/shops/:id', 'client-setting', 'write'],
-  ['DELETE', '/api/shops/:id', 'client-setting', 'write'],
-  ['GET', '/api/shops/:shopId/base-information', 'base-information', 'read'],
-  ['PUT', '/api/shops/:shopId/base-information', 'base-information', 'write'],
-  ['GET', '/api/shop-permissions', 'shop-permission-setting', 'read'],
-  ['PUT', '/api/shop-permissions/:accountId', 'shop-permission-setting', 'write'],
-  ['GET', '/api/deny-rules', 'access-deny-setting', 'read'],
-  ['POST', '/api/deny-rules', 'access-deny-setting', 'write'],
-  ['PUT', '/api/deny-rules/:id', 'access-deny-setting', 'write'],
-  ['DELETE', '/api/deny-rules/:id', 'access-deny-setting', 'write'],
+/** [endpoint, screen, action] of the administrator screens' routes. */
+const ADMIN_ROUTES: Array<[Endpoint, string, 'read' | 'write']> = [
+  [accountTypesApi.list, 'account-type-setting', 'read'],
+  [accountTypesApi.create, 'account-type-setting', 'write'],
+  [accountTypesApi.update, 'account-type-setting', 'write'],
+  [accountTypesApi.remove, 'account-type-setting', 'write'],
+  [permissionsApi.list, 'permission-setting', 'read'],
+  [permissionsApi.update, 'permission-setting', 'write'],
+  [accountsApi.list, 'account-setting', 'read'],
+  [accountsApi.create, 'account-setting', 'write'],
+  [accountsApi.update, 'account-setting', 'write'],
+  [accountsApi.resetPassword, 'account-setting', 'write'],
+  [accountsApi.unlock, 'account-setting', 'write'],
+  [accountsApi.lock, 'account-setting', 'write'],
+  [shopsApi.list, 'client-setting', 'read'],
+  [shopsApi.create, 'client-setting', 'write'],
+  [shopsApi.update, 'client-setting', 'write'],
+  [shopsApi.remove, 'client-setting', 'write'],
+  [shopsApi.baseInformation, 'base-information', 'read'],
+  [shopsApi.updateBaseInformation, 'base-information', 'write'],
+  [shopPermissionsApi.list, 'shop-permission-setting', 'read'],
+  [shopPermissionsApi.update, 'shop-permission-setting', 'write'],
+  [denyRulesApi.list, 'access-deny-setting', 'read'],
+  [denyRulesApi.create, 'access-deny-setting', 'write'],
+  [denyRulesApi.update, 'access-deny-setting', 'write'],
+  [denyRulesApi.remove, 'access-deny-setting', 'write'],
 ];
 
 describe('route table', () => {
@@ -52,6 +60,14 @@ describe('route table', () => {
     expect(api.length).toBeGreaterThan(ADMIN_ROUTES.length);
     const missing = api.filter((r) => !accessOf(r)).map((r) => `${methods(r).join(',')} ${r.url}`);
     expect(missing).toEqual([]);
+  });
+
+  it('registers every /api route from an endpoint declared in contracts/, but the public intake fast path', () => {
+    const loose = routes
+      .filter((r) => r.url.startsWith('/api') && !r.url.startsWith('/api/public/'))
+      .filter((r) => !(r.config as { endpoint?: Endpoint } | undefined)?.endpoint)
+      .map((r) => `${methods(r).join(',')} ${r.url}`);
+    expect(loose).toEqual([]);
   });
 
   it('names only catalogue screens, and a `:shopId` wherever a route is shop-scoped', () => {
@@ -65,7 +81,7 @@ describe('route table', () => {
   });
 
   it('guards the administrator routes with their screen permission', () => {
-    for (const [method, url, screen, action] of ADMIN_ROUTES) {
+    for (const [{ method, path: url }, screen, action] of ADMIN_ROUTES) {
       const r = find(method, url);
       expect(r, `${method} ${url}`).toBeDefined();
       expect(accessOf(r!), `${method} ${url}`).toMatchObject({ screen, action });
@@ -75,6 +91,6 @@ describe('route table', () => {
   it('leaves only login and health public', () => {
     const open = routes.filter((r) => r.url.startsWith('/api') && accessOf(r) && 'public' in accessOf(r)!);
     const names = [...new Set(open.map((r) => r.url))];
-    expect(names.filter((u) => !u.startsWith('/api/public/')).sort()).toEqual(['/api/auth/login', '/api/health']);
+    expect(names.filter((u) => !u.startsWith('/api/public/')).sort()).toEqual([authApi.login.path, healthApi.get.path]);
   });
 });

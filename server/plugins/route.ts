@@ -67,7 +67,7 @@ export function defineRoute<E extends Endpoint>(app: FastifyInstance, e: E, o: R
       ...(body ? { body } : {}),
       ...(isSchema(e.response) ? { response: { [status]: e.response } } : {}),
     },
-    config: { access: o.access, ...(o.rateLimit ? { rateLimit: o.rateLimit } : {}) },
+    config: { access: o.access, endpoint: e, ...(o.rateLimit ? { rateLimit: o.rateLimit } : {}) },
     ...(o.bodyLimit ? { bodyLimit: o.bodyLimit } : {}),
     // A body-less request to a route that takes one is an empty object: its fields say what is missing.
     ...(body ? { preValidation: async (req: FastifyRequest) => void (req.body ??= {}) } : {}),

@@ -208,9 +208,6 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
       return { landing: def, leadId: outcome.leadId, duplicateOf: outcome.duplicateOf };
     },
 
-    /** The landing behind a form post, when its codes are valid (for error pages). */
-    landingOf: (raw: Record<string, unknown>) => openLanding(raw).catch(() => null),
-
     /** Counts a visit beacon, unless it comes from a crawler or its IP already counted enough this minute. */
     async countVisit(raw: Record<string, unknown>, meta: IntakeMeta) {
       if (meta.userAgent && CRAWLER_RE.test(meta.userAgent)) return;
