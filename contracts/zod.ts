@@ -61,8 +61,15 @@ function string(params?: Parameters<typeof zod.string>[0]) {
   return zod.string(params).overwrite(stripControls);
 }
 
-/** zod, with `string()` dropping control characters first. */
-export const z = { ...zod, string } as Omit<typeof zod, 'string'> & { string: typeof string };
+/**
+ * zod, with `string()` dropping control characters first. The builders are listed rather than
+ * spread from the namespace: a spread would carry every zod locale into the back office's
+ * bundle. A builder not listed here is a type error; add it when a schema needs it.
+ */
+export const z = {
+  object: zod.object, array: zod.array, record: zod.record, number: zod.number, boolean: zod.boolean, enum: zod.enum,
+  literal: zod.literal, union: zod.union, null: zod.null, coerce: zod.coerce, iso: zod.iso, email: zod.email, string,
+};
 
 // The type-level half of the namespace (z.infer<…>, z.ZodType …), unchanged.
 // eslint-disable-next-line @typescript-eslint/no-namespace

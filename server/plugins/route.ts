@@ -19,6 +19,8 @@ export type RouteAccess =
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: RouteAccess;
+    /** The contracts/ endpoint the route serves (the route table checks every /api route has one). */
+    endpoint?: Endpoint;
   }
 }
 
