@@ -2,6 +2,7 @@
 // messages a person sees on the form and from the API.
 import { z } from './zod.ts';
 import { isBusinessNumber, isKoreanPhone, normalisePhone, passwordProblem } from './rules.ts';
+import { DAY_RE } from './kst.ts';
 
 const tooLong = (max: number) => `${max}자 이하로 입력하세요.`;
 
@@ -76,3 +77,9 @@ export const businessDetails = {
   privacyOfficerName: optionalText(30),
   privacyOfficerContact: optionalText(60),
 };
+
+/** A Seoul calendar day, YYYY-MM-DD (periods in query strings). */
+export const dayField = z.string().regex(DAY_RE, '날짜는 YYYY-MM-DD 형식입니다.');
+
+/** A moment the person picked (ISO-8601 with offset), or null. */
+export const optionalInstant = z.iso.datetime({ offset: true, message: '올바른 날짜와 시간을 입력하세요.' }).nullable().optional();

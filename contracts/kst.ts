@@ -21,4 +21,9 @@ export function formatSeoul(at: Date | string): string {
   return new Date(new Date(at).getTime() + OFFSET_MS).toISOString().slice(0, 16).replace('T', ' ');
 }
 
+/** The instants a period of Seoul days (inclusive) covers: [fromIso, toIso). */
+export function periodInstants(from: string, to: string): { fromIso: string; toIso: string } {
+  return { fromIso: seoulDayStart(from).toISOString(), toIso: seoulDayStart(addDays(to, 1)).toISOString() };
+}
+
 export const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;

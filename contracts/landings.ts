@@ -1,10 +1,9 @@
 // Landing pages: editor input, list, scripts, and the view model the public page renders.
 import { z } from './zod.ts';
-import { requiredText, text } from './fields.ts';
+import { dayField, requiredText, text } from './fields.ts';
 import { listEndpoint, shopItemParams, shopParam } from './list.ts';
 import { endpoint, type QueryOf } from './endpoint.ts';
 import { SHOP_CODE_RE } from './rules.ts';
-import { DAY_RE } from './kst.ts';
 import type { PrivacyPolicyView } from './privacy.ts';
 import { trackingTag, trackingTags, type TrackingTag } from './tracking-tags.ts';
 
@@ -190,8 +189,6 @@ export const landingListItem = landing
   });
 export type LandingListItem = z.infer<typeof landingListItem>;
 
-const day = z.string().regex(DAY_RE, '날짜는 YYYY-MM-DD 형식입니다.');
-
 const SCRIPT_MAX = 20_000;
 const scriptText = z
   .string()
@@ -309,7 +306,7 @@ export const landingsApi = {
     path: '/api/shops/:shopId/landings', params: shopParam, item: landingListItem,
     sort: ['title', 'landingCode', 'status', 'openAt', 'closeAt', 'publishedAt', 'updatedAt', 'visits', 'submissions'],
     /** Statistics period; defaults to the last 30 days (Seoul) up to today. */
-    filters: { status: z.enum(LANDING_STATUSES).optional(), from: day.optional(), to: day.optional() },
+    filters: { status: z.enum(LANDING_STATUSES).optional(), from: dayField.optional(), to: dayField.optional() },
     extra: { period: z.object({ from: z.string(), to: z.string() }) },
   }),
   create: endpoint({ method: 'POST', path: '/api/shops/:shopId/landings', params: shopParam, body: landingInput, response: landing, status: 201 }),

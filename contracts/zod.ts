@@ -68,7 +68,7 @@ function string(params?: Parameters<typeof zod.string>[0]) {
  */
 export const z = {
   object: zod.object, array: zod.array, record: zod.record, number: zod.number, boolean: zod.boolean, enum: zod.enum,
-  literal: zod.literal, union: zod.union, null: zod.null, coerce: zod.coerce, iso: zod.iso, email: zod.email, string,
+  literal: zod.literal, union: zod.union, null: zod.null, unknown: zod.unknown, coerce: zod.coerce, iso: zod.iso, email: zod.email, string,
 };
 
 // The type-level half of the namespace (z.infer<…>, z.ZodType …), unchanged.

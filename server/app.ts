@@ -36,10 +36,11 @@ import { landingsRoutes } from './modules/landings/landings.routes.ts';
 import { landingScriptsRoutes } from './modules/landing-scripts/landing-scripts.routes.ts';
 import { privacyPoliciesRoutes } from './modules/privacy-policies/privacy-policies.routes.ts';
 import { intakeRoutes, type IntakeHandle } from './modules/intake/intake.routes.ts';
+import { leadsRoutes } from './modules/leads/leads.routes.ts';
 
 const MODULES: readonly ResourceModule[] = [
   authRoutes, codeItemsRoutes, accountTypesRoutes, accountsRoutes, shopsRoutes, shopPermissionsRoutes, denyRulesRoutes,
-  dashboardRoutes, operatorRoutes, landingsRoutes, landingScriptsRoutes, privacyPoliciesRoutes,
+  dashboardRoutes, operatorRoutes, landingsRoutes, landingScriptsRoutes, privacyPoliciesRoutes, leadsRoutes,
 ];
 
 declare module 'fastify' {

@@ -10,6 +10,7 @@ import { accountsApi } from '../contracts/accounts.ts';
 import { shopsApi } from '../contracts/shops.ts';
 import { shopPermissionsApi } from '../contracts/shop-permissions.ts';
 import { denyRulesApi } from '../contracts/deny-rules.ts';
+import { leadsApi } from '../contracts/leads.ts';
 import { authApi } from '../contracts/auth.ts';
 import { healthApi } from '../contracts/health.ts';
 
@@ -52,6 +53,12 @@ const ADMIN_ROUTES: Array<[Endpoint, string, 'read' | 'write']> = [
   [denyRulesApi.create, 'access-deny-setting', 'write'],
   [denyRulesApi.update, 'access-deny-setting', 'write'],
   [denyRulesApi.remove, 'access-deny-setting', 'write'],
+  [leadsApi.list, 'database-status', 'read'],
+  [leadsApi.get, 'database-status', 'read'],
+  [leadsApi.update, 'database-status', 'write'],
+  [leadsApi.bulkStatus, 'database-status', 'write'],
+  [leadsApi.unmask, 'database-status', 'read'],
+  [leadsApi.updateSettings, 'database-status', 'write'],
 ];
 
 describe('route table', () => {

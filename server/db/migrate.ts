@@ -5,6 +5,7 @@ import * as landings from './migrations/2026-11-21-landings.ts';
 import * as accountsPassword from './migrations/2026-11-23-accounts-password.ts';
 import * as trackingTags from './migrations/2026-11-23-tracking-tags.ts';
 import * as privacyCollector from './migrations/2026-11-23-privacy-collector.ts';
+import * as leadWork from './migrations/2026-11-23-lead-work.ts';
 
 /** Migrations in order; file names are dated and frozen. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-23-accounts-password': accountsPassword,
   '2026-11-23-tracking-tags': trackingTags,
   '2026-11-23-privacy-collector': privacyCollector,
+  '2026-11-23-lead-work': leadWork,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -35,7 +35,9 @@ export async function paginate<DB, TB extends keyof DB, O, S extends string>(
   let ordered = qb;
   if (column) ordered = ordered.orderBy(sql.ref(column), asked!.desc ? 'desc' : 'asc');
   ordered = ordered.orderBy(sql.ref(spec.defaultSort.column), spec.defaultSort.desc ? 'desc' : 'asc');
-  if (spec.tieBreaker) ordered = ordered.orderBy(sql.ref(spec.tieBreaker), 'asc');
+  // Ties follow the list's direction: newest first stays newest first among equal times.
+  const desc = column ? asked!.desc : !!spec.defaultSort.desc;
+  if (spec.tieBreaker) ordered = ordered.orderBy(sql.ref(spec.tieBreaker), desc ? 'desc' : 'asc');
   const rows = await ordered.limit(query.pageSize).offset((query.page - 1) * query.pageSize).execute();
   return { rows, total };
 }

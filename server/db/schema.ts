@@ -191,12 +191,18 @@ export interface LeadsTable {
   purged_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The phone's last four digits: what callers search by (indexed with the shop). */
+  phone_last4: string | null;
+  /** The first status change away from 미처리 (time to first contact). */
+  first_contact_at: string | null;
+  assigned_at: string | null;
 }
 
 /** The PIPA access record: who did what to which lead, from where. */
 export interface LeadEventsTable {
   id: Id;
   lead_id: number;
+  shop_id: number | null;
   account_id: number | null;
   action: string;
   before: string | null;
@@ -253,6 +259,27 @@ export interface OperatorSettingsTable {
   updated_at: string;
 }
 
+/** Per shop: when 미처리 is overdue, and the automatic allocation rule with its round-robin cursor. */
+export interface LeadSettingsTable {
+  shop_id: number;
+  overdue_minutes: ColumnType<number, number | undefined, number>;
+  auto_mode: ColumnType<'off' | 'round-robin' | 'weighted', 'off' | 'round-robin' | 'weighted' | undefined, 'off' | 'round-robin' | 'weighted'>;
+  rr_cursor: ColumnType<number, number | undefined, number>;
+  updated_by: number | null;
+  updated_at: string;
+}
+
+/** Per counselor in a shop: how allocation treats them. */
+export interface CounselorSettingsTable {
+  shop_id: number;
+  account_id: number;
+  weight: ColumnType<number, number | undefined, number>;
+  daily_cap: number | null;
+  max_open: number | null;
+  available: ColumnType<number, number | undefined, number>;
+  updated_at: string;
+}
+
 export interface Database {
   operator_settings: OperatorSettingsTable;
   account_types: AccountTypesTable;
@@ -267,6 +294,8 @@ export interface Database {
   privacy_policies: PrivacyPoliciesTable;
   leads: LeadsTable;
   lead_events: LeadEventsTable;
+  lead_settings: LeadSettingsTable;
+  counselor_settings: CounselorSettingsTable;
   blocked_submissions: BlockedSubmissionsTable;
   visits: VisitsTable;
   uploads: UploadsTable;

@@ -53,6 +53,9 @@ function actorOf(auth: AuthContext, ip: string): Actor {
     loginId: auth.account.loginId,
     accountTypeId: auth.account.accountTypeId,
     superadmin: auth.row.builtin_key === 'superadmin',
+    scope: auth.row.data_scope,
+    canUnmask: !!auth.row.can_unmask,
+    canExport: !!auth.row.can_export,
     ip,
   };
 }

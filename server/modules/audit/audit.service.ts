@@ -13,6 +13,11 @@ export interface Actor {
   accountTypeId: number;
   /** The account's type is the built-in 최고관리자. */
   superadmin: boolean;
+  /** Which leads the account's type sees: all of a permitted shop's, or only those assigned to it. */
+  scope: 'all' | 'assigned';
+  /** The type may reveal a lead's phone (each time recorded). */
+  canUnmask: boolean;
+  canExport: boolean;
   ip: string;
 }
 

@@ -1,8 +1,10 @@
 // The SQL of leads and their access-record events. The statements a batch runs per lead are
 // compiled once per engine and run straight on the transaction's connection: Kysely would
 // build the SQL on every call, which costs more than SQLite running it.
-import { CompiledQuery, type DatabaseConnection, type Insertable, type Kysely, type QueryResult, type Transaction } from 'kysely';
-import type { Database, LeadsTable } from '../../db/schema.ts';
+import { CompiledQuery, type DatabaseConnection, type Insertable, type Kysely, type QueryResult, type Transaction, type Updateable } from 'kysely';
+import type { Database, LeadEventsTable, LeadSettingsTable, LeadsTable } from '../../db/schema.ts';
+import { paginate } from '../../db/paging.ts';
+import type { LeadListQuery } from '../../../contracts/leads.ts';
 import { dialectOf } from '../../db/dialect-sql.ts';
 import type { DialectName } from '../../db/dialect.ts';
 
@@ -11,11 +13,11 @@ export type NewLead = Omit<Insertable<LeadsTable>, 'duplicate_of' | 'created_at'
 const LEAD_COLUMNS = [
   'shop_id', 'landing_id', 'source', 'name', 'phone', 'answers', 'privacy_consent', 'marketing_consent', 'sensitive_consent', 'privacy_policy_id',
   'utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term', 'media_type_id', 'referrer', 'ip', 'user_agent',
-  'cs_status', 'duplicate_of', 'created_at', 'updated_at',
+  'cs_status', 'duplicate_of', 'created_at', 'updated_at', 'phone_last4',
 ] as const satisfies ReadonlyArray<keyof LeadsTable>;
 export type LeadValues = { [K in (typeof LEAD_COLUMNS)[number]]: unknown };
 
-const EVENT_COLUMNS = ['lead_id', 'account_id', 'action', 'before', 'after', 'ip', 'at'] as const;
+const EVENT_COLUMNS = ['lead_id', 'shop_id', 'account_id', 'action', 'before', 'after', 'ip', 'at'] as const;
 export type EventValues = { [K in (typeof EVENT_COLUMNS)[number]]: unknown };
 
 interface Statements {
@@ -78,4 +80,144 @@ export function withLeadRows<T>(trx: Transaction<Database>, fn: (rows: LeadRows)
       },
     });
   });
+}
+
+/** Who is asking, as the repository narrows by it: a counselor sees only leads assigned to them. */
+export interface LeadScope {
+  accountId: number;
+  scope: 'all' | 'assigned';
+}
+
+export interface LeadListFilter extends Omit<LeadListQuery, 'from' | 'to'> {
+  fromIso: string;
+  toIso: string;
+}
+
+/** The digits of a phone search, when the text is one (at least three digits, nothing but digits, spaces and dashes). */
+export function phoneDigits(q: string): string | null {
+  if (!/^[\d\s-]+$/.test(q)) return null;
+  const d = q.replace(/\D/g, '');
+  return d.length >= 3 ? d : null;
+}
+
+/** The next string after every string that starts with `prefix` (digits only): a prefix as an index range. */
+const after = (prefix: string) => prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+
+/** The queries of the lead screens (the writes of intake are the compiled statements above). */
+export function leadsRepository(db: Kysely<Database>) {
+  const base = (shopId: number, who: LeadScope) => {
+    let qb = db
+      .selectFrom('leads as l')
+      .leftJoin('landings as g', 'g.id', 'l.landing_id')
+      .leftJoin('code_items as m', 'm.id', 'l.media_type_id')
+      .leftJoin('accounts as a', 'a.id', 'l.assignee_id')
+      .where('l.shop_id', '=', shopId)
+      .where('l.deleted_at', 'is', null);
+    if (who.scope === 'assigned') qb = qb.where('l.assignee_id', '=', who.accountId);
+    return qb;
+  };
+  const LIST_COLUMNS = [
+    'l.id', 'l.created_at', 'l.landing_id', 'g.title as landing_title', 'm.name as media_type_name', 'l.source', 'l.name', 'l.phone',
+    'l.cs_status', 'l.assignee_id', 'a.name as assignee_name', 'l.reserved_at', 'l.memo', 'l.duplicate_of', 'l.validity',
+    'l.invalid_reason', 'l.first_contact_at', 'l.utm_source', 'l.utm_campaign',
+  ] as const;
+
+  return {
+    list(shopId: number, who: LeadScope, f: LeadListFilter) {
+      let qb = base(shopId, who).select(LIST_COLUMNS).where('l.created_at', '>=', f.fromIso).where('l.created_at', '<', f.toIso);
+      if (f.status?.length) qb = qb.where('l.cs_status', 'in', f.status);
+      if (f.assignee === 'none') qb = qb.where('l.assignee_id', 'is', null);
+      else if (f.assignee) qb = qb.where('l.assignee_id', '=', Number(f.assignee));
+      if (f.duplicate) qb = qb.where('l.duplicate_of', f.duplicate === 'duplicate' ? 'is not' : 'is', null);
+      if (f.validity) qb = qb.where('l.validity', f.validity === 'valid' ? '=' : '!=', 'valid');
+      const digits = f.q ? phoneDigits(f.q) : null;
+      if (digits) {
+        // The number's start (an index range on phone) or its end (the last four, indexed, then the rest checked).
+        qb = qb.where((eb) =>
+          eb.or([
+            eb.and([eb('l.phone', '>=', digits), eb('l.phone', '<', after(digits))]),
+            ...(digits.length >= 4 ? [eb.and([eb('l.phone_last4', '=', digits.slice(-4)), eb('l.phone', 'like', `%${digits}`)])] : []),
+          ]),
+        );
+      }
+      return paginate(qb, { ...f, q: digits ? undefined : f.q }, {
+        search: ['l.name'],
+        equals: { 'l.landing_id': f.landingId, 'l.media_type_id': f.mediaTypeId, 'l.utm_source': f.utmSource, 'l.utm_campaign': f.utmCampaign },
+        sortable: {
+          createdAt: 'l.created_at', name: 'l.name', csStatus: 'l.cs_status', reservedAt: 'l.reserved_at',
+          firstContactAt: 'l.first_contact_at', assigneeName: 'a.name',
+        },
+        defaultSort: { column: 'l.created_at', desc: true },
+        tieBreaker: 'l.id',
+      });
+    },
+
+    find: (shopId: number, who: LeadScope, id: number) =>
+      base(shopId, who)
+        .leftJoin('privacy_policies as p', 'p.id', 'l.privacy_policy_id')
+        .select(LIST_COLUMNS)
+        .select([
+          'l.answers', 'l.utm_medium', 'l.utm_content', 'l.utm_term', 'l.referrer', 'l.user_agent', 'l.privacy_consent',
+          'l.marketing_consent', 'l.sensitive_consent', 'p.version as policy_version', 'g.form_fields',
+        ])
+        .where('l.id', '=', id)
+        .executeTakeFirst(),
+
+    /** The ids among `ids` the asker may change (in the shop, in scope, not deleted). */
+    visibleIds: async (shopId: number, who: LeadScope, ids: number[]) =>
+      (await base(shopId, who).select('l.id').where('l.id', 'in', ids).execute()).map((r) => r.id),
+
+    states: (ids: number[]) =>
+      db.selectFrom('leads').select(['id', 'shop_id', 'cs_status', 'reserved_at', 'memo', 'first_contact_at', 'validity', 'invalid_reason']).where('id', 'in', ids).execute(),
+
+    summary: (id: number) => db.selectFrom('leads').select(['id', 'created_at', 'name', 'cs_status']).where('id', '=', id).executeTakeFirst(),
+
+    duplicatesOf: (id: number) =>
+      db.selectFrom('leads').select(['id', 'created_at', 'name']).where('duplicate_of', '=', id).where('deleted_at', 'is', null).orderBy('created_at').limit(50).execute(),
+
+    history: (id: number) =>
+      db
+        .selectFrom('lead_events as e')
+        .leftJoin('accounts as a', 'a.id', 'e.account_id')
+        .select(['e.id', 'e.at', 'e.action', 'a.name as account_name', 'e.before', 'e.after', 'e.ip'])
+        .where('e.lead_id', '=', id)
+        .orderBy('e.at', 'desc')
+        .orderBy('e.id', 'desc')
+        .limit(200)
+        .execute(),
+
+    phone: (id: number) => db.selectFrom('leads').select('phone').where('id', '=', id).executeTakeFirstOrThrow(),
+
+    update: (ids: number[], set: Pick<Updateable<LeadsTable>, 'cs_status' | 'reserved_at' | 'memo' | 'first_contact_at' | 'validity' | 'invalid_reason'> & { updated_at: string }) =>
+      db.updateTable('leads').set(set).where('id', 'in', ids).execute(),
+
+    /** Sets the first contact of those still without one. */
+    firstContact: (ids: number[], at: string) =>
+      db.updateTable('leads').set({ first_contact_at: at }).where('id', 'in', ids).where('first_contact_at', 'is', null).execute(),
+
+    insertEvents: (rows: Array<Insertable<LeadEventsTable>>) => (rows.length ? db.insertInto('lead_events').values(rows).execute() : Promise.resolve()),
+
+    /** Accounts leads can be assigned to in a shop: permitted to it, of a shop-area type that sees only its own leads. */
+    counselors: (shopId: number) =>
+      db
+        .selectFrom('accounts as a')
+        .innerJoin('account_types as t', 't.id', 'a.account_type_id')
+        .innerJoin('shop_permissions as p', 'p.account_id', 'a.id')
+        .select(['a.id', 'a.name', 'a.login_id'])
+        .where('p.shop_id', '=', shopId)
+        .where('t.area', '=', 'shop')
+        .where('t.data_scope', '=', 'assigned')
+        .where('a.status', '!=', 'disabled')
+        .orderBy('a.name')
+        .execute(),
+
+    settings: (shopId: number) => db.selectFrom('lead_settings').selectAll().where('shop_id', '=', shopId).executeTakeFirst(),
+
+    saveSettings: (row: Insertable<LeadSettingsTable>) =>
+      db
+        .insertInto('lead_settings')
+        .values(row)
+        .onConflict((oc) => oc.column('shop_id').doUpdateSet({ overdue_minutes: row.overdue_minutes, updated_by: row.updated_by, updated_at: row.updated_at }))
+        .execute(),
+  };
 }

@@ -2,10 +2,20 @@
 // event loop), manual entry and import all accept leads through insertAccepted, inside the
 // transaction they already hold, so a lead and everything that must happen with it commit
 // together: the duplicate rule, its `created` event, and the same-transaction steps.
-import type { Transaction } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { lockKeys } from '../../db/dialect-sql.ts';
-import { withLeadRows, type NewLead } from './leads.repository.ts';
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { Database, LeadEventsTable } from '../../db/schema.ts';
+import { inTransaction, lockKeys } from '../../db/dialect-sql.ts';
+import { itemsOf } from '../../db/paging.ts';
+import { leadsRepository, withLeadRows, type LeadScope, type NewLead } from './leads.repository.ts';
+import { badRequest, forbidden, foundOr404, notFound } from '../../lib/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { auditBy, type Actor } from '../audit/audit.service.ts';
+import { addDays, periodInstants, seoulDay } from '../../../contracts/kst.ts';
+import { formatPhone, maskPhone } from '../../../contracts/rules.ts';
+import {
+  INVALID_REASON_REQUIRED, RESERVATION_REQUIRED, type CsStatus, type LeadBulkStatus, type LeadDetail, type LeadListItem, type LeadListQuery,
+  type LeadSettings, type LeadUpdate,
+} from '../../../contracts/leads.ts';
 
 export type { NewLead };
 
@@ -58,6 +68,7 @@ export async function insertAccepted(trx: Transaction<Database>, items: readonly
       const duplicateOf = i.duplicateWindowDays > 0 ? (earlier.get(key(i.duplicateWindowDays, i)) ?? null) : null;
       const leadId = await rows.insert({
         ...i.lead, cs_status: duplicateOf ? '중복' : (i.lead.cs_status ?? '미처리'), duplicate_of: duplicateOf, created_at: nowIso, updated_at: nowIso,
+        phone_last4: i.lead.phone.slice(-4),
       } as never);
       // Leads of this batch are written in order, so a later one duplicates an earlier one.
       for (const days of windows) if (!earlier.has(key(days, i))) earlier.set(key(days, i), leadId);
@@ -66,7 +77,7 @@ export async function insertAccepted(trx: Transaction<Database>, items: readonly
     for (const [n, c] of out.entries()) {
       const { lead } = items[n]!;
       await rows.insertEvent({
-        lead_id: c.leadId, account_id: null, action: 'created', before: null, ip: lead.ip ?? null, at: nowIso,
+        lead_id: c.leadId, shop_id: lead.shop_id, account_id: null, action: 'created', before: null, ip: lead.ip ?? null, at: nowIso,
         after: JSON.stringify({ source: lead.source, landingId: lead.landing_id, ...(c.duplicateOf ? { duplicateOf: c.duplicateOf } : {}) }),
       });
     }
@@ -75,4 +86,194 @@ export async function insertAccepted(trx: Transaction<Database>, items: readonly
   const written = items.map((i, n) => ({ ...i, ...created[n]! }));
   for (const step of SAME_TRANSACTION_STEPS) await step(trx, written, now);
   return created;
+}
+
+// ── The lead screens ────────────────────────────────────────────────────────────────────
+
+const DEFAULT_OVERDUE_MINUTES = 30;
+const MEMO_EXCERPT = 60;
+
+type ListRow = Awaited<ReturnType<ReturnType<typeof leadsRepository>['list']>>['rows'][number];
+type DetailRow = NonNullable<Awaited<ReturnType<ReturnType<typeof leadsRepository>['find']>>>;
+
+const scopeOf = (actor: Actor): LeadScope => ({ accountId: actor.id, scope: actor.scope });
+const excerpt = (memo: string | null) => {
+  const line = memo?.split('\n')[0]?.trim();
+  return line ? (line.length > MEMO_EXCERPT ? `${line.slice(0, MEMO_EXCERPT)}…` : line) : null;
+};
+const parse = (json: string | null): Record<string, unknown> | null => (json ? (JSON.parse(json) as Record<string, unknown>) : null);
+
+function toListItem(r: ListRow, overdueBefore: string): LeadListItem {
+  return {
+    id: r.id, createdAt: r.created_at, landingId: r.landing_id, landingTitle: r.landing_title, mediaTypeName: r.media_type_name, source: r.source,
+    name: r.name, phone: maskPhone(r.phone), csStatus: r.cs_status as CsStatus, assigneeId: r.assignee_id, assigneeName: r.assignee_name,
+    reservedAt: r.reserved_at, memo: excerpt(r.memo), duplicateOf: r.duplicate_of, validity: r.validity as LeadListItem['validity'],
+    invalidReason: r.invalid_reason, firstContactAt: r.first_contact_at, utmSource: r.utm_source, utmCampaign: r.utm_campaign,
+    overdue: r.cs_status === '미처리' && r.created_at < overdueBefore,
+  };
+}
+
+/** The form's answers with the landing's labels (a field since removed keeps its key as label). */
+function labelledAnswers(answersJson: string, formFieldsJson: string | null): LeadDetail['answers'] {
+  const answers = JSON.parse(answersJson) as Record<string, string | string[]>;
+  const fields = formFieldsJson ? (JSON.parse(formFieldsJson) as Array<{ key: string; label: string }>) : [];
+  const label = new Map(fields.map((f) => [f.key, f.label]));
+  return Object.entries(answers).map(([k, v]) => ({ label: label.get(k) ?? k, value: Array.isArray(v) ? v.join(', ') : String(v) }));
+}
+
+/** What a status change writes besides the status: the first contact, validity, the appointment. */
+interface StatusChange {
+  csStatus: CsStatus;
+  reservedAt?: string | null;
+  reason?: string | null;
+}
+
+/** The lead screens' reads and writes; every read of one lead and every change is in its access record. */
+export function leadsService(db: Kysely<Database>, clock: Clock) {
+  const repo = leadsRepository(db);
+
+  async function settings(shopId: number): Promise<LeadSettings> {
+    const row = await repo.settings(shopId);
+    return { overdueMinutes: row?.overdue_minutes ?? DEFAULT_OVERDUE_MINUTES, autoMode: row?.auto_mode ?? 'off', updatedAt: row?.updated_at ?? null };
+  }
+
+  async function overdueMinutes(shopId: number) {
+    return (await repo.settings(shopId))?.overdue_minutes ?? DEFAULT_OVERDUE_MINUTES;
+  }
+
+  const load = (shopId: number, actor: Actor, id: number) => foundOr404(repo.find(shopId, scopeOf(actor), id), 'DB를 찾을 수 없습니다.');
+
+  async function detail(row: DetailRow, overdueBefore: string): Promise<LeadDetail> {
+    const [original, duplicates, history] = await Promise.all([
+      row.duplicate_of ? repo.summary(row.duplicate_of) : undefined,
+      repo.duplicatesOf(row.id),
+      repo.history(row.id),
+    ]);
+    return {
+      ...toListItem(row, overdueBefore),
+      memo: row.memo,
+      answers: labelledAnswers(row.answers, row.form_fields),
+      utmMedium: row.utm_medium, utmContent: row.utm_content, utmTerm: row.utm_term, referrer: row.referrer, userAgent: row.user_agent,
+      privacyConsent: !!row.privacy_consent, marketingConsent: !!row.marketing_consent, sensitiveConsent: !!row.sensitive_consent,
+      policyVersion: row.policy_version ?? null,
+      duplicateOfLead: original ? { id: original.id, createdAt: original.created_at, name: original.name, csStatus: original.cs_status as CsStatus } : null,
+      duplicates: duplicates.map((d) => ({ id: d.id, createdAt: d.created_at, name: d.name })),
+      history: history.map((e) => ({ id: e.id, at: e.at, action: e.action, accountName: e.account_name, before: parse(e.before), after: parse(e.after), ip: e.ip })),
+    };
+  }
+
+  const event = (shopId: number, leadId: number, actor: Actor, action: string, before: unknown, after: unknown, at: string): Insertable<LeadEventsTable> => ({
+    lead_id: leadId, shop_id: shopId, account_id: actor.id, action, ip: actor.ip, at,
+    before: before === null ? null : JSON.stringify(before), after: after === null ? null : JSON.stringify(after),
+  });
+
+  /**
+   * Applies a status change to leads in their current states, in `trx`: validity follows 무효,
+   * the appointment follows 상담예약, the first change away from 미처리 is the first contact.
+   */
+  async function changeStatus(trx: Kysely<Database>, shopId: number, ids: number[], change: StatusChange, actor: Actor, at: string) {
+    const r = leadsRepository(trx);
+    const before = await r.states(ids);
+    const reserved = change.csStatus === '상담예약' ? (change.reservedAt ?? null) : undefined;
+    await r.update(ids, {
+      cs_status: change.csStatus,
+      ...(reserved !== undefined ? { reserved_at: reserved } : {}),
+      validity: change.csStatus === '무효' ? 'invalid' : 'valid',
+      invalid_reason: change.csStatus === '무효' ? (change.reason ?? null) : null,
+      updated_at: at,
+    });
+    if (change.csStatus !== '미처리') await r.firstContact(ids, at);
+    await r.insertEvents(
+      before
+        .filter((b) => b.cs_status !== change.csStatus || (reserved !== undefined && b.reserved_at !== reserved))
+        .map((b) =>
+          event(shopId, b.id, actor, 'status',
+            { csStatus: b.cs_status, ...(b.reserved_at ? { reservedAt: b.reserved_at } : {}) },
+            { csStatus: change.csStatus, ...(reserved ? { reservedAt: reserved } : {}), ...(change.csStatus === '무효' && change.reason ? { reason: change.reason } : {}) },
+            at),
+        ),
+    );
+  }
+
+  return {
+    async list(shopId: number, q: LeadListQuery, actor: Actor) {
+      const now = clock();
+      const to = q.to ?? seoulDay(now);
+      const from = q.from ?? to;
+      if (from > to) throw badRequest('시작일이 종료일보다 늦습니다.', { from: '시작일이 종료일보다 늦습니다.' });
+      if (addDays(from, 366) < to) throw badRequest('기간은 1년 이내로 정하세요.', { from: '기간은 1년 이내로 정하세요.' });
+      const minutes = await overdueMinutes(shopId);
+      const overdueBefore = new Date(now.getTime() - minutes * 60_000).toISOString();
+      const page = await repo.list(shopId, scopeOf(actor), { ...q, ...periodInstants(from, to) });
+      return { ...itemsOf(page, (r) => toListItem(r, overdueBefore)), period: { from, to }, overdueMinutes: minutes };
+    },
+
+    /** A lead's detail; the view itself goes into its access record first. */
+    async get(shopId: number, id: number, actor: Actor) {
+      const row = await load(shopId, actor, id);
+      const now = clock();
+      await repo.insertEvents([event(shopId, id, actor, 'view', null, null, now.toISOString())]);
+      const minutes = await overdueMinutes(shopId);
+      return detail(row, new Date(now.getTime() - minutes * 60_000).toISOString());
+    },
+
+    async update(shopId: number, id: number, input: LeadUpdate, actor: Actor) {
+      const row = await load(shopId, actor, id);
+      const status = (input.csStatus ?? row.cs_status) as CsStatus;
+      const reservedAt = input.reservedAt !== undefined ? input.reservedAt : row.reserved_at;
+      if (status === '상담예약' && !reservedAt) throw badRequest(RESERVATION_REQUIRED, { reservedAt: RESERVATION_REQUIRED });
+      if (input.csStatus === '무효' && input.csStatus !== row.cs_status && !input.reason) throw badRequest(INVALID_REASON_REQUIRED, { reason: INVALID_REASON_REQUIRED });
+      const at = clock().toISOString();
+      await inTransaction(db, async (trx) => {
+        const r = leadsRepository(trx);
+        const statusChanged = input.csStatus !== undefined && input.csStatus !== row.cs_status;
+        const reservationChanged = input.reservedAt !== undefined && input.reservedAt !== row.reserved_at;
+        if (statusChanged || (reservationChanged && status === '상담예약')) {
+          await changeStatus(trx, shopId, [id], { csStatus: status, reservedAt, reason: input.reason ?? row.invalid_reason }, actor, at);
+        } else if (reservationChanged) {
+          await r.update([id], { reserved_at: input.reservedAt ?? null, updated_at: at });
+          await r.insertEvents([event(shopId, id, actor, 'status', { reservedAt: row.reserved_at }, { reservedAt: input.reservedAt ?? null }, at)]);
+        }
+        const memo = input.memo === undefined ? undefined : (input.memo ?? null);
+        if (memo !== undefined && memo !== row.memo) {
+          await r.update([id], { memo, updated_at: at });
+          await r.insertEvents([event(shopId, id, actor, 'memo', { memo: row.memo }, { memo }, at)]);
+        }
+      });
+      const fresh = await load(shopId, actor, id);
+      const minutes = await overdueMinutes(shopId);
+      return detail(fresh, new Date(Date.parse(at) - minutes * 60_000).toISOString());
+    },
+
+    /** One status for chosen leads, in one transaction; leads the asker may not see are not touched. */
+    async bulkStatus(shopId: number, input: LeadBulkStatus, actor: Actor) {
+      const ids = await repo.visibleIds(shopId, scopeOf(actor), [...new Set(input.ids)]);
+      if (!ids.length) throw notFound('바꿀 수 있는 DB가 없습니다.');
+      const at = clock().toISOString();
+      await inTransaction(db, (trx) => changeStatus(trx, shopId, ids, input, actor, at));
+      return { updated: ids.length };
+    },
+
+    /** The full phone of one lead, for an account whose type may see it; recorded each time. */
+    async unmask(shopId: number, id: number, actor: Actor) {
+      if (!actor.canUnmask) throw forbidden('전화번호 전체를 볼 권한이 없습니다.');
+      await load(shopId, actor, id);
+      const { phone } = await repo.phone(id);
+      await repo.insertEvents([event(shopId, id, actor, 'unmask', null, null, clock().toISOString())]);
+      return { phone: formatPhone(phone) };
+    },
+
+    counselors: async (shopId: number) => ({ items: (await repo.counselors(shopId)).map((c) => ({ id: c.id, name: c.name, loginId: c.login_id })) }),
+
+    settings,
+
+    async updateSettings(shopId: number, input: { overdueMinutes: number }, actor: Actor) {
+      const now = clock();
+      await inTransaction(db, async (trx) => {
+        await leadsRepository(trx).saveSettings({ shop_id: shopId, overdue_minutes: input.overdueMinutes, updated_by: actor.id, updated_at: now.toISOString() });
+        await auditBy(trx, actor, { action: 'lead-settings-update', target: 'shop', targetId: shopId, detail: input }, now);
+      });
+      return settings(shopId);
+    },
+  };
 }
