@@ -309,6 +309,11 @@ export const landingsApi = {
     filters: { status: z.enum(LANDING_STATUSES).optional(), from: dayField.optional(), to: dayField.optional() },
     extra: { period: z.object({ from: z.string(), to: z.string() }) },
   }),
+  /** Every landing of the shop by title, for pickers (the lead list's landing filter). */
+  options: endpoint({
+    method: 'GET', path: '/api/shops/:shopId/landings/options', params: shopParam,
+    response: z.object({ items: z.array(z.object({ id: z.number(), title: z.string(), landingCode: z.string(), status: z.enum(LANDING_STATUSES) })) }),
+  }),
   create: endpoint({ method: 'POST', path: '/api/shops/:shopId/landings', params: shopParam, body: landingInput, response: landing, status: 201 }),
   get: endpoint({ method: 'GET', path: '/api/shops/:shopId/landings/:id', params: shopItemParams, response: landing }),
   update: endpoint({ method: 'PUT', path: '/api/shops/:shopId/landings/:id', params: shopItemParams, body: landingInput, response: landing }),

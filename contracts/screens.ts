@@ -39,7 +39,7 @@ export const SCREENS: readonly Screen[] = [
   { key: 'shop-dashboard', title: '업체 대시보드', area: 'shop', group: '현황', icon: 'DashboardOutlined', pending: LEADS },
   { key: 'data-allocation', title: 'DB 배분', area: 'shop', group: 'DB 관리', icon: 'ApartmentOutlined', pending: LEADS },
   { key: 'data-allocation-modify', title: 'DB 배분 수정', area: 'shop', group: 'DB 관리', icon: 'SwapOutlined', pending: LEADS },
-  { key: 'database-status', title: 'DB 현황', area: 'shop', group: 'DB 관리', icon: 'DatabaseOutlined', pending: LEADS },
+  { key: 'database-status', title: 'DB 현황', area: 'shop', group: 'DB 관리', icon: 'DatabaseOutlined' },
   { key: 'database-calendar', title: 'DB 캘린더', area: 'shop', group: 'DB 관리', icon: 'CalendarOutlined', pending: LEADS },
   { key: 'cs-stats', title: '상담 통계', area: 'shop', group: '현황', icon: 'PieChartOutlined', pending: LEADS },
   { key: 'contract-status', title: '계약 현황', area: 'shop', group: '계약', icon: 'FileDoneOutlined', pending: CONTRACTS },

@@ -71,7 +71,7 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
   const config = { ...loadConfig(), ...opts.config };
   const handle = opts.database ?? (await openDatabase({ url: config.databaseUrl }));
   await migrateToLatest(handle.db);
-  await ensureEssentials(handle.db, config, opts.onSeed ?? (() => {}));
+  await ensureEssentials(handle.db, config, opts.onSeed ?? (() => {}), (opts.clock ?? systemClock)());
 
   const app = Fastify({
     ...loggerFor(config),

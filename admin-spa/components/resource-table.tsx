@@ -13,7 +13,8 @@ import { useCall } from '@/lib/use-call.ts';
 export interface FilterDef {
   name: string;
   label: string;
-  type: 'search' | 'select';
+  /** `multi`: several values, kept in the URL comma-joined (a=x,y). */
+  type: 'search' | 'select' | 'multi';
   options?: Array<{ value: string | number; label: string }>;
   width?: number;
 }
@@ -66,11 +67,13 @@ export interface ResourceTableProps<E extends ListEndpoint> {
   expandable?: TableProps<ItemOf<E>>['expandable'];
   /** What an empty list says when no filter is set (who fills it, what will show); filtered lists say 검색 결과가 없습니다. */
   empty?: ReactNode;
+  rowClassName?: TableProps<ItemOf<E>>['rowClassName'];
+  onRow?: TableProps<ItemOf<E>>['onRow'];
 }
 
 export function ResourceTable<E extends ListEndpoint>(props: ResourceTableProps<E>) {
   type T = ItemOf<E>;
-  const { endpoint, columns, filters = [], rowKey = 'id', toolbar, extraQuery, rowSelection, expandable, empty } = props;
+  const { endpoint, columns, filters = [], rowKey = 'id', toolbar, extraQuery, rowSelection, expandable, empty, rowClassName, onRow } = props;
   const names = filters.map((f) => f.name);
   const { params, update } = useListParams(names);
   const [form] = Form.useForm();
@@ -108,10 +111,16 @@ export function ResourceTable<E extends ListEndpoint>(props: ResourceTableProps<
             form={form}
             name="list-filter"
             layout="inline"
-            initialValues={params.filters}
+            initialValues={Object.fromEntries(filters.map((f) => [f.name, f.type === 'multi' ? params.filters[f.name]?.split(',').filter(Boolean) : params.filters[f.name]]))}
             key={JSON.stringify(params.filters)}
-            onFinish={(values: Record<string, string | undefined>) =>
-              update({ page: 1, filters: Object.fromEntries(names.map((n) => [n, values[n] == null ? '' : String(values[n])])) })
+            onFinish={(values: Record<string, string | string[] | undefined>) =>
+              update({
+                page: 1,
+                filters: Object.fromEntries(names.map((n) => {
+                  const v = values[n];
+                  return [n, v == null ? '' : Array.isArray(v) ? v.join(',') : String(v)];
+                })),
+              })
             }
             style={{ flex: 1, rowGap: 8 }}
           >
@@ -122,9 +131,12 @@ export function ResourceTable<E extends ListEndpoint>(props: ResourceTableProps<
                 ) : (
                   <Select
                     allowClear
+                    mode={f.type === 'multi' ? 'multiple' : undefined}
+                    maxTagCount={f.type === 'multi' ? 'responsive' : undefined}
+                    showSearch={f.type === 'multi' ? false : undefined}
                     placeholder={f.label}
                     aria-label={f.label}
-                    style={{ width: f.width ?? 150 }}
+                    style={{ width: f.width ?? (f.type === 'multi' ? 220 : 150) }}
                     options={f.options?.map((o) => ({ value: String(o.value), label: o.label }))}
                   />
                 )}
@@ -160,6 +172,8 @@ export function ResourceTable<E extends ListEndpoint>(props: ResourceTableProps<
         onChange={onChange}
         rowSelection={rowSelection}
         expandable={expandable}
+        rowClassName={rowClassName}
+        onRow={onRow}
         locale={{
           emptyText: (
             <Empty

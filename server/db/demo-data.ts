@@ -1,4 +1,4 @@
-// Demo data for a first start: code tables, two shops, one account per built-in type.
+// Demo data for a first start: code tables, two shops, an account per built-in type (three counselors).
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 import { hashPassword, randomPassword } from '../lib/password.ts';
@@ -52,6 +52,8 @@ export async function seedDemo(db: Kysely<Database>, password?: string): Promise
     { login_id: 'marketer', name: '한마케', type: 'marketer', role: '마케터', shops: shopIds },
     { login_id: 'owner', name: '김미소', type: 'shop-owner', role: '업체관리자', shops: [shopIds[0]!] },
     { login_id: 'counselor', name: '오상담', type: 'counselor', role: '상담원', shops: [shopIds[0]!] },
+    { login_id: 'counselor2', name: '유상담', type: 'counselor', role: '상담원', shops: [shopIds[0]!] },
+    { login_id: 'counselor3', name: '나상담', type: 'counselor', role: '상담원 (보험)', shops: [shopIds[1]!] },
   ];
   const logins: DemoLogin[] = [];
   for (const p of people) {

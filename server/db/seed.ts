@@ -8,9 +8,10 @@ import { hashPassword, randomPassword } from '../lib/password.ts';
 import { passwordProblem } from '../../contracts/rules.ts';
 import { seedDemo } from './demo-data.ts';
 import { seedDemoLandings } from './demo-landings.ts';
+import { seedDemoLeads } from './demo-leads.ts';
 
-export async function ensureEssentials(db: Kysely<Database>, config: Config, say: (m: string) => void): Promise<void> {
-  const now = new Date().toISOString();
+export async function ensureEssentials(db: Kysely<Database>, config: Config, say: (m: string) => void, at = new Date()): Promise<void> {
+  const now = at.toISOString();
   const existing = await db.selectFrom('account_types').select(['builtin_key']).execute();
   const have = new Set(existing.map((r) => r.builtin_key));
   let order = existing.length;
@@ -49,6 +50,7 @@ export async function ensureEssentials(db: Kysely<Database>, config: Config, say
   if (config.seedDemo) {
     const logins = await seedDemo(db, config.demoPassword);
     await seedDemoLandings(db);
+    await seedDemoLeads(db, at);
     for (const l of logins) say(`데모 ${l.role}: ${l.loginId} / ${config.demoPassword ? '(DEMO_PASSWORD)' : l.password}`);
   }
 }

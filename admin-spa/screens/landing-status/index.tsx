@@ -1,12 +1,10 @@
 // Landings of the current shop: status, schedule, visits, submissions and conversion rate
 // for a chosen period (kept in the URL), preview, publish, close, and the editor.
 import { useSearchParams } from 'react-router-dom';
-import dayjs, { type Dayjs } from 'dayjs';
-import { Alert, Button, DatePicker, Space, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, Space, Tag, Tooltip, Typography } from 'antd';
 import { ExportOutlined, PlusOutlined, QuestionCircleOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import { LANDING_STATUSES, LANDING_STATUS_LABELS, LANDING_STATE_LABELS, landingsApi, type LandingListItem } from '@contracts/landings.ts';
-import { addDays, seoulDay } from '@contracts/kst.ts';
 import { josa, quoted } from '@contracts/korean.ts';
 import { call, urlOf } from '@/lib/api.ts';
 import { useAuth } from '@/lib/auth.tsx';
@@ -14,11 +12,10 @@ import { formatDateTime, formatNumber } from '@/lib/format.ts';
 import { useCurrentShop } from '@/lib/shop.tsx';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { ConfirmAction } from '@/components/confirm-action.tsx';
+import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
 import { RowButton } from '@/components/crud.tsx';
 import { LandingEditor } from './landing-editor.tsx';
 import { STATE_COLORS } from './state.ts';
-
-const DAY = 'YYYY-MM-DD';
 
 function Schedule({ row }: { row: LandingListItem }) {
   if (!row.openAt && !row.closeAt) return <Typography.Text type="secondary">상시</Typography.Text>;
@@ -36,9 +33,7 @@ export default function LandingStatus() {
   const params = { shopId: shop.id };
   const [search, setSearch] = useSearchParams();
 
-  const today = seoulDay(new Date());
-  const from = search.get('from') ?? addDays(today, -29);
-  const to = search.get('to') ?? today;
+  const { from, to, today, setPeriod } = usePeriod(30);
   const edit = search.get('edit');
   const target = edit === 'new' ? 'new' : Number(edit) > 0 ? Number(edit) : null;
 
@@ -50,8 +45,6 @@ export default function LandingStatus() {
     }
     setSearch(next);
   };
-  const setPeriod = (range: [Dayjs | null, Dayjs | null] | null) =>
-    patchSearch({ from: range?.[0]?.format(DAY) ?? null, to: range?.[1]?.format(DAY) ?? null, page: null });
   const openEditor = (id: number | 'new') => patchSearch({ edit: String(id) });
 
   const columns: ColumnsType<LandingListItem> = [
@@ -161,21 +154,7 @@ export default function LandingStatus() {
         ]}
         toolbar={
           <>
-            <DatePicker.RangePicker
-              aria-label="통계 기간"
-              value={[dayjs(from), dayjs(to)]}
-              allowClear={false}
-              format={DAY}
-              disabledDate={(d) => d.format(DAY) > today}
-              presets={[
-                { label: '오늘', value: [dayjs(today), dayjs(today)] },
-                { label: '최근 7일', value: [dayjs(addDays(today, -6)), dayjs(today)] },
-                { label: '최근 30일', value: [dayjs(addDays(today, -29)), dayjs(today)] },
-                { label: '이번 달', value: [dayjs(today).startOf('month'), dayjs(today)] },
-                { label: '지난 달', value: [dayjs(today).subtract(1, 'month').startOf('month'), dayjs(today).subtract(1, 'month').endOf('month')] },
-              ]}
-              onChange={(range) => setPeriod(range as [Dayjs | null, Dayjs | null] | null)}
-            />
+            <PeriodPicker label="통계 기간" from={from} to={to} today={today} onChange={setPeriod} />
             {writable && (
               <Button type="primary" icon={<PlusOutlined />} onClick={() => openEditor('new')}>
                 랜딩 만들기

@@ -1,9 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../test-helpers.ts';
+import { createShop, TEST_PASSWORD, testApp, type TestApp } from '../../test-helpers.ts';
 
 let t: TestApp;
 beforeEach(async () => {
-  t = await testApp({ seedDemo: true, demoPassword: 'leadroom-demo1' });
+  t = await testApp();
+  const admin = await t.login();
+  await createShop(admin, 'shop-a');
+  await createShop(admin, 'shop-b');
 });
 afterEach(async () => {
   await t.close();
@@ -50,7 +53,10 @@ describe('dashboard', () => {
   });
 
   it('is refused to shop-area accounts', async () => {
-    const owner = await t.login('owner', 'leadroom-demo1');
+    const admin = await t.login();
+    const ownerType = await t.app.db.selectFrom('account_types').select('id').where('builtin_key', '=', 'shop-owner').executeTakeFirstOrThrow();
+    await admin.post('/api/accounts', { loginId: 'owner', password: TEST_PASSWORD, name: '업체관리자', accountTypeId: ownerType.id });
+    const owner = await t.login('owner', TEST_PASSWORD);
     expect((await owner.get('/api/dashboard')).statusCode).toBe(403);
   });
 });

@@ -26,6 +26,9 @@ export function landingsRepository(db: Kysely<Database>) {
       ]);
 
   return {
+    options: (shopId: number) =>
+      db.selectFrom('landings').select(['id', 'title', 'landing_code', 'status']).where('shop_id', '=', shopId).orderBy('title').execute(),
+
     list(shopId: number, f: LandingListQuery, period: StatsPeriod) {
       const qb = db
         .selectFrom('landings as l')

@@ -21,6 +21,10 @@ export async function landingsRoutes(app: FastifyInstance, links: ModuleLinks): 
   const write = { screen: 'landing-status', action: 'write', shop: true } as const;
 
   defineRoute(app, api.list, { access: read, handler: (c) => service.list(c.shopId, c.query) });
+  defineRoute(app, api.options, {
+    access: { screen: ['landing-status', 'database-status', 'landing-script-management'], action: 'read', shop: true },
+    handler: (c) => service.options(c.shopId),
+  });
   defineRoute(app, api.create, { access: write, handler: (c) => service.create(c.shopId, c.body, c.actor) });
   defineRoute(app, api.get, { access: read, handler: (c) => service.get(c.shopId, c.params.id) });
   defineRoute(app, api.update, { access: write, handler: (c) => service.update(c.shopId, c.params.id, c.body, c.actor) });

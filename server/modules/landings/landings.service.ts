@@ -11,7 +11,7 @@ import { AppError, badRequest, conflict, foundOr404, notFound } from '../../lib/
 import { auditBy, type Actor } from '../audit/audit.service.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { inTransaction, isUniqueViolation } from '../../db/dialect-sql.ts';
-import { addDays, seoulDay, seoulDayStart } from '../../../contracts/kst.ts';
+import { addDays, periodInstants, seoulDay } from '../../../contracts/kst.ts';
 import {
   formFields as formFieldsSchema, hasFreeScripts, landingContent, landingPath, landingState,
   type Landing, type LandingInput, type LandingListItem, type LandingListQuery, type LandingView,
@@ -109,6 +109,10 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
   return {
     get,
 
+    options: async (shopId: number) => ({
+      items: (await repo.options(shopId)).map((r) => ({ id: r.id, title: r.title, landingCode: r.landing_code, status: r.status })),
+    }),
+
     async list(shopId: number, q: LandingListQuery) {
       const now = clock();
       const to = q.to ?? seoulDay(now);
@@ -117,7 +121,7 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
       await hooks.flushVisits();
       const [shop, { rows, total }] = await Promise.all([
         shopOf(shopId),
-        repo.list(shopId, q, { fromDay: from, toDay: to, fromIso: seoulDayStart(from).toISOString(), toIso: seoulDayStart(addDays(to, 1)).toISOString() }),
+        repo.list(shopId, q, { fromDay: from, toDay: to, ...periodInstants(from, to) }),
       ]);
       const items: LandingListItem[] = rows.map((r) => {
         const visits = Number(r.visits);

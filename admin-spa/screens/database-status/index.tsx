@@ -1,0 +1,253 @@
+// DB 현황: the current shop's leads for a period, filtered and sorted on the server with the
+// view kept in the URL. Status, appointment and memo change in place; chosen rows change
+// status together; a lead's name opens its detail. Counselors see only their own leads.
+import { useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { App, Button, Form, InputNumber, Popover, Select, Space, Tag, Tooltip, Typography } from 'antd';
+import { ClockCircleOutlined, SettingOutlined } from '@ant-design/icons';
+import type { ColumnsType } from 'antd/es/table/interface.js';
+import { useQueryClient } from '@tanstack/react-query';
+import { SETTABLE_STATUSES, leadSettingsInput, leadsApi, type CsStatus, type LeadListItem } from '@contracts/leads.ts';
+import { landingsApi } from '@contracts/landings.ts';
+import { call } from '@/lib/api.ts';
+import { invalidate, useCall } from '@/lib/use-call.ts';
+import { useAuth } from '@/lib/auth.tsx';
+import { useCurrentShop } from '@/lib/shop.tsx';
+import { useCodeOptions } from '@/lib/options.ts';
+import { formatDateTime } from '@/lib/format.ts';
+import { zodRule } from '@/lib/zod-rule.ts';
+import { ResourceTable } from '@/components/resource-table.tsx';
+import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
+import { LeadDrawer } from './lead-drawer.tsx';
+import { MemoCell, PhoneCell, ReservationCell, StatusDialogModal, StatusSelect, StatusTag, duration, statusOptions } from './lead-edits.tsx';
+import './database-status.css';
+
+export default function DatabaseStatus() {
+  const shop = useCurrentShop();
+  const { can, account } = useAuth();
+  const writable = can('database-status', 'write');
+  const mine = account!.dataScope === 'assigned';
+  const params = { shopId: shop.id };
+  const [search, setSearch] = useSearchParams();
+  const { from, to, today, setPeriod } = usePeriod(1);
+  const openId = Number(search.get('lead')) || null;
+  const openLead = (id: number | null) => {
+    const next = new URLSearchParams(search);
+    if (id) next.set('lead', String(id));
+    else next.delete('lead');
+    setSearch(next);
+  };
+
+  const landings = useCall(landingsApi.options, { params });
+  const media = useCodeOptions('media-type');
+  const counselors = useCall(leadsApi.counselors, { params }, { enabled: !mine });
+  const settings = useCall(leadsApi.settings, { params });
+  const [selected, setSelected] = useState<number[]>([]);
+  const now = useNow(60_000);
+
+  const loadMemo = async (id: number) => (await call(leadsApi.get, { params: { ...params, id } })).memo;
+
+  const columns = useMemo<ColumnsType<LeadListItem>>(
+    () => [
+      {
+        title: '접수', dataIndex: 'createdAt', key: 'createdAt', width: 150,
+        render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(v)}</span>,
+      },
+      {
+        title: '이름', dataIndex: 'name', key: 'name',
+        render: (v: string, row) => (
+          <Typography.Link onClick={() => openLead(row.id)} style={{ whiteSpace: 'nowrap' }}>
+            {v}
+          </Typography.Link>
+        ),
+      },
+      {
+        title: '연락처', dataIndex: 'phone', key: 'phone',
+        render: (v: string, row) => <PhoneCell key={row.id} shopId={shop.id} id={row.id} masked={v} canUnmask={account!.canUnmask} />,
+      },
+      {
+        title: '상태', dataIndex: 'csStatus', key: 'csStatus',
+        render: (v: CsStatus, row) => <StatusSelect shopId={shop.id} id={row.id} status={v} reservedAt={row.reservedAt} disabled={!writable} />,
+      },
+      {
+        title: '첫 연락', key: 'firstContactAt',
+        render: (_: unknown, row) =>
+          row.firstContactAt ? (
+            duration(Date.parse(row.firstContactAt) - Date.parse(row.createdAt))
+          ) : row.csStatus === '미처리' ? (
+            <Tooltip title="접수 후 아직 연락하지 않았습니다">
+              <Typography.Text type={row.overdue ? 'danger' : 'secondary'} strong={row.overdue} style={{ whiteSpace: 'nowrap' }}>
+                <ClockCircleOutlined /> {duration(now - Date.parse(row.createdAt))} 대기
+              </Typography.Text>
+            </Tooltip>
+          ) : (
+            '-'
+          ),
+      },
+      {
+        title: '예약', dataIndex: 'reservedAt', key: 'reservedAt',
+        render: (v: string | null, row) => <ReservationCell shopId={shop.id} id={row.id} reservedAt={v} writable={writable} />,
+      },
+      ...(mine ? [] : [{ title: '담당', dataIndex: 'assigneeName', key: 'assigneeName', render: (v: string | null) => v ?? <Typography.Text type="secondary">미배분</Typography.Text> }]),
+      {
+        title: '메모', dataIndex: 'memo', key: 'memo',
+        render: (v: string | null, row) => <MemoCell shopId={shop.id} id={row.id} excerpt={v} writable={writable} load={() => loadMemo(row.id)} />,
+      },
+      {
+        title: '랜딩 · 매체', key: 'landing',
+        render: (_: unknown, row) => (
+          <Space orientation="vertical" size={0}>
+            <Typography.Text ellipsis style={{ maxWidth: 200 }}>{row.landingTitle ?? (row.source === 'landing' ? '-' : '직접 등록')}</Typography.Text>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {[row.mediaTypeName, row.utmSource].filter(Boolean).join(' · ') || '-'}
+            </Typography.Text>
+          </Space>
+        ),
+      },
+      {
+        title: '구분', key: 'tags',
+        render: (_: unknown, row) => (
+          <Space size={4}>
+            {row.duplicateOf && <Tag color="magenta">중복</Tag>}
+            {row.validity !== 'valid' && <Tooltip title={row.invalidReason}><Tag>{row.validity === 'invalid' ? '무효' : '반품'}</Tag></Tooltip>}
+          </Space>
+        ),
+      },
+    ],
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the row handlers read the URL at click time
+    [shop.id, writable, mine, account, now],
+  );
+
+  const filters = [
+    { name: 'q', label: '이름 또는 전화번호', type: 'search' as const, width: 200 },
+    { name: 'status', label: '상태', type: 'multi' as const, options: statusOptions },
+    ...(mine
+      ? []
+      : [{
+          name: 'assignee', label: '담당', type: 'select' as const,
+          options: [{ value: 'none', label: '미배분' }, ...(counselors.data?.items ?? []).map((c) => ({ value: String(c.id), label: c.name }))],
+        }]),
+    { name: 'landingId', label: '랜딩', type: 'select' as const, width: 180, options: (landings.data?.items ?? []).map((l) => ({ value: String(l.id), label: l.title })) },
+    { name: 'mediaTypeId', label: '매체', type: 'select' as const, options: media.options.map((o) => ({ value: String(o.value), label: o.label })) },
+    { name: 'utmSource', label: 'utm_source', type: 'search' as const, width: 140 },
+    { name: 'utmCampaign', label: 'utm_campaign', type: 'search' as const, width: 150 },
+    { name: 'duplicate', label: '중복', type: 'select' as const, options: [{ value: 'unique', label: '중복 아님' }, { value: 'duplicate', label: '중복만' }] },
+    { name: 'validity', label: '유효성', type: 'select' as const, options: [{ value: 'valid', label: '유효' }, { value: 'invalid', label: '무효·반품' }] },
+  ];
+
+  return (
+    <>
+      <ResourceTable
+        endpoint={leadsApi.list}
+        params={params}
+        extraQuery={{ from, to }}
+        columns={columns}
+        filters={filters}
+        rowClassName={(row) => (row.overdue ? 'lr-overdue' : '')}
+        rowSelection={writable ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]), preserveSelectedRowKeys: false } : undefined}
+        empty={
+          mine
+            ? '이 기간에 배분받은 DB가 없습니다. 관리자가 DB를 배분하면 여기에 나타납니다.'
+            : '이 기간에 접수된 DB가 없습니다. 랜딩에서 신청이 들어오면 바로 여기에 나타납니다.'
+        }
+        toolbar={
+          <>
+            <PeriodPicker label="접수 기간" from={from} to={to} today={today} onChange={setPeriod} />
+            {writable && selected.length > 0 && <BulkStatus shopId={shop.id} ids={selected} onDone={() => setSelected([])} />}
+            {writable && !mine && settings.data && <OverdueSetting shopId={shop.id} minutes={settings.data.overdueMinutes} />}
+          </>
+        }
+      />
+      <LeadDrawer shopId={shop.id} id={openId} writable={writable} canUnmask={account!.canUnmask} onOpen={openLead} onClose={() => openLead(null)} />
+    </>
+  );
+}
+
+/** The time, updated every `ms` (waits shown in minutes move on their own). */
+function useNow(ms: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+  return now;
+}
+
+/** One status for the chosen rows. */
+function BulkStatus({ shopId, ids, onDone }: { shopId: number; ids: number[]; onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const { message } = App.useApp();
+  const [dialog, setDialog] = useState<Parameters<typeof StatusDialogModal>[0]['dialog']>(null);
+  const apply = async (csStatus: CsStatus, extra: { reservedAt?: string; reason?: string } = {}) => {
+    try {
+      const { updated } = await call(leadsApi.bulkStatus, { params: { shopId }, body: { ids, csStatus, ...extra } });
+      await invalidate(queryClient, [leadsApi.list, leadsApi.get]);
+      message.success(`${updated.toLocaleString('ko-KR')}건을 ${csStatus} 상태로 바꿨습니다.`);
+      onDone();
+      return true;
+    } catch (err) {
+      message.error((err as Error).message);
+      return false;
+    }
+  };
+  return (
+    <>
+      <Select<CsStatus>
+        placeholder={`선택한 ${ids.length}건 상태 변경`}
+        aria-label="선택한 DB 상태 변경"
+        style={{ width: 200 }}
+        value={null}
+        options={SETTABLE_STATUSES.map((s) => ({ value: s, label: <StatusTag status={s} /> }))}
+        onChange={(s) => {
+          if (s === '상담예약' || s === '무효') setDialog({ status: s, apply: (extra) => apply(s, extra) });
+          else void apply(s);
+        }}
+      />
+      <StatusDialogModal dialog={dialog} onClose={() => setDialog(null)} />
+    </>
+  );
+}
+
+/** When 미처리 turns red: the shop's threshold. */
+function OverdueSetting({ shopId, minutes }: { shopId: number; minutes: number }) {
+  const [form] = Form.useForm<{ overdueMinutes: number }>();
+  const [open, setOpen] = useState(false);
+  const queryClient = useQueryClient();
+  const { message } = App.useApp();
+  return (
+    <Popover
+      open={open}
+      onOpenChange={setOpen}
+      trigger="click"
+      title="미처리 경고"
+      content={
+        <Form
+          form={form}
+          layout="vertical"
+          initialValues={{ overdueMinutes: minutes }}
+          onFinish={async (v) => {
+            try {
+              await call(leadsApi.updateSettings, { params: { shopId }, body: v });
+              await invalidate(queryClient, [leadsApi.settings, leadsApi.list]);
+              message.success('저장했습니다.');
+              setOpen(false);
+            } catch (err) {
+              message.error((err as Error).message);
+            }
+          }}
+        >
+          <Form.Item label="접수 후 연락 없이 지나면 빨갛게 표시" name="overdueMinutes" rules={[zodRule(leadSettingsInput, 'overdueMinutes')]}>
+            <InputNumber min={5} max={1440} suffix="분" style={{ width: 160 }} />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" block>
+            저장
+          </Button>
+        </Form>
+      }
+    >
+      <Button icon={<SettingOutlined />} aria-label="미처리 경고 설정" title="접수 후 이 시간이 지나도록 미처리면 빨갛게 표시합니다">
+        미처리 경고 {minutes}분
+      </Button>
+    </Popover>
+  );
+}

@@ -1,0 +1,209 @@
+// One lead: what the visitor sent (answers, consent, where they came from), its duplicate
+// chain, the call workflow (status, appointment, memo) and its access record. Opening it is
+// itself recorded.
+import { useState } from 'react';
+import { Alert, Button, Descriptions, Divider, Drawer, Empty, Input, Skeleton, Space, Tag, Timeline, Typography } from 'antd';
+import { leadsApi, type LeadDetail, type LeadEventItem } from '@contracts/leads.ts';
+import { useCall } from '@/lib/use-call.ts';
+import { formatDateTime } from '@/lib/format.ts';
+import { PhoneCell, ReservationCell, StatusSelect, StatusTag, duration, useLeadSave } from './lead-edits.tsx';
+
+const ACTIONS: Record<string, string> = {
+  created: '접수', view: '열람', unmask: '전화번호 보기', status: '상태 변경', memo: '메모', assign: '배분', export: '내보내기',
+  delete: '삭제', restore: '복원', purge: '파기', deliver: '전송',
+};
+
+function describe(e: LeadEventItem): string {
+  const a = e.after ?? {};
+  const b = e.before ?? {};
+  if (e.action === 'status') {
+    const parts = [];
+    if (a.csStatus && a.csStatus !== b.csStatus) parts.push(`${String(b.csStatus ?? '-')} → ${String(a.csStatus)}`);
+    if ('reservedAt' in a && a.reservedAt !== b.reservedAt) parts.push(`예약 ${a.reservedAt ? formatDateTime(String(a.reservedAt)) : '없음'}`);
+    if (a.reason) parts.push(`사유: ${String(a.reason)}`);
+    return parts.join(' · ');
+  }
+  if (e.action === 'memo') return a.memo ? `“${String(a.memo).slice(0, 80)}”` : '메모 지움';
+  if (e.action === 'assign') return a.assigneeName ? `담당 ${String(a.assigneeName)}` : '미배분으로';
+  if (e.action === 'created') return a.duplicateOf ? `중복 (#${String(a.duplicateOf)})` : '';
+  return '';
+}
+
+export function LeadDrawer({ shopId, id, writable, canUnmask, onOpen, onClose }: {
+  shopId: number;
+  id: number | null;
+  writable: boolean;
+  canUnmask: boolean;
+  /** Opens another lead (the duplicate chain). */
+  onOpen: (id: number) => void;
+  onClose: () => void;
+}) {
+  const q = useCall(leadsApi.get, { params: { shopId, id: id ?? 0 } }, { enabled: id !== null, staleTime: 0 });
+  const d = q.data;
+  return (
+    <Drawer
+      open={id !== null}
+      size={640}
+      onClose={onClose}
+      destroyOnHidden
+      title={d ? <Space>{d.name}<StatusTag status={d.csStatus} />{d.duplicateOf && <Tag color="magenta">중복</Tag>}</Space> : 'DB 상세'}
+    >
+      {q.isError && <Alert type="error" showIcon title={(q.error as Error).message} />}
+      {!d && !q.isError && <Skeleton active paragraph={{ rows: 12 }} />}
+      {d && <Body key={d.id} shopId={shopId} d={d} writable={writable} canUnmask={canUnmask} onOpen={onOpen} />}
+    </Drawer>
+  );
+}
+
+function Body({ shopId, d, writable, canUnmask, onOpen }: { shopId: number; d: LeadDetail; writable: boolean; canUnmask: boolean; onOpen: (id: number) => void }) {
+  const wait = d.firstContactAt ? duration(Date.parse(d.firstContactAt) - Date.parse(d.createdAt)) : null;
+
+  return (
+    <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+      {d.duplicateOfLead && (
+        <Alert
+          type="warning"
+          showIcon
+          title={
+            <span>
+              {formatDateTime(d.duplicateOfLead.createdAt)}에 접수된 <Typography.Link onClick={() => onOpen(d.duplicateOfLead!.id)}>{d.duplicateOfLead.name} (#{d.duplicateOfLead.id})</Typography.Link>의 중복입니다.
+            </span>
+          }
+        />
+      )}
+      <Descriptions size="small" column={2} bordered>
+        <Descriptions.Item label="연락처" span={2}>
+          <PhoneCell shopId={shopId} id={d.id} masked={d.phone} canUnmask={canUnmask} />
+        </Descriptions.Item>
+        <Descriptions.Item label="접수">{formatDateTime(d.createdAt)}</Descriptions.Item>
+        <Descriptions.Item label="첫 연락">{wait ? `${wait} 만에` : <Typography.Text type={d.overdue ? 'danger' : 'secondary'}>아직 없음</Typography.Text>}</Descriptions.Item>
+        <Descriptions.Item label="랜딩">{d.landingTitle ?? (d.source === 'landing' ? '-' : '직접 등록')}</Descriptions.Item>
+        <Descriptions.Item label="매체">{d.mediaTypeName ?? '-'}</Descriptions.Item>
+        <Descriptions.Item label="담당">{d.assigneeName ?? <Typography.Text type="secondary">미배분</Typography.Text>}</Descriptions.Item>
+        <Descriptions.Item label="유효성">
+          {d.validity === 'valid' ? '유효' : <Tag>{d.validity === 'invalid' ? '무효' : '반품'}{d.invalidReason ? ` · ${d.invalidReason}` : ''}</Tag>}
+        </Descriptions.Item>
+      </Descriptions>
+
+      <div>
+        <Divider titlePlacement="start" plain style={{ marginTop: 0 }}>
+          상담
+        </Divider>
+        <Space orientation="vertical" style={{ width: '100%' }}>
+          <Space wrap>
+            <span>상태</span>
+            <StatusSelect shopId={shopId} id={d.id} status={d.csStatus} reservedAt={d.reservedAt} disabled={!writable} />
+            <span style={{ marginLeft: 12 }}>예약</span>
+            <ReservationCell shopId={shopId} id={d.id} reservedAt={d.reservedAt} writable={writable} />
+          </Space>
+          <MemoEditor key={d.memo ?? ''} shopId={shopId} id={d.id} memo={d.memo} writable={writable} />
+        </Space>
+      </div>
+
+      <div>
+        <Divider titlePlacement="start" plain>
+          신청 내용
+        </Divider>
+        <Descriptions size="small" column={1} bordered>
+          <Descriptions.Item label="이름">{d.name}</Descriptions.Item>
+          {d.answers.map((a) => (
+            <Descriptions.Item key={a.label} label={a.label}>
+              {a.value || '-'}
+            </Descriptions.Item>
+          ))}
+          <Descriptions.Item label="동의">
+            <Space size={4} wrap>
+              <Tag color={d.privacyConsent ? 'green' : 'default'}>개인정보 수집·이용{d.policyVersion ? ` (처리방침 ${d.policyVersion}판)` : ''}</Tag>
+              {d.marketingConsent && <Tag color="green">마케팅 수신</Tag>}
+              {d.sensitiveConsent && <Tag color="green">민감정보</Tag>}
+            </Space>
+          </Descriptions.Item>
+        </Descriptions>
+      </div>
+
+      <div>
+        <Divider titlePlacement="start" plain>
+          유입
+        </Divider>
+        <Descriptions size="small" column={2} bordered>
+          <Descriptions.Item label="utm_source">{d.utmSource ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label="utm_medium">{d.utmMedium ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label="utm_campaign">{d.utmCampaign ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label="utm_content">{d.utmContent ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label="utm_term">{d.utmTerm ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label="유입 경로">
+            <Typography.Text ellipsis style={{ maxWidth: 200 }} title={d.referrer ?? undefined}>
+              {d.referrer || '직접 방문'}
+            </Typography.Text>
+          </Descriptions.Item>
+        </Descriptions>
+      </div>
+
+      {d.duplicates.length > 0 && (
+        <div>
+          <Divider titlePlacement="start" plain>
+            이 DB의 중복 ({d.duplicates.length}건)
+          </Divider>
+          <Space orientation="vertical" size={4}>
+            {d.duplicates.map((x) => (
+              <Typography.Link key={x.id} onClick={() => onOpen(x.id)}>
+                {formatDateTime(x.createdAt)} · {x.name} (#{x.id})
+              </Typography.Link>
+            ))}
+          </Space>
+        </div>
+      )}
+
+      <div>
+        <Divider titlePlacement="start" plain>
+          처리 기록
+        </Divider>
+        {d.history.length === 0 ? (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />
+        ) : (
+          <Timeline
+            items={d.history.map((e) => ({
+              key: e.id,
+              color: e.action === 'created' ? 'green' : e.action === 'view' || e.action === 'unmask' ? 'gray' : 'blue',
+              content: (
+                <Space orientation="vertical" size={0}>
+                  <Typography.Text>
+                    {ACTIONS[e.action] ?? e.action} {describe(e) && <Typography.Text type="secondary">{describe(e)}</Typography.Text>}
+                  </Typography.Text>
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {formatDateTime(e.at)} · {e.accountName ?? (e.action === 'created' ? '방문자' : '시스템')}
+                    {e.ip ? ` · ${e.ip}` : ''}
+                  </Typography.Text>
+                </Space>
+              ),
+            }))}
+          />
+        )}
+      </div>
+    </Space>
+  );
+}
+
+/** The whole memo; saved memos come back as the lead's, which resets the editor. */
+function MemoEditor({ shopId, id, memo, writable }: { shopId: number; id: number; memo: string | null; writable: boolean }) {
+  const save = useLeadSave(shopId);
+  const [value, setValue] = useState(memo ?? '');
+  return (
+    <>
+      <Input.TextArea
+        aria-label="메모"
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        autoSize={{ minRows: 3, maxRows: 10 }}
+        maxLength={2000}
+        disabled={!writable}
+        placeholder="통화 내용, 다음 연락 약속 …"
+      />
+      {writable && (
+        <Button type="primary" disabled={value === (memo ?? '')} onClick={() => save(id, { memo: value }, '메모를 저장했습니다.')}>
+          메모 저장
+        </Button>
+      )}
+    </>
+  );
+}
