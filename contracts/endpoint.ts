@@ -6,8 +6,11 @@ import type { z } from 'zod';
 
 type Schema = z.ZodType;
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-/** What an endpoint answers: JSON of its schema, nothing (204), or an HTML page. */
-export type ResponseKind = Schema | null | 'html';
+/**
+ * What an endpoint answers: JSON of its schema, nothing (204), an HTML page, or a stream of
+ * server-sent events (text/event-stream; the browser reads it with EventSource).
+ */
+export type ResponseKind = Schema | null | 'html' | 'events';
 /** What it takes: JSON of its schema, or a multipart upload. */
 export type BodyKind = Schema | 'multipart';
 

@@ -140,6 +140,25 @@ export const leadSettingsInput = z.object({
 export const counselorOption = z.object({ id: z.number(), name: z.string(), loginId: z.string() });
 export type CounselorOption = z.infer<typeof counselorOption>;
 
+/** A change to leads as the server announces it, between processes too (the leads module's feed). */
+export interface LeadChange {
+  shopId: number;
+  kind: 'created' | 'changed';
+  /** Each lead with its assignee now and, when that changed, before (who must see it leave). */
+  leads: Array<{ id: number; assigneeId: number | null; previousAssigneeId?: number | null }>;
+}
+
+/** One event of a browser's lead stream: the leads of a change that this account may see. */
+export const leadStreamEvent = z.object({
+  kind: z.enum(['created', 'changed']),
+  ids: z.array(z.number()),
+  /** Of `ids`, those assigned to the account itself (a counselor's new leads). */
+  mine: z.array(z.number()),
+});
+export type LeadStreamEvent = z.infer<typeof leadStreamEvent>;
+/** The event name of lead changes in the stream (EventSource listens for it). */
+export const LEAD_STREAM_EVENT = 'leads';
+
 export const leadsApi = {
   list: listEndpoint({
     path: '/api/shops/:shopId/leads',
@@ -162,6 +181,8 @@ export const leadsApi = {
     },
     extra: { period: z.object({ from: z.string(), to: z.string() }), overdueMinutes: z.number() },
   }),
+  /** Lead changes as they happen (server-sent events named LEAD_STREAM_EVENT, data a leadStreamEvent). */
+  stream: endpoint({ method: 'GET', path: '/api/shops/:shopId/leads/stream', params: shopParam, response: 'events' }),
   get: endpoint({ method: 'GET', path: '/api/shops/:shopId/leads/:id', params: shopItemParams, response: leadDetail }),
   update: endpoint({ method: 'PATCH', path: '/api/shops/:shopId/leads/:id', params: shopItemParams, body: leadUpdate, response: leadDetail }),
   bulkStatus: endpoint({

@@ -37,6 +37,8 @@ import { landingScriptsRoutes } from './modules/landing-scripts/landing-scripts.
 import { privacyPoliciesRoutes } from './modules/privacy-policies/privacy-policies.routes.ts';
 import { intakeRoutes, type IntakeHandle } from './modules/intake/intake.routes.ts';
 import { leadsRoutes } from './modules/leads/leads.routes.ts';
+import { leadFeed } from './modules/leads/lead-feed.ts';
+import { openNotifier } from './db/notify.ts';
 
 const MODULES: readonly ResourceModule[] = [
   authRoutes, codeItemsRoutes, accountTypesRoutes, accountsRoutes, shopsRoutes, shopPermissionsRoutes, denyRulesRoutes,
@@ -106,17 +108,24 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
   const pages = await publicLandingPages(app);
   // Intake registers last (its route follows the modules'); the links reach it once it exists.
   const late: { intake?: IntakeHandle } = {};
+  const notifier = await openNotifier(handle, (err) => app.log.error({ err }, 'database notifications'));
+  app.addHook('onClose', async () => notifier.close());
+  const feed = leadFeed(notifier, (err) => app.log.error({ err }, 'lead feed'));
+  // Listening before the app answers anything: no change is missed by a stream opened right away.
+  await feed.ready();
   const links: ModuleLinks = {
     landingsChanged: (ids) => pages.changed(ids),
     pagesStale: () => pages.revalidate(),
     flushVisits: async () => late.intake?.flushVisits(),
     renderPreview: (view) => pages.preview(view),
+    leadsChanged: (change) => void feed.publish(change).catch((err) => app.log.error({ err }, 'lead feed')),
+    watchLeads: (shopId, fn) => feed.watch(shopId, fn),
   };
   // Pages changed here or in another process: intake's cached definitions go too.
   pages.onChange(() => late.intake?.forget());
   app.decorate('links', links);
   for (const mod of MODULES) await mod(app, links);
-  late.intake = await intakeRoutes(app);
+  late.intake = await intakeRoutes(app, links);
   await spaPlugin(app);
   return app;
 }

@@ -2,6 +2,7 @@
 // app.ts wires each link to the module that answers it. No module reaches another by name.
 import type { FastifyInstance } from 'fastify';
 import type { LandingView } from '../contracts/landings.ts';
+import type { LeadChange } from '../contracts/leads.ts';
 
 export interface ModuleLinks {
   /** Landings changed in this process: their public pages render anew, intake forgets their definitions. */
@@ -12,6 +13,10 @@ export interface ModuleLinks {
   flushVisits(): Promise<void>;
   /** The landing editor's preview of a view. */
   renderPreview(view: LandingView): Promise<string>;
+  /** Leads were written (intake's batches, the lead screens): open lists hear it, in every process. */
+  leadsChanged(change: LeadChange): void;
+  /** Follows one shop's lead changes (the lead stream); returns the way to stop. */
+  watchLeads(shopId: number, fn: (change: LeadChange) => void): () => void;
 }
 
 /** A resource module: registers its routes; calls other modules only through the links. */

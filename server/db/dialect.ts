@@ -10,6 +10,8 @@ export interface DbHandle {
   dialect: DialectName;
   /** The SQLite database file (absolute), when the database is one; other connections (a writer thread) open it too. */
   sqliteFile?: string;
+  /** PostgreSQL: where to open a listening connection (notify.ts), and the schema that names its channels. */
+  pg?: { url: string; schema: string };
   close(): Promise<void>;
 }
 
@@ -41,7 +43,7 @@ export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
       ...(schema ? { options: `-c search_path="${schema}"` } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return { db, dialect: 'postgres', pg: { url: opts.url, schema: schema ?? 'public' }, close: () => db.destroy() };
   }
   const Sqlite = (await import('better-sqlite3')).default;
   if (opts.url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(opts.url)), { recursive: true });

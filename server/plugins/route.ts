@@ -83,7 +83,8 @@ export function defineRoute<E extends Endpoint>(app: FastifyInstance, e: E, o: R
         actor: (req.auth ? actorOf(req.auth, req.ip) : undefined) as Actor,
         shopId: req.shopId as number,
       } as HandlerContext<E>);
-      if (reply.sent) return reply;
+      // A stream's handler took the connection over (reply.hijack()).
+      if (reply.sent || e.response === 'events') return reply;
       if (e.response === null) return reply.code(status).send();
       if (e.response === 'html') return reply.code(status).type('text/html; charset=utf-8').send(result);
       return reply.code(status).send(result);

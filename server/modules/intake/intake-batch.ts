@@ -23,7 +23,7 @@ export interface PendingBlock {
   row: { shop_id: number; landing_id: number; reason: 'honeypot' | 'too-fast'; ip: string | null; phone: string | null; name: string | null; user_agent: string | null; detail: string | null };
 }
 
-export type Outcome = { status: 'created'; leadId: number; duplicateOf: number | null } | { status: 'denied'; ruleId: number } | { status: 'blocked' };
+export type Outcome = { status: 'created'; leadId: number; duplicateOf: number | null; assigneeId?: number | null } | { status: 'denied'; ruleId: number } | { status: 'blocked' };
 
 export function commitBatch(db: Kysely<Database>, items: Array<PendingLead | PendingBlock>, now: Date): Promise<Outcome[]> {
   return db.transaction().execute(async (trx) => {

@@ -3,6 +3,7 @@
 import { ERROR_CODES, errorBody } from '../../../contracts/errors.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ModuleLinks } from '../../links.ts';
 import { clientIp } from '../../plugins/fast-path.ts';
 import { API_HEADERS, isJsonType, parseJson } from '../../plugins/http-basics.ts';
 import { intakeService, IntakeError, type LandingDefinition } from './intake.service.ts';
@@ -76,7 +77,7 @@ function withRefererUtm(body: Record<string, unknown>, referer: string | undefin
   return Object.keys(utm).length ? { ...body, ...utm } : body;
 }
 
-export async function intakeRoutes(app: FastifyInstance): Promise<IntakeHandle> {
+export async function intakeRoutes(app: FastifyInstance, links: ModuleLinks): Promise<IntakeHandle> {
   let secret: Buffer | undefined;
   const service = intakeService(app.db, app.clock, {
     rateLimit: app.config.intakeRateLimit,
@@ -85,6 +86,7 @@ export async function intakeRoutes(app: FastifyInstance): Promise<IntakeHandle> 
     writer: app.sqliteFile && app.config.intakeWriterThread
       ? threadWriter(app.sqliteFile, (err) => app.log.error({ err }, 'intake writer thread failed'))
       : inlineWriter(app.db),
+    announce: links.leadsChanged,
   });
   app.addHook('onClose', async () => service.close());
 

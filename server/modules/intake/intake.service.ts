@@ -6,6 +6,7 @@ import { intakeRepository, type LandingDefinitionRow } from './intake.repository
 import type { Outcome, PendingBlock, PendingLead } from './intake-batch.ts';
 import type { BatchWriter } from './intake-writer.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
+import type { LeadChange } from '../../../contracts/leads.ts';
 import { ERROR_CODES, type ErrorCode } from '../../../contracts/errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import { verifyRenderStamp } from '../../lib/render-stamp.ts';
@@ -78,6 +79,8 @@ export interface IntakeOptions {
   tokenMaxAgeMs: number;
   /** Commits the batches (inlineWriter, or threadWriter for a SQLite file). */
   writer: BatchWriter;
+  /** Told of each committed batch's new leads, per shop (open lead lists hear of them). */
+  announce?: (change: LeadChange) => void;
 }
 
 /** Fixed one-minute windows; the counters are dropped every window. */
@@ -100,13 +103,30 @@ function windowLimiter(limit: number) {
 /** A raw form value as text, without control characters (they never reach a database). */
 const str = (v: unknown) => stripControls(typeof v === 'string' ? v : Array.isArray(v) ? String(v[0] ?? '') : v == null ? '' : String(v));
 
+/** One change per shop for a committed batch's new leads. */
+function announceBatch(items: Array<PendingLead | PendingBlock>, outcomes: Outcome[], announce: (change: LeadChange) => void) {
+  const byShop = new Map<number, LeadChange['leads']>();
+  outcomes.forEach((o, i) => {
+    const item = items[i];
+    if (o.status !== 'created' || item?.kind !== 'lead') return;
+    const list = byShop.get(item.lead.shop_id) ?? [];
+    list.push({ id: o.leadId, assigneeId: o.assigneeId ?? null });
+    byShop.set(item.lead.shop_id, list);
+  });
+  for (const [shopId, leads] of byShop) announce({ shopId, kind: 'created', leads });
+}
+
 export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOptions) {
   const repo = intakeRepository(db);
   const definitions = new Map<string, { def: LandingDefinition | null; until: number }>();
   const allow = windowLimiter(opts.rateLimit);
   const allowVisit = windowLimiter(VISITS_PER_MINUTE);
   const { writer } = opts;
-  const committer = new GroupCommit<PendingLead | PendingBlock, Outcome>((items) => writer.commit(items, clock()));
+  const committer = new GroupCommit<PendingLead | PendingBlock, Outcome>(async (items) => {
+    const outcomes = await writer.commit(items, clock());
+    if (opts.announce) announceBatch(items, outcomes, opts.announce);
+    return outcomes;
+  });
   // Every visitor of a cached page posts the same token: remember the verified ones.
   const stamps = new Map<string, number>();
   const renderTime = (landingId: number, token: unknown): number | null => {

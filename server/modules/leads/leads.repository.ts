@@ -168,7 +168,7 @@ export function leadsRepository(db: Kysely<Database>) {
       (await base(shopId, who).select('l.id').where('l.id', 'in', ids).execute()).map((r) => r.id),
 
     states: (ids: number[]) =>
-      db.selectFrom('leads').select(['id', 'shop_id', 'cs_status', 'reserved_at', 'memo', 'first_contact_at', 'validity', 'invalid_reason']).where('id', 'in', ids).execute(),
+      db.selectFrom('leads').select(['id', 'shop_id', 'cs_status', 'reserved_at', 'memo', 'first_contact_at', 'validity', 'invalid_reason', 'assignee_id']).where('id', 'in', ids).execute(),
 
     summary: (id: number) => db.selectFrom('leads').select(['id', 'created_at', 'name', 'cs_status']).where('id', '=', id).executeTakeFirst(),
 

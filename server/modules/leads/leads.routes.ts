@@ -1,17 +1,36 @@
 import type { FastifyInstance } from 'fastify';
+import type { ModuleLinks } from '../../links.ts';
 import { defineRoute } from '../../plugins/route.ts';
+import { eventStreams } from '../../plugins/event-stream.ts';
 import { leadsService } from './leads.service.ts';
-import { leadsApi as api } from '../../../contracts/leads.ts';
+import { LEAD_STREAM_EVENT, leadsApi as api, type LeadStreamEvent } from '../../../contracts/leads.ts';
 
 /** The screens that work leads, each reading the shop's counselors. */
 const COUNSELOR_READERS = ['database-status', 'data-allocation', 'data-allocation-modify', 'database-calendar', 'cs-stats'];
 
-export async function leadsRoutes(app: FastifyInstance): Promise<void> {
-  const service = leadsService(app.db, app.clock);
+export async function leadsRoutes(app: FastifyInstance, links: ModuleLinks): Promise<void> {
+  const service = leadsService(app.db, app.clock, links.leadsChanged);
+  const streams = eventStreams(app);
   const read = { screen: 'database-status', action: 'read', shop: true } as const;
   const write = { screen: 'database-status', action: 'write', shop: true } as const;
 
   defineRoute(app, api.list, { access: read, handler: (c) => service.list(c.shopId, c.query, c.actor) });
+  // Each change of the shop's leads that the account may see: a counselor hears only of leads
+  // assigned to them (or just taken from them), never of another counselor's or another shop's.
+  defineRoute(app, api.stream, {
+    access: read,
+    handler(c) {
+      const me = c.actor;
+      const stream = streams.open(c.req, c.reply);
+      const stop = links.watchLeads(c.shopId, (change) => {
+        const seen = me.scope === 'all' ? change.leads : change.leads.filter((l) => l.assigneeId === me.id || l.previousAssigneeId === me.id);
+        if (!seen.length) return;
+        const event: LeadStreamEvent = { kind: change.kind, ids: seen.map((l) => l.id), mine: seen.filter((l) => l.assigneeId === me.id).map((l) => l.id) };
+        stream.send(LEAD_STREAM_EVENT, event);
+      });
+      stream.onEnd(stop);
+    },
+  });
   defineRoute(app, api.get, { access: read, handler: (c) => service.get(c.shopId, c.params.id, c.actor) });
   defineRoute(app, api.update, { access: write, handler: (c) => service.update(c.shopId, c.params.id, c.body, c.actor) });
   defineRoute(app, api.bulkStatus, { access: write, handler: (c) => service.bulkStatus(c.shopId, c.body, c.actor) });

@@ -14,7 +14,7 @@ import { addDays, periodInstants, seoulDay } from '../../../contracts/kst.ts';
 import { formatPhone, maskPhone } from '../../../contracts/rules.ts';
 import {
   INVALID_REASON_REQUIRED, RESERVATION_REQUIRED, type CsStatus, type LeadBulkStatus, type LeadDetail, type LeadListItem, type LeadListQuery,
-  type LeadSettings, type LeadUpdate,
+  type LeadChange, type LeadSettings, type LeadUpdate,
 } from '../../../contracts/leads.ts';
 
 export type { NewLead };
@@ -129,7 +129,7 @@ interface StatusChange {
 }
 
 /** The lead screens' reads and writes; every read of one lead and every change is in its access record. */
-export function leadsService(db: Kysely<Database>, clock: Clock) {
+export function leadsService(db: Kysely<Database>, clock: Clock, announce: (change: LeadChange) => void = () => {}) {
   const repo = leadsRepository(db);
 
   async function settings(shopId: number): Promise<LeadSettings> {
@@ -193,6 +193,7 @@ export function leadsService(db: Kysely<Database>, clock: Clock) {
             at),
         ),
     );
+    return before;
   }
 
   return {
@@ -240,6 +241,7 @@ export function leadsService(db: Kysely<Database>, clock: Clock) {
           await r.insertEvents([event(shopId, id, actor, 'memo', { memo: row.memo }, { memo }, at)]);
         }
       });
+      announce({ shopId, kind: 'changed', leads: [{ id, assigneeId: row.assignee_id }] });
       const fresh = await load(shopId, actor, id);
       const minutes = await overdueMinutes(shopId);
       return detail(fresh, new Date(Date.parse(at) - minutes * 60_000).toISOString());
@@ -250,7 +252,8 @@ export function leadsService(db: Kysely<Database>, clock: Clock) {
       const ids = await repo.visibleIds(shopId, scopeOf(actor), [...new Set(input.ids)]);
       if (!ids.length) throw notFound('바꿀 수 있는 DB가 없습니다.');
       const at = clock().toISOString();
-      await inTransaction(db, (trx) => changeStatus(trx, shopId, ids, input, actor, at));
+      const changed = await inTransaction(db, (trx) => changeStatus(trx, shopId, ids, input, actor, at));
+      announce({ shopId, kind: 'changed', leads: changed.map((l) => ({ id: l.id, assigneeId: l.assignee_id })) });
       return { updated: ids.length };
     },
 

@@ -1,0 +1,137 @@
+// The live lead stream over real HTTP (server-sent events): what intake accepts reaches open
+// lists within two seconds, a counselor's stream carries only their own leads, and on
+// PostgreSQL a lead taken by one app instance reaches the browsers of another.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { leadBody, openLanding, shopAccount, submit, type LandingTestApp, landingTestApp } from '../../test-landings.ts';
+import { build } from '../../app.ts';
+import { openDatabase } from '../../db/dialect.ts';
+import type { Client } from '../../test-helpers.ts';
+import type { LeadStreamEvent } from '../../../contracts/leads.ts';
+
+let t: LandingTestApp;
+let landingId: number;
+let base: string;
+beforeEach(async () => {
+  t = await landingTestApp();
+  landingId = await openLanding(t);
+  base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+});
+afterEach(async () => {
+  await t.close();
+});
+
+/** Reads a lead stream over HTTP and collects its events. */
+async function listen(origin: string, client: Client, shopId: number) {
+  const controller = new AbortController();
+  const res = await fetch(`${origin}/api/shops/${shopId}/leads/stream`, { headers: { cookie: client.cookie }, signal: controller.signal });
+  expect(res.status, res.status === 200 ? '' : await res.text()).toBe(200);
+  expect(res.headers.get('content-type')).toContain('text/event-stream');
+  const events: LeadStreamEvent[] = [];
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const pump = (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += decoder.decode(value, { stream: true });
+        let at: number;
+        while ((at = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, at);
+          buffer = buffer.slice(at + 2);
+          const data = /^event: leads\ndata: (.*)$/m.exec(block);
+          if (data) events.push(JSON.parse(data[1]!) as LeadStreamEvent);
+        }
+      }
+    } catch {
+      // aborted
+    }
+  })();
+  return {
+    events,
+    /** Resolves with the events once `n` have arrived, or fails after two seconds. */
+    async until(n: number) {
+      const deadline = Date.now() + 2000;
+      while (events.length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(events.length, 'events within 2 s').toBeGreaterThanOrEqual(n);
+      return events;
+    },
+    async close() {
+      controller.abort();
+      await pump;
+    },
+  };
+}
+
+const lastLead = async () => (await t.app.db.selectFrom('leads').select('id').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()).id;
+
+describe('the lead stream', () => {
+  it('carries a lead intake accepts to an open list within two seconds', async () => {
+    const stream = await listen(base, t.admin, t.shopId);
+    expect((await submit(t, leadBody(t, landingId))).statusCode).toBe(201);
+    const [event] = await stream.until(1);
+    expect(event).toEqual({ kind: 'created', ids: [await lastLead()], mine: [] });
+    await stream.close();
+  });
+
+  it('tells a counselor only of their own leads, and of a lead taken from them', async () => {
+    const mine = await shopAccount(t, 'csa1', 'counselor');
+    await shopAccount(t, 'csb2', 'counselor');
+    const ids = Object.fromEntries(
+      (await t.app.db.selectFrom('accounts').select(['id', 'login_id']).where('login_id', 'in', ['csa1', 'csb2']).execute()).map((a) => [a.login_id, a.id]),
+    );
+    const stream = await listen(base, mine, t.shopId);
+    const everyone = await listen(base, t.admin, t.shopId);
+    await submit(t, leadBody(t, landingId, { phone: '010-3333-0001' }));
+    const unassigned = await lastLead();
+    await submit(t, leadBody(t, landingId, { phone: '010-3333-0002' }));
+    const theirs = await lastLead();
+    await submit(t, leadBody(t, landingId, { phone: '010-3333-0003' }));
+    const own = await lastLead();
+    await t.app.db.updateTable('leads').set({ assignee_id: ids.csb2 }).where('id', '=', theirs).execute();
+    await t.app.db.updateTable('leads').set({ assignee_id: ids.csa1 }).where('id', '=', own).execute();
+    await t.admin.post(`/api/shops/${t.shopId}/leads/bulk-status`, { ids: [unassigned, theirs, own], csStatus: '부재' });
+    t.app.links.leadsChanged({ shopId: t.shopId, kind: 'changed', leads: [{ id: theirs, assigneeId: ids.csb2!, previousAssigneeId: ids.csa1! }] });
+
+    const all = await everyone.until(5);
+    expect(all.slice(0, 3).map((e) => e.kind)).toEqual(['created', 'created', 'created']);
+    const seen = await stream.until(2);
+    await new Promise((r) => setTimeout(r, 200));
+    // Two announcements: their order between processes' connections is not fixed.
+    expect([...stream.events].sort((a, b) => a.ids[0]! - b.ids[0]!)).toEqual([
+      { kind: 'changed', ids: [theirs], mine: [] },
+      { kind: 'changed', ids: [own], mine: [own] },
+    ]);
+    expect(seen.flatMap((e) => e.ids)).not.toContain(unassigned);
+    await stream.close();
+    await everyone.close();
+  });
+
+  it('is refused without the screen, and for a shop the account may not enter', async () => {
+    const other = (await t.admin.post('/api/shops', { shopCode: 'other', name: '다른업체' })).json().id as number;
+    const owner = await shopAccount(t, 'owner1', 'shop-owner');
+    const res = await fetch(`${base}/api/shops/${other}/leads/stream`, { headers: { cookie: owner.cookie } });
+    expect(res.status).toBe(403);
+    expect((await fetch(`${base}/api/shops/${t.shopId}/leads/stream`)).status).toBe(401);
+  });
+});
+
+describe.runIf(process.env.LR_TEST_DIALECT === 'postgres')('two app instances on PostgreSQL', () => {
+  it('carries a lead one instance accepts to a browser of the other', async () => {
+    const schema = (await t.app.db.selectNoFrom((eb) => eb.fn<string>('current_schema', []).as('s')).executeTakeFirstOrThrow()).s;
+    const database = await openDatabase({ url: process.env.TEST_DATABASE_URL!, pgSchema: schema, poolSize: 2 });
+    const second = await build({ config: { logLevel: 'silent', seedDemo: false, distDir: '/nonexistent', dataDir: t.dataDir, intakeRateLimit: 0 }, database, clock: t.clock.now });
+    const secondBase = await second.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const stream = await listen(secondBase, t.admin, t.shopId);
+      expect((await submit(t, leadBody(t, landingId))).statusCode).toBe(201);
+      const [event] = await stream.until(1);
+      expect(event).toMatchObject({ kind: 'created', ids: [await lastLead()] });
+      await stream.close();
+    } finally {
+      await second.close();
+      await database.close();
+    }
+  });
+});
