@@ -152,7 +152,7 @@ export interface LeadChange {
 export const leadStreamEvent = z.object({
   kind: z.enum(['created', 'changed']),
   ids: z.array(z.number()),
-  /** Of `ids`, those assigned to the account itself (a counselor's new leads). */
+  /** Of `ids`, those just assigned to the account itself (new, or handed over from someone else). */
   mine: z.array(z.number()),
 });
 export type LeadStreamEvent = z.infer<typeof leadStreamEvent>;

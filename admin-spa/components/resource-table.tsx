@@ -1,6 +1,6 @@
 // The table every list screen uses: server-side paging, sorting and filtering through
 // the one list contract, with the whole view kept in the URL (shareable, reloadable).
-import { useMemo, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { CallInput, ResponseOf } from '@contracts/endpoint.ts';
 import { Alert, Button, Card, Empty, Form, Input, Select, Space, Table, type TableProps } from 'antd';
@@ -15,6 +15,8 @@ export interface FilterDef {
   label: string;
   /** `multi`: several values, kept in the URL comma-joined (a=x,y). */
   type: 'search' | 'select' | 'multi';
+  /** Shown after 상세 조건 (or when set): the filters people reach for less often. */
+  advanced?: boolean;
   options?: Array<{ value: string | number; label: string }>;
   width?: number;
 }
@@ -77,6 +79,8 @@ export function ResourceTable<E extends ListEndpoint>(props: ResourceTableProps<
   const names = filters.map((f) => f.name);
   const { params, update } = useListParams(names);
   const [form] = Form.useForm();
+  const [advancedOpen, setShowAdvanced] = useState(false);
+  const showAdvanced = advancedOpen || filters.some((f) => f.advanced && params.filters[f.name]);
   const query = { page: params.page, pageSize: params.pageSize, sort: params.sort, ...params.filters, ...extraQuery };
   const list = useCall(endpoint, { params: props.params, query } as unknown as CallInput<E>, { keepPrevious: true });
   const data = list.data as { items: T[]; total: number } | undefined;
@@ -124,7 +128,7 @@ export function ResourceTable<E extends ListEndpoint>(props: ResourceTableProps<
             }
             style={{ flex: 1, rowGap: 8 }}
           >
-            {filters.map((f) => (
+            {filters.filter((f) => showAdvanced || !f.advanced).map((f) => (
               <Form.Item key={f.name} name={f.name} style={{ marginInlineEnd: 8 }}>
                 {f.type === 'search' ? (
                   <Input allowClear placeholder={f.label} prefix={<SearchOutlined />} style={{ width: f.width ?? 220 }} aria-label={f.label} />
@@ -146,6 +150,11 @@ export function ResourceTable<E extends ListEndpoint>(props: ResourceTableProps<
               <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
                 검색
               </Button>
+              {filters.some((f) => f.advanced) && (
+                <Button type="link" onClick={() => setShowAdvanced(!showAdvanced)} aria-expanded={showAdvanced}>
+                  {showAdvanced ? '상세 조건 닫기' : '상세 조건'}
+                </Button>
+              )}
               <Button
                 onClick={() => {
                   form.resetFields();

@@ -13,6 +13,7 @@ import { CURRENT_SHOP_KEY, ShopProvider } from '@/lib/shop.tsx';
 import { ICONS } from '@/lib/icons.tsx';
 import { AntShell } from './ant-shell.tsx';
 import { PasswordChangeModal, PasswordChangeRequired } from './password-change.tsx';
+import { LeadSoundToggle, useLeadSound, useLeadStream } from '@/lib/lead-stream.tsx';
 
 const { Header, Sider, Content } = Layout;
 
@@ -36,23 +37,31 @@ function ShopArea({ children }: { children: (shop: MyShop, selector: React.React
   const items = shops.data?.items ?? [];
   // A stored shop that is no longer permitted falls back to the first permitted one.
   const current = items.find((s) => s.id === currentId) ?? items[0];
+  // New leads reach every shop screen as they arrive, for accounts that may see leads.
+  const { can } = useAuth();
+  const leadReader = can('database-status');
+  const [sound, setSound] = useLeadSound();
+  useLeadStream(current?.id ?? 0, !!current && leadReader, sound);
 
   if (shops.isLoading) return <Spin style={{ display: 'block', margin: 48 }} />;
   if (!current) {
     return <Result status="warning" title="접근할 수 있는 업체가 없습니다" subTitle="관리자에게 업체 접근 권한을 요청하세요." />;
   }
   const selector = (
-    <Select
-      aria-label="현재 업체"
-      showSearch={{ optionFilterProp: 'label' }}
-      value={current.id}
-      style={{ minWidth: 220 }}
-      options={items.map((s) => ({ value: s.id, label: s.status === 'active' ? s.name : `${s.name} (사용 중지)` }))}
-      onChange={(id: number) => {
-        sessionStorage.setItem(CURRENT_SHOP_KEY, String(id));
-        setCurrentId(id);
-      }}
-    />
+    <Space size={4}>
+      <Select
+        aria-label="현재 업체"
+        showSearch={{ optionFilterProp: 'label' }}
+        value={current.id}
+        style={{ minWidth: 220 }}
+        options={items.map((s) => ({ value: s.id, label: s.status === 'active' ? s.name : `${s.name} (사용 중지)` }))}
+        onChange={(id: number) => {
+          sessionStorage.setItem(CURRENT_SHOP_KEY, String(id));
+          setCurrentId(id);
+        }}
+      />
+      {leadReader && <LeadSoundToggle on={sound} onChange={setSound} />}
+    </Space>
   );
   return <>{children(current, selector)}</>;
 }

@@ -128,11 +128,11 @@ export default function DatabaseStatus() {
           options: [{ value: 'none', label: '미배분' }, ...(counselors.data?.items ?? []).map((c) => ({ value: String(c.id), label: c.name }))],
         }]),
     { name: 'landingId', label: '랜딩', type: 'select' as const, width: 180, options: (landings.data?.items ?? []).map((l) => ({ value: String(l.id), label: l.title })) },
-    { name: 'mediaTypeId', label: '매체', type: 'select' as const, options: media.options.map((o) => ({ value: String(o.value), label: o.label })) },
-    { name: 'utmSource', label: 'utm_source', type: 'search' as const, width: 140 },
-    { name: 'utmCampaign', label: 'utm_campaign', type: 'search' as const, width: 150 },
-    { name: 'duplicate', label: '중복', type: 'select' as const, options: [{ value: 'unique', label: '중복 아님' }, { value: 'duplicate', label: '중복만' }] },
-    { name: 'validity', label: '유효성', type: 'select' as const, options: [{ value: 'valid', label: '유효' }, { value: 'invalid', label: '무효·반품' }] },
+    { name: 'mediaTypeId', advanced: true, label: '매체', type: 'select' as const, options: media.options.map((o) => ({ value: String(o.value), label: o.label })) },
+    { name: 'utmSource', advanced: true, label: 'utm_source', type: 'search' as const, width: 140 },
+    { name: 'utmCampaign', advanced: true, label: 'utm_campaign', type: 'search' as const, width: 150 },
+    { name: 'duplicate', advanced: true, label: '중복', type: 'select' as const, options: [{ value: 'unique', label: '중복 아님' }, { value: 'duplicate', label: '중복만' }] },
+    { name: 'validity', advanced: true, label: '유효성', type: 'select' as const, options: [{ value: 'valid', label: '유효' }, { value: 'invalid', label: '무효·반품' }] },
   ];
 
   return (

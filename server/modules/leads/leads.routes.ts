@@ -3,7 +3,7 @@ import type { ModuleLinks } from '../../links.ts';
 import { defineRoute } from '../../plugins/route.ts';
 import { eventStreams } from '../../plugins/event-stream.ts';
 import { leadsService } from './leads.service.ts';
-import { LEAD_STREAM_EVENT, leadsApi as api, type LeadStreamEvent } from '../../../contracts/leads.ts';
+import { LEAD_STREAM_EVENT, leadsApi as api, type LeadChange, type LeadStreamEvent } from '../../../contracts/leads.ts';
 
 /** The screens that work leads, each reading the shop's counselors. */
 const COUNSELOR_READERS = ['database-status', 'data-allocation', 'data-allocation-modify', 'database-calendar', 'cs-stats'];
@@ -25,7 +25,10 @@ export async function leadsRoutes(app: FastifyInstance, links: ModuleLinks): Pro
       const stop = links.watchLeads(c.shopId, (change) => {
         const seen = me.scope === 'all' ? change.leads : change.leads.filter((l) => l.assigneeId === me.id || l.previousAssigneeId === me.id);
         if (!seen.length) return;
-        const event: LeadStreamEvent = { kind: change.kind, ids: seen.map((l) => l.id), mine: seen.filter((l) => l.assigneeId === me.id).map((l) => l.id) };
+        // Newly the account's own: arrived assigned to it, or handed to it from someone (or no one) else.
+        const arrived = (l: LeadChange['leads'][number]) =>
+          l.assigneeId === me.id && (change.kind === 'created' || (l.previousAssigneeId !== undefined && l.previousAssigneeId !== me.id));
+        const event: LeadStreamEvent = { kind: change.kind, ids: seen.map((l) => l.id), mine: seen.filter(arrived).map((l) => l.id) };
         stream.send(LEAD_STREAM_EVENT, event);
       });
       stream.onEnd(stop);

@@ -1,0 +1,97 @@
+// The shop's lead stream, open while the shop area is: new and changed leads refresh every
+// screen showing leads without a reload, a new lead is announced, and a counselor hears a
+// short tone for a lead assigned to them (when they turned it on). A dropped connection
+// reconnects by itself; on reconnecting, the screens refetch what they missed.
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { App, Button, Tooltip } from 'antd';
+import { BellOutlined, BellFilled } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { LEAD_STREAM_EVENT, leadsApi, type LeadStreamEvent } from '@contracts/leads.ts';
+import { urlOf } from './api.ts';
+import { invalidate } from './use-call.ts';
+
+const SOUND_KEY = 'leadSound';
+
+/** Endpoints whose data a lead change makes stale. */
+const LEAD_VIEWS = [leadsApi.list, leadsApi.get];
+
+function tone(): void {
+  try {
+    const ctx = new AudioContext();
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.frequency.value = 880;
+    gain.gain.setValueAtTime(0.001, ctx.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.2, ctx.currentTime + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.4);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start();
+    osc.stop(ctx.currentTime + 0.45);
+    osc.onended = () => void ctx.close();
+  } catch {
+    // No audio here: the notification still shows.
+  }
+}
+
+export function useLeadSound(): [boolean, (on: boolean) => void] {
+  const [on, setOn] = useState(() => localStorage.getItem(SOUND_KEY) === '1');
+  return [on, (next) => {
+    localStorage.setItem(SOUND_KEY, next ? '1' : '0');
+    setOn(next);
+  }];
+}
+
+/** Listens to the shop's lead stream while mounted (`enabled`: the account may read leads). */
+export function useLeadStream(shopId: number, enabled: boolean, sound: boolean): void {
+  const queryClient = useQueryClient();
+  const { notification } = App.useApp();
+  const navigate = useNavigate();
+  const soundRef = useRef(sound);
+  useEffect(() => {
+    soundRef.current = sound;
+  });
+
+  useEffect(() => {
+    if (!enabled || typeof EventSource === 'undefined') return;
+    const source = new EventSource(urlOf(leadsApi.stream, { params: { shopId } }));
+    let dropped = false;
+    source.addEventListener('open', () => {
+      if (dropped) void invalidate(queryClient, LEAD_VIEWS);
+      dropped = false;
+    });
+    source.addEventListener('error', () => {
+      dropped = true;
+    });
+    source.addEventListener(LEAD_STREAM_EVENT, (e) => {
+      const event = JSON.parse((e as MessageEvent<string>).data) as LeadStreamEvent;
+      void invalidate(queryClient, LEAD_VIEWS);
+      const mine = event.mine.length;
+      if (event.kind === 'created' || mine) {
+        const count = mine || event.ids.length;
+        notification.info({
+          key: 'lead-stream',
+          title: mine ? `새로 배분된 DB ${count}건` : `새 DB ${count}건이 접수되었습니다`,
+          actions: (
+            <Button type="primary" size="small" onClick={() => navigate('/database-status')}>
+              DB 현황 보기
+            </Button>
+          ),
+          placement: 'bottomRight',
+          duration: 6,
+        });
+        if (mine && soundRef.current) tone();
+      }
+    });
+    return () => source.close();
+  }, [shopId, enabled, queryClient, notification, navigate]);
+}
+
+/** The header's bell: a tone for newly assigned leads, on or off. */
+export function LeadSoundToggle({ on, onChange }: { on: boolean; onChange: (on: boolean) => void }) {
+  return (
+    <Tooltip title={on ? '새로 배분된 DB 알림음 끄기' : '새로 배분된 DB 알림음 켜기'}>
+      <Button type="text" aria-pressed={on} aria-label="DB 알림음" icon={on ? <BellFilled /> : <BellOutlined />} onClick={() => onChange(!on)} />
+    </Tooltip>
+  );
+}
