@@ -11,6 +11,7 @@ import { shopsApi } from '../contracts/shops.ts';
 import { shopPermissionsApi } from '../contracts/shop-permissions.ts';
 import { denyRulesApi } from '../contracts/deny-rules.ts';
 import { leadsApi } from '../contracts/leads.ts';
+import { allocationApi } from '../contracts/allocation.ts';
 import { authApi } from '../contracts/auth.ts';
 import { healthApi } from '../contracts/health.ts';
 
@@ -28,7 +29,7 @@ const methods = (r: RouteOptions) => (Array.isArray(r.method) ? r.method : [r.me
 const find = (method: string, url: string) => routes.find((r) => r.url === url && methods(r).includes(method));
 
 /** [endpoint, screen, action] of the administrator screens' routes. */
-const ADMIN_ROUTES: Array<[Endpoint, string, 'read' | 'write']> = [
+const ADMIN_ROUTES: Array<[Endpoint, string | string[], 'read' | 'write']> = [
   [accountTypesApi.list, 'account-type-setting', 'read'],
   [accountTypesApi.create, 'account-type-setting', 'write'],
   [accountTypesApi.update, 'account-type-setting', 'write'],
@@ -53,12 +54,16 @@ const ADMIN_ROUTES: Array<[Endpoint, string, 'read' | 'write']> = [
   [denyRulesApi.create, 'access-deny-setting', 'write'],
   [denyRulesApi.update, 'access-deny-setting', 'write'],
   [denyRulesApi.remove, 'access-deny-setting', 'write'],
-  [leadsApi.list, 'database-status', 'read'],
+  [leadsApi.list, ['database-status', 'data-allocation', 'data-allocation-modify'], 'read'],
   [leadsApi.get, 'database-status', 'read'],
   [leadsApi.update, 'database-status', 'write'],
   [leadsApi.bulkStatus, 'database-status', 'write'],
   [leadsApi.unmask, 'database-status', 'read'],
   [leadsApi.updateSettings, 'database-status', 'write'],
+  [allocationApi.apply, 'data-allocation', 'write'],
+  [allocationApi.updateCounselor, 'data-allocation', 'write'],
+  [allocationApi.updateRule, 'data-allocation', 'write'],
+  [allocationApi.reassign, 'data-allocation-modify', 'write'],
 ];
 
 describe('route table', () => {

@@ -21,6 +21,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('leads_shop_status_created_idx').on('leads').columns(['shop_id', 'cs_status', 'created_at']).execute();
   await db.schema.createIndex('leads_shop_assignee_created_idx').on('leads').columns(['shop_id', 'assignee_id', 'created_at']).execute();
   await db.schema.createIndex('leads_shop_reserved_idx').on('leads').columns(['shop_id', 'reserved_at']).execute();
+  // A counselor's leads today (daily cap) and open leads (open-lead maximum), counted at each allocation.
+  await db.schema.createIndex('leads_assignee_assigned_idx').on('leads').columns(['assignee_id', 'assigned_at']).execute();
+  await db.schema.createIndex('leads_assignee_status_idx').on('leads').columns(['assignee_id', 'cs_status']).execute();
   await db.schema.createIndex('lead_events_shop_action_at_idx').on('lead_events').columns(['shop_id', 'action', 'at']).execute();
 
   await db.schema

@@ -3,7 +3,11 @@ import type { ModuleLinks } from '../../links.ts';
 import { defineRoute } from '../../plugins/route.ts';
 import { eventStreams } from '../../plugins/event-stream.ts';
 import { leadsService } from './leads.service.ts';
+import { allocationService } from './allocation.ts';
+import { allocationApi } from '../../../contracts/allocation.ts';
 import { LEAD_STREAM_EVENT, leadsApi as api, type LeadChange, type LeadStreamEvent } from '../../../contracts/leads.ts';
+
+const LEAD_LISTERS = ['database-status', 'data-allocation', 'data-allocation-modify'];
 
 /** The screens that work leads, each reading the shop's counselors. */
 const COUNSELOR_READERS = ['database-status', 'data-allocation', 'data-allocation-modify', 'database-calendar', 'cs-stats'];
@@ -14,7 +18,8 @@ export async function leadsRoutes(app: FastifyInstance, links: ModuleLinks): Pro
   const read = { screen: 'database-status', action: 'read', shop: true } as const;
   const write = { screen: 'database-status', action: 'write', shop: true } as const;
 
-  defineRoute(app, api.list, { access: read, handler: (c) => service.list(c.shopId, c.query, c.actor) });
+  // The list serves DB 현황 and the allocation screens (which list unassigned or assigned leads).
+  defineRoute(app, api.list, { access: { screen: LEAD_LISTERS, action: 'read', shop: true }, handler: (c) => service.list(c.shopId, c.query, c.actor) });
   // Each change of the shop's leads that the account may see: a counselor hears only of leads
   // assigned to them (or just taken from them), never of another counselor's or another shop's.
   defineRoute(app, api.stream, {
@@ -41,4 +46,18 @@ export async function leadsRoutes(app: FastifyInstance, links: ModuleLinks): Pro
   defineRoute(app, api.counselors, { access: { screen: COUNSELOR_READERS, action: 'read', shop: true }, handler: (c) => service.counselors(c.shopId) });
   defineRoute(app, api.settings, { access: read, handler: (c) => service.settings(c.shopId) });
   defineRoute(app, api.updateSettings, { access: write, handler: (c) => service.updateSettings(c.shopId, c.body, c.actor) });
+
+  const allocation = allocationService(app.db, app.clock, links.leadsChanged);
+  const allocRead = { screen: ['data-allocation', 'data-allocation-modify'], action: 'read', shop: true } as const;
+  const allocWrite = { screen: 'data-allocation', action: 'write', shop: true } as const;
+  defineRoute(app, allocationApi.state, { access: allocRead, handler: (c) => allocation.state(c.shopId) });
+  defineRoute(app, allocationApi.updateCounselor, { access: allocWrite, handler: (c) => allocation.updateCounselor(c.shopId, c.params.accountId, c.body, c.actor) });
+  defineRoute(app, allocationApi.updateRule, { access: allocWrite, handler: (c) => allocation.updateRule(c.shopId, c.body.autoMode, c.actor) });
+  defineRoute(app, allocationApi.preview, { access: { ...allocWrite, action: 'read' }, handler: (c) => allocation.preview(c.shopId, c.body) });
+  defineRoute(app, allocationApi.apply, { access: allocWrite, handler: (c) => allocation.apply(c.shopId, c.body, c.actor) });
+  defineRoute(app, allocationApi.reassign, {
+    access: { screen: 'data-allocation-modify', action: 'write', shop: true },
+    handler: (c) => allocation.reassign(c.shopId, c.body, c.actor),
+  });
+  defineRoute(app, allocationApi.history, { access: allocRead, handler: (c) => allocation.history(c.shopId, c.query) });
 }

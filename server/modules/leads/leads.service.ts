@@ -10,6 +10,7 @@ import { leadsRepository, withLeadRows, type LeadScope, type NewLead } from './l
 import { badRequest, forbidden, foundOr404, notFound } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { auditBy, type Actor } from '../audit/audit.service.ts';
+import { autoAllocate } from './allocation.ts';
 import { addDays, periodInstants, seoulDay } from '../../../contracts/kst.ts';
 import { formatPhone, maskPhone } from '../../../contracts/rules.ts';
 import {
@@ -31,15 +32,17 @@ export interface AcceptedLead {
 export interface CreatedLead {
   leadId: number;
   duplicateOf: number | null;
+  /** The counselor the shop's automatic rule gave it to, if any. */
+  assigneeId?: number | null;
 }
 
 /**
  * Work that runs in the transaction accepting leads, after they are written, in this order
- * (automatic allocation and the delivery outbox join here). Statically listed: no module
+ * (the automatic allocation; the delivery outbox joins later). Statically listed: no module
  * registers itself at run time.
  */
-type SameTransactionStep = (trx: Transaction<Database>, leads: ReadonlyArray<AcceptedLead & CreatedLead>, now: Date) => Promise<void>;
-const SAME_TRANSACTION_STEPS: readonly SameTransactionStep[] = [];
+type SameTransactionStep = (trx: Transaction<Database>, leads: Array<AcceptedLead & CreatedLead>, now: Date) => Promise<void>;
+const SAME_TRANSACTION_STEPS: readonly SameTransactionStep[] = [autoAllocate];
 
 /**
  * Writes accepted leads in order, in `trx`: a lead whose shop has a live lead with the same
@@ -85,7 +88,7 @@ export async function insertAccepted(trx: Transaction<Database>, items: readonly
   });
   const written = items.map((i, n) => ({ ...i, ...created[n]! }));
   for (const step of SAME_TRANSACTION_STEPS) await step(trx, written, now);
-  return created;
+  return written.map((w) => ({ leadId: w.leadId, duplicateOf: w.duplicateOf, assigneeId: w.assigneeId ?? null }));
 }
 
 // ── The lead screens ────────────────────────────────────────────────────────────────────
