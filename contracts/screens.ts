@@ -37,8 +37,8 @@ export const SCREENS: readonly Screen[] = [
 
   // Shop area
   { key: 'shop-dashboard', title: '업체 대시보드', area: 'shop', group: '현황', icon: 'DashboardOutlined', pending: LEADS },
-  { key: 'data-allocation', title: 'DB 배분', area: 'shop', group: 'DB 관리', icon: 'ApartmentOutlined', pending: LEADS },
-  { key: 'data-allocation-modify', title: 'DB 배분 수정', area: 'shop', group: 'DB 관리', icon: 'SwapOutlined', pending: LEADS },
+  { key: 'data-allocation', title: 'DB 배분', area: 'shop', group: 'DB 관리', icon: 'ApartmentOutlined' },
+  { key: 'data-allocation-modify', title: 'DB 배분 수정', area: 'shop', group: 'DB 관리', icon: 'SwapOutlined' },
   { key: 'database-status', title: 'DB 현황', area: 'shop', group: 'DB 관리', icon: 'DatabaseOutlined' },
   { key: 'database-calendar', title: 'DB 캘린더', area: 'shop', group: 'DB 관리', icon: 'CalendarOutlined', pending: LEADS },
   { key: 'cs-stats', title: '상담 통계', area: 'shop', group: '현황', icon: 'PieChartOutlined', pending: LEADS },

@@ -48,6 +48,37 @@ describe('working the leads', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('lets a manager allocate chosen leads in turn, after a preview', async () => {
+    const { page } = await newPage(e2e.browser, e2e.product.url);
+    await login(page, 'owner', DEMO_PASSWORD);
+    await page.goto('/data-allocation');
+    const rows = page.locator('.ant-table-row').filter({ has: page.locator('input[type=checkbox]') });
+    await expect.poll(() => rows.count(), WAIT).toBeGreaterThan(3);
+    const names: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      await rows.nth(i).locator('input[type=checkbox]').check();
+      names.push((await rows.nth(i).locator('td').nth(2).innerText()).trim());
+    }
+    await page.getByRole('button', { name: '미리보기' }).click();
+    const plan = page.locator('.ant-card').filter({ has: page.locator('.ant-card-head-title', { hasText: /^배분$/ }) }).locator('.ant-table');
+    await expect.poll(() => plan.innerText(), WAIT).toContain('2건');
+    expect(await plan.innerText()).toContain('오상담');
+    expect(await plan.innerText()).toContain('유상담');
+    await screenshot(page, 'e2e-data-allocation-preview');
+    await page.getByRole('button', { name: '배분 적용' }).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: '배분' }).click();
+    await expect.poll(() => page.getByText('4건을 배분했습니다.').isVisible(), WAIT).toBe(true);
+
+    const assigned = await page.evaluate(async (chosen) => {
+      const shops = (await (await fetch('/api/auth/shops')).json()).items as Array<{ id: number; shopCode: string }>;
+      const shop = shops.find((s) => s.shopCode === 'smile-dental')!;
+      const items = (await (await fetch(`/api/shops/${shop.id}/leads?from=2026-01-01&pageSize=100`)).json()).items as Array<{ name: string; assigneeName: string | null }>;
+      return chosen.map((n) => items.find((i) => i.name === n)?.assigneeName ?? null);
+    }, names);
+    expect(assigned.filter((a) => a === '오상담')).toHaveLength(2);
+    expect(assigned.filter((a) => a === '유상담')).toHaveLength(2);
+  });
+
   it('lets a counselor see only their leads and book an appointment on one', async () => {
     const { page } = await newPage(e2e.browser, e2e.product.url);
     await login(page, 'counselor', DEMO_PASSWORD);

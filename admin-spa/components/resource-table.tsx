@@ -28,24 +28,28 @@ export interface ListParams {
   filters: Record<string, string>;
 }
 
-/** Reads and writes the list view (page, pageSize, sort, filters) in the URL. */
-function useListParams(filterNames: string[]) {
+/**
+ * Reads and writes the list view (page, pageSize, sort, filters) in the URL; `prefix` keeps two
+ * lists on one screen apart (h.page, h.sort …).
+ */
+export function useListParams(filterNames: string[], prefix = '') {
   const [search, setSearch] = useSearchParams();
+  const key = (k: string) => prefix + k;
   const params: ListParams = {
-    page: Math.max(1, Number(search.get('page')) || 1),
-    pageSize: PAGE_SIZES.includes(Number(search.get('pageSize')) as 10) ? Number(search.get('pageSize')) : 20,
-    sort: search.get('sort') ?? undefined,
-    filters: Object.fromEntries(filterNames.map((n) => [n, search.get(n) ?? '']).filter(([, v]) => v !== '')),
+    page: Math.max(1, Number(search.get(key('page'))) || 1),
+    pageSize: PAGE_SIZES.includes(Number(search.get(key('pageSize'))) as 10) ? Number(search.get(key('pageSize'))) : 20,
+    sort: search.get(key('sort')) ?? undefined,
+    filters: Object.fromEntries(filterNames.map((n) => [n, search.get(key(n)) ?? '']).filter(([, v]) => v !== '')),
   };
   const update = (patch: Partial<ListParams>) => {
     const next = { ...params, ...patch, filters: { ...params.filters, ...patch.filters } };
     // Parameters the table does not own (a screen's period, an open editor) survive paging and filtering.
     const out = new URLSearchParams(search);
-    for (const k of ['page', 'pageSize', 'sort', ...filterNames]) out.delete(k);
-    if (next.page > 1) out.set('page', String(next.page));
-    if (next.pageSize !== 20) out.set('pageSize', String(next.pageSize));
-    if (next.sort) out.set('sort', next.sort);
-    for (const [k, v] of Object.entries(next.filters)) if (v !== '' && v !== undefined) out.set(k, v);
+    for (const k of ['page', 'pageSize', 'sort', ...filterNames]) out.delete(key(k));
+    if (next.page > 1) out.set(key('page'), String(next.page));
+    if (next.pageSize !== 20) out.set(key('pageSize'), String(next.pageSize));
+    if (next.sort) out.set(key('sort'), next.sort);
+    for (const [k, v] of Object.entries(next.filters)) if (v !== '' && v !== undefined) out.set(key(k), v);
     setSearch(out, { replace: false });
   };
   return { params, update };
@@ -70,14 +74,18 @@ export interface ResourceTableProps<E extends ListEndpoint> {
   /** What an empty list says when no filter is set (who fills it, what will show); filtered lists say 검색 결과가 없습니다. */
   empty?: ReactNode;
   rowClassName?: TableProps<ItemOf<E>>['rowClassName'];
+  /** Keeps this table's view apart in the URL when a screen shows two (e.g. 'h.'). */
+  urlPrefix?: string;
+  /** A title above the filters (a screen with two tables names them). */
+  title?: ReactNode;
   onRow?: TableProps<ItemOf<E>>['onRow'];
 }
 
 export function ResourceTable<E extends ListEndpoint>(props: ResourceTableProps<E>) {
   type T = ItemOf<E>;
-  const { endpoint, columns, filters = [], rowKey = 'id', toolbar, extraQuery, rowSelection, expandable, empty, rowClassName, onRow } = props;
+  const { endpoint, columns, filters = [], rowKey = 'id', toolbar, extraQuery, rowSelection, expandable, empty, rowClassName, onRow, urlPrefix, title } = props;
   const names = filters.map((f) => f.name);
-  const { params, update } = useListParams(names);
+  const { params, update } = useListParams(names, urlPrefix);
   const [form] = Form.useForm();
   const [advancedOpen, setShowAdvanced] = useState(false);
   const showAdvanced = advancedOpen || filters.some((f) => f.advanced && params.filters[f.name]);
@@ -108,7 +116,7 @@ export function ResourceTable<E extends ListEndpoint>(props: ResourceTableProps<
   };
 
   return (
-    <Card variant="borderless" styles={{ body: { paddingTop: 16 } }}>
+    <Card variant="borderless" title={title} styles={{ body: { paddingTop: 16 } }}>
       <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap', marginBottom: 16, alignItems: 'flex-start' }}>
         {filters.length > 0 && (
           <Form

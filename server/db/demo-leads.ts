@@ -124,7 +124,7 @@ export async function seedDemoLeads(db: Kysely<Database>, now = new Date()): Pro
           { lead_id: id, shop_id: landing.shop_id, account_id: null, action: 'created', before: null, after: JSON.stringify({ source: 'landing', landingId: landing.id, ...(again ? { duplicateOf: again.id } : {}) }), ip: row.ip, at: createdAt },
         ];
         if (assignee) {
-          events.push({ lead_id: id, shop_id: landing.shop_id, account_id: null, action: 'assign', before: JSON.stringify({ assigneeId: null }), after: JSON.stringify({ assigneeId: assignee.id, assigneeName: assignee.name, mode: 'round-robin' }), ip: null, at: row.assigned_at! });
+          events.push({ lead_id: id, shop_id: landing.shop_id, account_id: null, action: 'assign', before: JSON.stringify({ assigneeId: null }), after: JSON.stringify({ assigneeId: assignee.id, assigneeName: assignee.name, mode: 'auto-round-robin' }), ip: null, at: row.assigned_at! });
         }
         if (contactAt) {
           events.push({

@@ -19,7 +19,8 @@ import { zodRule } from '@/lib/zod-rule.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
 import { LeadDrawer } from './lead-drawer.tsx';
-import { MemoCell, PhoneCell, ReservationCell, StatusDialogModal, StatusSelect, StatusTag, duration, statusOptions } from './lead-edits.tsx';
+import { MemoCell, PhoneCell, ReservationCell, StatusDialogModal, StatusSelect, duration, statusOptions } from './lead-edits.tsx';
+import { StatusTag } from '@/components/status-tag.tsx';
 import './database-status.css';
 
 export default function DatabaseStatus() {

@@ -6,7 +6,8 @@ import { Alert, Button, Descriptions, Divider, Drawer, Empty, Input, Skeleton, S
 import { leadsApi, type LeadDetail, type LeadEventItem } from '@contracts/leads.ts';
 import { useCall } from '@/lib/use-call.ts';
 import { formatDateTime } from '@/lib/format.ts';
-import { PhoneCell, ReservationCell, StatusSelect, StatusTag, duration, useLeadSave } from './lead-edits.tsx';
+import { PhoneCell, ReservationCell, StatusSelect, duration, useLeadSave } from './lead-edits.tsx';
+import { StatusTag } from '@/components/status-tag.tsx';
 
 const ACTIONS: Record<string, string> = {
   created: '접수', view: '열람', unmask: '전화번호 보기', status: '상태 변경', memo: '메모', assign: '배분', export: '내보내기',

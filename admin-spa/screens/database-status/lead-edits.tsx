@@ -12,17 +12,10 @@ import { withJosa } from '@contracts/korean.ts';
 import { ApiError, call } from '@/lib/api.ts';
 import { invalidate } from '@/lib/use-call.ts';
 import { formatDateTime } from '@/lib/format.ts';
-
-export const STATUS_COLORS: Record<CsStatus, string> = {
-  미처리: 'red', 부재: 'orange', 통화완료: 'blue', 상담예약: 'purple', 계약: 'green', 보류: 'gold', 거절: 'default', 결번: 'default', 무효: 'default', 중복: 'magenta',
-};
+import { STATUS_COLORS, StatusTag } from '@/components/status-tag.tsx';
 
 export const statusOptions = CS_STATUSES.map((s) => ({ value: s, label: s }));
 const settable = SETTABLE_STATUSES.map((s) => ({ value: s, label: <Tag color={STATUS_COLORS[s]}>{s}</Tag> }));
-
-export function StatusTag({ status }: { status: CsStatus }) {
-  return <Tag color={STATUS_COLORS[status]}>{status}</Tag>;
-}
 
 /** Saves an edit of one lead and refreshes what shows leads. */
 export function useLeadSave(shopId: number) {
