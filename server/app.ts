@@ -120,6 +120,7 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
     renderPreview: (view) => pages.preview(view),
     leadsChanged: (change) => void feed.publish(change).catch((err) => app.log.error({ err }, 'lead feed')),
     watchLeads: (shopId, fn) => feed.watch(shopId, fn),
+    watchAllLeads: (fn) => feed.watchAll(fn),
   };
   // Pages changed here or in another process: intake's cached definitions go too.
   pages.onChange(() => late.intake?.forget());

@@ -17,6 +17,8 @@ export interface ModuleLinks {
   leadsChanged(change: LeadChange): void;
   /** Follows one shop's lead changes (the lead stream); returns the way to stop. */
   watchLeads(shopId: number, fn: (change: LeadChange) => void): () => void;
+  /** Follows every shop's lead changes (the administrators' dashboard); returns the way to stop. */
+  watchAllLeads(fn: (change: LeadChange) => void): () => void;
 }
 
 /** A resource module: registers its routes; calls other modules only through the links. */

@@ -14,6 +14,7 @@ import { leadsApi } from '../contracts/leads.ts';
 import { allocationApi } from '../contracts/allocation.ts';
 import { authApi } from '../contracts/auth.ts';
 import { healthApi } from '../contracts/health.ts';
+import { dashboardApi } from '../contracts/dashboard.ts';
 
 const routes: RouteOptions[] = [];
 let t: TestApp;
@@ -64,6 +65,8 @@ const ADMIN_ROUTES: Array<[Endpoint, string | string[], 'read' | 'write']> = [
   [allocationApi.updateCounselor, 'data-allocation', 'write'],
   [allocationApi.updateRule, 'data-allocation', 'write'],
   [allocationApi.reassign, 'data-allocation-modify', 'write'],
+  [dashboardApi.get, 'dashboard', 'read'],
+  [dashboardApi.stream, 'dashboard', 'read'],
 ];
 
 describe('route table', () => {

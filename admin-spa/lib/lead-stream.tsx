@@ -2,14 +2,15 @@
 // screen showing leads without a reload, a new lead is announced, and a counselor hears a
 // short tone for a lead assigned to them (when they turned it on). A dropped connection
 // reconnects by itself; on reconnecting, the screens refetch what they missed.
-import { useEffect, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { App, Button, Tooltip } from 'antd';
 import { BellOutlined, BellFilled } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { LEAD_STREAM_EVENT, leadsApi, type LeadStreamEvent } from '@contracts/leads.ts';
 import { urlOf } from './api.ts';
-import { invalidate } from './use-call.ts';
+import { refreshInBackground } from './query-client.ts';
+import { coalesce, useServerEvents } from './server-events.ts';
 
 const SOUND_KEY = 'leadSound';
 
@@ -47,25 +48,12 @@ export function useLeadStream(shopId: number, enabled: boolean, sound: boolean):
   const queryClient = useQueryClient();
   const { notification } = App.useApp();
   const navigate = useNavigate();
-  const soundRef = useRef(sound);
-  useEffect(() => {
-    soundRef.current = sound;
-  });
+  const refresh = useMemo(() => coalesce(() => refreshInBackground(queryClient, LEAD_VIEWS), 500), [queryClient]);
 
-  useEffect(() => {
-    if (!enabled || typeof EventSource === 'undefined') return;
-    const source = new EventSource(urlOf(leadsApi.stream, { params: { shopId } }));
-    let dropped = false;
-    source.addEventListener('open', () => {
-      if (dropped) void invalidate(queryClient, LEAD_VIEWS);
-      dropped = false;
-    });
-    source.addEventListener('error', () => {
-      dropped = true;
-    });
-    source.addEventListener(LEAD_STREAM_EVENT, (e) => {
-      const event = JSON.parse((e as MessageEvent<string>).data) as LeadStreamEvent;
-      void invalidate(queryClient, LEAD_VIEWS);
+  useServerEvents<LeadStreamEvent>(enabled ? urlOf(leadsApi.stream, { params: { shopId } }) : null, LEAD_STREAM_EVENT, {
+    onReconnect: refresh,
+    onEvent(event) {
+      refresh();
       const mine = event.mine.length;
       if (event.kind === 'created' || mine) {
         const count = mine || event.ids.length;
@@ -80,11 +68,10 @@ export function useLeadStream(shopId: number, enabled: boolean, sound: boolean):
           placement: 'bottomRight',
           duration: 6,
         });
-        if (mine && soundRef.current) tone();
+        if (mine && sound) tone();
       }
-    });
-    return () => source.close();
-  }, [shopId, enabled, queryClient, notification, navigate]);
+    },
+  });
 }
 
 /** The header's bell: a tone for newly assigned leads, on or off. */

@@ -30,9 +30,27 @@ export function useBackgroundRefresh<E extends Endpoint>(e: E, input?: CallInput
     const id = setInterval(() => {
       if (document.visibilityState !== 'visible') return;
       const { e: endpoint, input: args } = latest.current;
-      const queryFn = () => call(endpoint, ...([args, { background: true }] as unknown as CallArgs<E>));
-      void client.fetchQuery({ queryKey: apiKey(endpoint, args), queryFn, staleTime: 0 }).catch(() => {});
+      void fetchInBackground(client, endpoint, args);
     }, ms);
     return () => clearInterval(id);
   }, [client, ms]);
+}
+
+function fetchInBackground<E extends Endpoint>(client: QueryClient, e: E, input: CallInput<E> | undefined) {
+  const queryFn = () => call(e, ...([input, { background: true }] as unknown as CallArgs<E>));
+  return client.fetchQuery({ queryKey: apiKey(e, input), queryFn, staleTime: 0 }).catch(() => {});
+}
+
+/**
+ * Refreshes what screens show of these endpoints because the server said it changed (a live
+ * event): the queries on screen refetch as background requests — news arriving must not keep
+ * an unattended session from idling out — and the others are marked stale for their next use.
+ */
+export function refreshInBackground(client: QueryClient, endpoints: readonly Endpoint[]): void {
+  for (const e of endpoints) {
+    void client.invalidateQueries({ queryKey: apiKey(e), refetchType: 'none' });
+    for (const q of client.getQueryCache().findAll({ queryKey: apiKey(e), type: 'active' })) {
+      void fetchInBackground(client, e, q.queryKey[3] as CallInput<typeof e> | undefined);
+    }
+  }
 }

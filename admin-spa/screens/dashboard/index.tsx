@@ -1,30 +1,49 @@
-// Administrator dashboard: leads today / this month across shops, per shop and medium,
-// the last 14 days, and the state of accounts and defences.
+// Administrator dashboard: leads today / this month across shops, per shop and medium, the
+// last 30 days with duplicates and blocked submissions, and the state of accounts and defences.
+// Live: a lead arriving in any shop refreshes the figures within a second or two.
 import { lazy, Suspense, useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import { Card, Col, Empty, List, Row, Skeleton, Statistic, Table, Tag, Typography } from 'antd';
-import { dashboardApi } from '@contracts/dashboard.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import { DASHBOARD_DAYS, DASHBOARD_STREAM_EVENT, dashboardApi, type DashboardStreamEvent } from '@contracts/dashboard.ts';
 import { useCall } from '@/lib/use-call.ts';
-import { useBackgroundRefresh } from '@/lib/query-client.ts';
+import { refreshInBackground, useBackgroundRefresh } from '@/lib/query-client.ts';
+import { urlOf } from '@/lib/api.ts';
+import { coalesce, useServerEvents } from '@/lib/server-events.ts';
 import { ServerError } from '@/layouts/results.tsx';
 import { formatDateTime, formatNumber } from '@/lib/format.ts';
 
 const Chart = lazy(() => import('@/components/chart.tsx'));
 const BLUE = '#1677ff';
+const GREY = '#bfbfbf';
+const RED = '#ff4d4f';
+
+/** Refetches the figures when leads arrive anywhere (at most once a second). */
+function useLiveDashboard() {
+  const client = useQueryClient();
+  const refresh = useMemo(() => coalesce(() => refreshInBackground(client, [dashboardApi.get]), 1000), [client]);
+  useServerEvents<DashboardStreamEvent>(urlOf(dashboardApi.stream), DASHBOARD_STREAM_EVENT, { onEvent: refresh, onReconnect: refresh });
+}
 
 export default function DashboardScreen() {
   const q = useCall(dashboardApi.get);
   useBackgroundRefresh(dashboardApi.get);
+  useLiveDashboard();
   const d = q.data;
 
   const dailyOption = useMemo(
     () =>
       d && {
         tooltip: { trigger: 'axis' },
-        grid: { left: 40, right: 16, top: 16, bottom: 28 },
+        legend: { bottom: 0 },
+        grid: { left: 40, right: 16, top: 16, bottom: 56 },
         xAxis: { type: 'category', data: d.leads.daily.map((x) => x.day.slice(5).replace('-', '/')) },
         yAxis: { type: 'value', minInterval: 1 },
-        series: [{ type: 'bar', name: 'DB', data: d.leads.daily.map((x) => x.count), itemStyle: { color: BLUE, borderRadius: [3, 3, 0, 0] } }],
+        series: [
+          { type: 'bar', name: '유효 접수', stack: 'leads', data: d.leads.daily.map((x) => x.count - x.duplicates), itemStyle: { color: BLUE } },
+          { type: 'bar', name: '중복', stack: 'leads', data: d.leads.daily.map((x) => x.duplicates), itemStyle: { color: GREY, borderRadius: [3, 3, 0, 0] } },
+          { type: 'line', name: '차단', data: d.leads.daily.map((x) => x.blocked), itemStyle: { color: RED }, symbolSize: 5 },
+        ],
       },
     [d],
   );
@@ -50,7 +69,7 @@ export default function DashboardScreen() {
       {[
         { title: '오늘 접수 DB', value: d.leads.today, suffix: '건', note: `중복 ${formatNumber(d.leads.duplicatesToday)}건 포함` },
         { title: '이번 달 접수 DB', value: d.leads.month, suffix: '건', note: `${d.today.slice(0, 7)} 기준` },
-        { title: '운영 중인 업체', value: d.shops.active, suffix: '곳', note: `사용 중지 ${d.shops.disabled}곳` },
+        { title: '미배분 DB', value: d.leads.unassigned, suffix: '건', note: `운영 중인 업체 ${formatNumber(d.shops.active)}곳 전체` },
         { title: '오늘 차단된 접수', value: d.security.blockedToday, suffix: '건', note: `차단 규칙 ${d.security.activeDenyRules}개 적용 중` },
       ].map((s) => (
         <Col key={s.title} xs={24} sm={12} xl={6}>
@@ -61,8 +80,10 @@ export default function DashboardScreen() {
         </Col>
       ))}
       <Col xs={24} xl={16}>
-        <Card variant="borderless" title="최근 14일 접수 추이">
-          <Suspense fallback={<Skeleton active />}>{dailyOption && <Chart option={dailyOption} label="최근 14일 일별 DB 접수 막대 그래프" />}</Suspense>
+        <Card variant="borderless" title={`최근 ${DASHBOARD_DAYS}일 접수 추이`}>
+          <Suspense fallback={<Skeleton active />}>
+            {dailyOption && <Chart option={dailyOption} height={280} label={`최근 ${DASHBOARD_DAYS}일 일별 DB 접수(유효·중복)와 차단 건수 그래프`} />}
+          </Suspense>
         </Card>
       </Col>
       <Col xs={24} xl={8}>
@@ -86,6 +107,7 @@ export default function DashboardScreen() {
               { title: '업체', dataIndex: 'shopName' },
               { title: '오늘', dataIndex: 'today', align: 'right', render: formatNumber },
               { title: '이번 달', dataIndex: 'month', align: 'right', render: formatNumber },
+              { title: '중복', dataIndex: 'duplicates', align: 'right', render: formatNumber },
             ]}
           />
         </Card>

@@ -26,6 +26,7 @@ export function dashboardRepository(db: Kysely<Database>) {
           's.id', 's.name',
           sql<number>`sum(case when l.created_at >= ${todayStart} then 1 else 0 end)`.as('today'),
           sql<number>`count(*)`.as('month'),
+          sql<number>`sum(case when l.duplicate_of is not null then 1 else 0 end)`.as('dup'),
         ])
         .where('l.deleted_at', 'is', null)
         .where('l.created_at', '>=', monthStart)
@@ -33,7 +34,15 @@ export function dashboardRepository(db: Kysely<Database>) {
         .orderBy(sql`count(*)`, 'desc')
         .limit(10)
         .execute();
-      return rows.map((r) => ({ shopId: r.id, shopName: r.name, today: n(r.today), month: n(r.month) }));
+      return rows.map((r) => ({ shopId: r.id, shopName: r.name, today: n(r.today), month: n(r.month), duplicates: n(r.dup) }));
+    },
+    async unassigned() {
+      const row = await live()
+        .select(sql<number>`count(*)`.as('n'))
+        .where('assignee_id', 'is', null)
+        .where('duplicate_of', 'is', null)
+        .executeTakeFirst();
+      return n(row?.n);
     },
     async byMedium(monthStart: string) {
       const rows = await db
@@ -47,14 +56,21 @@ export function dashboardRepository(db: Kysely<Database>) {
         .execute();
       return rows.map((r) => ({ medium: r.medium, month: n(r.month) }));
     },
+    /** Leads (and duplicates among them) per Seoul day since an instant. */
     async daily(fromStart: string) {
       const day = seoulDay(db, 'created_at');
       const rows = await live()
-        .select([day.as('day'), sql<number>`count(*)`.as('count')])
+        .select([day.as('day'), sql<number>`count(*)`.as('count'), sql<number>`sum(case when duplicate_of is not null then 1 else 0 end)`.as('dup')])
         .where('created_at', '>=', fromStart)
         .groupBy(day)
         .execute();
-      return new Map(rows.map((r) => [r.day, n(r.count)]));
+      return new Map(rows.map((r) => [r.day, { count: n(r.count), duplicates: n(r.dup) }]));
+    },
+    /** Refused submissions per Seoul day since an instant. */
+    async blockedDaily(fromStart: string) {
+      const day = seoulDay(db, 'at');
+      const rows = await db.selectFrom('blocked_submissions').select([day.as('day'), sql<number>`count(*)`.as('n')]).where('at', '>=', fromStart).groupBy(day).execute();
+      return new Map(rows.map((r) => [r.day, n(r.n)]));
     },
     async shopCounts() {
       const rows = await db.selectFrom('shops').select(['status', sql<number>`count(*)`.as('n')]).groupBy('status').execute();

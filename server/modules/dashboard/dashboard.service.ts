@@ -3,9 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { dashboardRepository } from './dashboard.repository.ts';
 import { addDays, seoulDay, seoulDayStart } from '../../../contracts/kst.ts';
-import type { Dashboard } from '../../../contracts/dashboard.ts';
-
-const DAILY_DAYS = 14;
+import { DASHBOARD_DAYS, type Dashboard } from '../../../contracts/dashboard.ts';
 
 export function dashboardService(db: Kysely<Database>, clock: Clock) {
   const repo = dashboardRepository(db);
@@ -15,12 +13,15 @@ export function dashboardService(db: Kysely<Database>, clock: Clock) {
       const today = seoulDay(now);
       const todayStart = seoulDayStart(today).toISOString();
       const monthStart = seoulDayStart(`${today.slice(0, 8)}01`).toISOString();
-      const firstDay = addDays(today, -(DAILY_DAYS - 1));
-      const [counts, byShop, byMedium, daily, shops, accounts, denyRules, blocked, failed, logins] = await Promise.all([
+      const firstDay = addDays(today, -(DASHBOARD_DAYS - 1));
+      const fromStart = seoulDayStart(firstDay).toISOString();
+      const [counts, unassigned, byShop, byMedium, daily, blockedDaily, shops, accounts, denyRules, blocked, failed, logins] = await Promise.all([
         repo.leadCounts(todayStart, monthStart),
+        repo.unassigned(),
         repo.byShop(todayStart, monthStart),
         repo.byMedium(monthStart),
-        repo.daily(seoulDayStart(firstDay).toISOString()),
+        repo.daily(fromStart),
+        repo.blockedDaily(fromStart),
         repo.shopCounts(),
         repo.accountCounts(),
         repo.activeDenyRules(now.toISOString()),
@@ -32,9 +33,12 @@ export function dashboardService(db: Kysely<Database>, clock: Clock) {
         today,
         leads: {
           ...counts,
+          unassigned,
           byShop,
           byMedium,
-          daily: Array.from({ length: DAILY_DAYS }, (_, i) => addDays(firstDay, i)).map((day) => ({ day, count: daily.get(day) ?? 0 })),
+          daily: Array.from({ length: DASHBOARD_DAYS }, (_, i) => addDays(firstDay, i)).map((day) => ({
+            day, count: daily.get(day)?.count ?? 0, duplicates: daily.get(day)?.duplicates ?? 0, blocked: blockedDaily.get(day) ?? 0,
+          })),
         },
         shops: { active: shops.active ?? 0, disabled: shops.disabled ?? 0 },
         accounts: { active: accounts.active ?? 0, locked: accounts.locked ?? 0, disabled: accounts.disabled ?? 0 },

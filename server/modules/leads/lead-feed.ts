@@ -11,12 +11,15 @@ const PER_MESSAGE = Math.floor(MAX_PAYLOAD / 60);
 export interface LeadFeed {
   publish(change: LeadChange): Promise<void>;
   watch(shopId: number, fn: (change: LeadChange) => void): () => void;
+  /** Every shop's changes (the administrators' dashboard). */
+  watchAll(fn: (change: LeadChange) => void): () => void;
   /** Resolves once this process hears the feed. */
   ready(): Promise<void>;
 }
 
 export function leadFeed(notifier: Notifier, log: (err: unknown) => void): LeadFeed {
   const watchers = new Map<number, Set<(change: LeadChange) => void>>();
+  const everyShop = new Set<(change: LeadChange) => void>();
   notifier.subscribe(CHANNEL, (payload) => {
     let change: LeadChange;
     try {
@@ -25,6 +28,7 @@ export function leadFeed(notifier: Notifier, log: (err: unknown) => void): LeadF
       return log(err);
     }
     for (const fn of watchers.get(change.shopId) ?? []) fn(change);
+    for (const fn of everyShop) fn(change);
   });
   return {
     async publish(change) {
@@ -40,6 +44,10 @@ export function leadFeed(notifier: Notifier, log: (err: unknown) => void): LeadF
         set.delete(fn);
         if (!set.size) watchers.delete(shopId);
       };
+    },
+    watchAll(fn) {
+      everyShop.add(fn);
+      return () => void everyShop.delete(fn);
     },
     ready: () => notifier.ready(CHANNEL),
   };

@@ -6,7 +6,8 @@ import { leadBody, openLanding, shopAccount, submit, type LandingTestApp, landin
 import { build } from '../../app.ts';
 import { openDatabase } from '../../db/dialect.ts';
 import type { Client } from '../../test-helpers.ts';
-import type { LeadStreamEvent } from '../../../contracts/leads.ts';
+import { LEAD_STREAM_EVENT, type LeadStreamEvent } from '../../../contracts/leads.ts';
+import { readStream } from '../../test-streams.ts';
 
 let t: LandingTestApp;
 let landingId: number;
@@ -21,48 +22,8 @@ afterEach(async () => {
 });
 
 /** Reads a lead stream over HTTP and collects its events. */
-async function listen(origin: string, client: Client, shopId: number) {
-  const controller = new AbortController();
-  const res = await fetch(`${origin}/api/shops/${shopId}/leads/stream`, { headers: { cookie: client.cookie }, signal: controller.signal });
-  expect(res.status, res.status === 200 ? '' : await res.text()).toBe(200);
-  expect(res.headers.get('content-type')).toContain('text/event-stream');
-  const events: LeadStreamEvent[] = [];
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const pump = (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += decoder.decode(value, { stream: true });
-        let at: number;
-        while ((at = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, at);
-          buffer = buffer.slice(at + 2);
-          const data = /^event: leads\ndata: (.*)$/m.exec(block);
-          if (data) events.push(JSON.parse(data[1]!) as LeadStreamEvent);
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  return {
-    events,
-    /** Resolves with the events once `n` have arrived, or fails after two seconds. */
-    async until(n: number) {
-      const deadline = Date.now() + 2000;
-      while (events.length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      expect(events.length, 'events within 2 s').toBeGreaterThanOrEqual(n);
-      return events;
-    },
-    async close() {
-      controller.abort();
-      await pump;
-    },
-  };
-}
+const listen = (origin: string, client: Client, shopId: number) =>
+  readStream<LeadStreamEvent>(`${origin}/api/shops/${shopId}/leads/stream`, client, LEAD_STREAM_EVENT);
 
 const lastLead = async () => (await t.app.db.selectFrom('leads').select('id').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()).id;
 
