@@ -82,4 +82,12 @@ export const businessDetails = {
 export const dayField = z.string().regex(DAY_RE, '날짜는 YYYY-MM-DD 형식입니다.');
 
 /** A moment the person picked (ISO-8601 with offset), or null. */
-export const optionalInstant = z.iso.datetime({ offset: true, message: '올바른 날짜와 시간을 입력하세요.' }).nullable().optional();
+/**
+ * An instant with any offset, stored as UTC (`…Z`): times are compared as text, so
+ * `2026-12-01T14:00:00+09:00` must become `2026-12-01T05:00:00.000Z` before it is kept.
+ */
+export const optionalInstant = z.iso
+  .datetime({ offset: true, message: '올바른 날짜와 시간을 입력하세요.' })
+  .transform((v) => new Date(v).toISOString())
+  .nullable()
+  .optional();

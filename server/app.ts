@@ -37,12 +37,17 @@ import { landingScriptsRoutes } from './modules/landing-scripts/landing-scripts.
 import { privacyPoliciesRoutes } from './modules/privacy-policies/privacy-policies.routes.ts';
 import { intakeRoutes, type IntakeHandle } from './modules/intake/intake.routes.ts';
 import { leadsRoutes } from './modules/leads/leads.routes.ts';
+import { leadCalendarRoutes } from './modules/lead-calendar/lead-calendar.routes.ts';
+import { shopDashboardRoutes } from './modules/shop-dashboard/shop-dashboard.routes.ts';
+import { csStatsRoutes } from './modules/cs-stats/cs-stats.routes.ts';
 import { leadFeed } from './modules/leads/lead-feed.ts';
 import { openNotifier } from './db/notify.ts';
 
 const MODULES: readonly ResourceModule[] = [
   authRoutes, codeItemsRoutes, accountTypesRoutes, accountsRoutes, shopsRoutes, shopPermissionsRoutes, denyRulesRoutes,
   dashboardRoutes, operatorRoutes, landingsRoutes, landingScriptsRoutes, privacyPoliciesRoutes, leadsRoutes,
+  leadCalendarRoutes, shopDashboardRoutes,
+  csStatsRoutes,
 ];
 
 declare module 'fastify' {

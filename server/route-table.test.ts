@@ -11,7 +11,10 @@ import { shopsApi } from '../contracts/shops.ts';
 import { shopPermissionsApi } from '../contracts/shop-permissions.ts';
 import { denyRulesApi } from '../contracts/deny-rules.ts';
 import { leadsApi } from '../contracts/leads.ts';
+import { leadCalendarApi } from '../contracts/lead-calendar.ts';
+import { shopDashboardApi } from '../contracts/shop-dashboard.ts';
 import { allocationApi } from '../contracts/allocation.ts';
+import { csStatsApi } from '../contracts/cs-stats.ts';
 import { authApi } from '../contracts/auth.ts';
 import { healthApi } from '../contracts/health.ts';
 import { dashboardApi } from '../contracts/dashboard.ts';
@@ -61,10 +64,15 @@ const ADMIN_ROUTES: Array<[Endpoint, string | string[], 'read' | 'write']> = [
   [leadsApi.bulkStatus, 'database-status', 'write'],
   [leadsApi.unmask, 'database-status', 'read'],
   [leadsApi.updateSettings, 'database-status', 'write'],
+  [leadCalendarApi.month, 'database-calendar', 'read'],
+  [leadCalendarApi.day, 'database-calendar', 'read'],
+  [shopDashboardApi.get, 'shop-dashboard', 'read'],
   [allocationApi.apply, 'data-allocation', 'write'],
   [allocationApi.updateCounselor, 'data-allocation', 'write'],
   [allocationApi.updateRule, 'data-allocation', 'write'],
   [allocationApi.reassign, 'data-allocation-modify', 'write'],
+  [csStatsApi.shop, 'cs-stats', 'read'],
+  [csStatsApi.admin, 'admin-cs-stats', 'read'],
   [dashboardApi.get, 'dashboard', 'read'],
   [dashboardApi.stream, 'dashboard', 'read'],
 ];

@@ -6,12 +6,12 @@ import { addDays, seoulDay } from '@contracts/kst.ts';
 
 const DAY = 'YYYY-MM-DD';
 
-/** The period in the URL, defaulting to the last `defaultDays` days up to today (Seoul). */
-export function usePeriod(defaultDays: number) {
+/** The period in the URL, defaulting to the last `defaultDays` days up to today (Seoul), or to this month so far. */
+export function usePeriod(defaultDays: number | 'month') {
   const [search, setSearch] = useSearchParams();
   const today = seoulDay(new Date());
   const to = search.get('to') ?? today;
-  const from = search.get('from') ?? addDays(to, -(defaultDays - 1));
+  const from = search.get('from') ?? (defaultDays === 'month' ? `${to.slice(0, 8)}01` : addDays(to, -(defaultDays - 1)));
   const setPeriod = (range: [string, string] | null) => {
     const next = new URLSearchParams(search);
     if (range) {

@@ -8,6 +8,9 @@ import { App, Button, Tooltip } from 'antd';
 import { BellOutlined, BellFilled } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { LEAD_STREAM_EVENT, leadsApi, type LeadStreamEvent } from '@contracts/leads.ts';
+import { leadCalendarApi } from '@contracts/lead-calendar.ts';
+import { shopDashboardApi } from '@contracts/shop-dashboard.ts';
+import { csStatsApi } from '@contracts/cs-stats.ts';
 import { urlOf } from './api.ts';
 import { refreshInBackground } from './query-client.ts';
 import { coalesce, useServerEvents } from './server-events.ts';
@@ -15,7 +18,7 @@ import { coalesce, useServerEvents } from './server-events.ts';
 const SOUND_KEY = 'leadSound';
 
 /** Endpoints whose data a lead change makes stale. */
-const LEAD_VIEWS = [leadsApi.list, leadsApi.get];
+const LEAD_VIEWS = [leadsApi.list, leadsApi.get, leadCalendarApi.month, leadCalendarApi.day, shopDashboardApi.get, csStatsApi.shop];
 
 function tone(): void {
   try {

@@ -28,6 +28,13 @@ export function seoulDay(db: Kysely<Database>, column: string): RawBuilder<strin
     : sql<string>`substr(datetime(${sql.ref(column)}, '+9 hours'), 1, 10)`;
 }
 
+/** Whole seconds from one ISO-8601 UTC text timestamp column to another (null when either is). */
+export function secondsBetween(db: Kysely<Database>, from: string, to: string): RawBuilder<number | null> {
+  return dialectOf(db) === 'postgres'
+    ? sql<number | null>`round(extract(epoch from (${sql.ref(to)}::timestamptz - ${sql.ref(from)}::timestamptz)))`
+    : sql<number | null>`round((julianday(${sql.ref(to)}) - julianday(${sql.ref(from)})) * 86400)`;
+}
+
 /**
  * Holds `keys` until the transaction ends, so two transactions touching the same key run
  * one after the other. PostgreSQL: transaction-scoped advisory locks, taken in one fixed

@@ -11,7 +11,7 @@ import { refreshInBackground, useBackgroundRefresh } from '@/lib/query-client.ts
 import { urlOf } from '@/lib/api.ts';
 import { coalesce, useServerEvents } from '@/lib/server-events.ts';
 import { ServerError } from '@/layouts/results.tsx';
-import { formatDateTime, formatNumber } from '@/lib/format.ts';
+import { formatDateTime, formatNumber, sliceShare } from '@/lib/format.ts';
 
 const Chart = lazy(() => import('@/components/chart.tsx'));
 const BLUE = '#1677ff';
@@ -54,7 +54,7 @@ export default function DashboardScreen() {
         legend: { bottom: 0 },
         // The legend names each medium; the slices carry only their share (no name twice).
         series: [{
-          type: 'pie', radius: ['45%', '70%'], center: ['50%', '45%'], label: { position: 'inside', formatter: '{d}%', color: '#fff', fontWeight: 600 },
+          type: 'pie', radius: ['45%', '70%'], center: ['50%', '45%'], label: { position: 'inside', formatter: sliceShare, color: '#fff', fontWeight: 600 },
           data: d.leads.byMedium.map((m) => ({ name: m.medium, value: m.month })),
         }],
       },

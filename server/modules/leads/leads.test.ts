@@ -104,7 +104,8 @@ describe('one lead', () => {
     expect((await patch(t.admin, id, { csStatus: '중복' })).statusCode).toBe(400);
 
     t.clock.advanceMinutes(3);
-    const reserved = await patch(t.admin, id, { csStatus: '상담예약', reservedAt: '2026-11-22T05:00:00.000Z', memo: '오후 2시 통화 원함' });
+    // Sent in Seoul time, kept in UTC (times are compared as text: the calendar's day ranges).
+    const reserved = await patch(t.admin, id, { csStatus: '상담예약', reservedAt: '2026-11-22T14:00:00+09:00', memo: '오후 2시 통화 원함' });
     expect(reserved.statusCode, reserved.body).toBe(200);
     expect(reserved.json()).toMatchObject({ csStatus: '상담예약', reservedAt: '2026-11-22T05:00:00.000Z', memo: '오후 2시 통화 원함', firstContactAt: '2026-11-21T01:03:00.000Z' });
 

@@ -1,0 +1,118 @@
+// 상담 통계: how the current shop's leads of a period were worked — per counselor and status,
+// per day, the contact and contract rates and the time to first contact. A counselor sees
+// the figures of their own leads only (the server narrows them). The lead stream refreshes
+// the figures as leads arrive and change.
+import { useMemo } from 'react';
+import { Card, Col, Row, Skeleton, Space, Table, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table/interface.js';
+import { csStatsApi, type CsCounselorRow } from '@contracts/cs-stats.ts';
+import { useCall } from '@/lib/use-call.ts';
+import { useCurrentShop } from '@/lib/shop.tsx';
+import { ServerError } from '@/layouts/results.tsx';
+import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
+import {
+  ChartCard, CsSummaryCards, FiguresSummary, barsHeight, dayStatusOption, figureColumns, formatMinutes, rateBarsOption, statusPieOption,
+} from '@/components/cs-stats.tsx';
+
+const MEDIAN_COLOR = '#13c2c2';
+
+export default function CsStats() {
+  const shop = useCurrentShop();
+  const { from, to, today, setPeriod } = usePeriod('month');
+  const q = useCall(csStatsApi.shop, { params: { shopId: shop.id }, query: { from, to } }, { keepPrevious: true });
+  const s = q.data;
+
+  const columns = useMemo<ColumnsType<CsCounselorRow>>(
+    () => [
+      {
+        title: '상담원', dataIndex: 'name', key: 'name', fixed: 'left',
+        render: (v: string, r) => (r.counselorId === null ? <Typography.Text type="secondary">{v}</Typography.Text> : <span style={{ whiteSpace: 'nowrap' }}>{v}</span>),
+      },
+      ...figureColumns<CsCounselorRow>(),
+    ],
+    [],
+  );
+
+  const charts = useMemo(() => {
+    if (!s) return null;
+    // 미배분 leads are nobody's work: the counselor comparisons leave them out.
+    const counselors = s.counselors.filter((c) => c.counselorId !== null);
+    const timed = counselors.filter((c) => c.firstContactMedianMinutes !== null);
+    return {
+      days: dayStatusOption(s.byDay),
+      pie: statusPieOption(s.totals),
+      rates: rateBarsOption(counselors.map((c) => ({ name: c.name, figures: c }))),
+      ratesHeight: barsHeight(counselors.filter((c) => c.unique > 0).length, 40),
+      median: timed.length
+        ? {
+            tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v: number) => formatMinutes(v) },
+            grid: { left: 8, right: 72, top: 8, bottom: 8, containLabel: true },
+            xAxis: { type: 'value', axisLabel: { formatter: '{value}분' } },
+            yAxis: { type: 'category', inverse: true, data: timed.map((c) => c.name), axisLabel: { width: 110, overflow: 'truncate' } },
+            series: [{
+              type: 'bar', name: '첫 연락 중앙값', barMaxWidth: 18, itemStyle: { color: MEDIAN_COLOR },
+              data: timed.map((c) => c.firstContactMedianMinutes),
+              label: { show: true, position: 'right', formatter: (p: { value: number }) => formatMinutes(p.value), fontSize: 11 },
+            }],
+          }
+        : null,
+      medianHeight: barsHeight(timed.length, 32),
+    };
+  }, [s]);
+
+  if (q.isError) return <ServerError message={(q.error as Error).message} onRetry={() => q.refetch()} />;
+
+  const own = s?.scope === 'assigned';
+  return (
+    <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+      <Space wrap size={12}>
+        <PeriodPicker label="접수 기간" from={from} to={to} today={today} onChange={setPeriod} />
+        <Typography.Text type="secondary">접수일 기준 · 삭제된 DB 제외 · 연락률과 계약 전환율은 중복을 뺀 유효 DB 기준</Typography.Text>
+        {own && <Tag color="blue">내 담당 DB만</Tag>}
+      </Space>
+      {!s || !charts ? (
+        <Skeleton active paragraph={{ rows: 10 }} />
+      ) : (
+        <>
+          <CsSummaryCards totals={s.totals} />
+          <Row gutter={[16, 16]}>
+            <Col xs={24} xl={16}>
+              <ChartCard title="일별 상태" option={charts.days} label="기간 중 일별 DB 접수 수를 상담 상태별로 쌓은 막대 그래프" empty="이 기간에 접수된 DB가 없습니다." />
+            </Col>
+            <Col xs={24} xl={8}>
+              <ChartCard title="상태 비율" option={charts.pie} label="기간 중 DB의 상담 상태별 비율 도넛 그래프" empty="이 기간에 접수된 DB가 없습니다." />
+            </Col>
+          </Row>
+          <Card variant="borderless" title={own ? '상태별 현황' : '상담원 × 상태'}>
+            <Table
+              rowKey={(r) => r.counselorId ?? 'none'}
+              size="small"
+              pagination={false}
+              scroll={{ x: 'max-content' }}
+              dataSource={s.counselors}
+              columns={columns}
+              locale={{ emptyText: '이 업체에 상담원이 없고, 이 기간에 접수된 DB도 없습니다.' }}
+              summary={() => (s.counselors.length > 1 ? <FiguresSummary totals={s.totals} /> : null)}
+            />
+          </Card>
+          {!own && (
+            <Row gutter={[16, 16]}>
+              <Col xs={24} xl={12}>
+                <ChartCard
+                  title="상담원별 연락률 · 계약 전환율" option={charts.rates} height={charts.ratesHeight}
+                  label="상담원별 연락률과 계약 전환율 가로 막대 그래프" empty="이 기간에 상담원에게 배분된 DB가 없습니다."
+                />
+              </Col>
+              <Col xs={24} xl={12}>
+                <ChartCard
+                  title="상담원별 첫 연락 시간 (중앙값)" option={charts.median} height={charts.medianHeight}
+                  label="상담원별 접수부터 첫 연락까지 걸린 시간의 중앙값 가로 막대 그래프" empty="이 기간에 연락한 DB가 없습니다."
+                />
+              </Col>
+            </Row>
+          )}
+        </>
+      )}
+    </Space>
+  );
+}
