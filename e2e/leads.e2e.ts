@@ -107,5 +107,23 @@ describe('working the leads', () => {
     await expect.poll(() => row.innerText(), WAIT).toContain('2026-12-01 14:00');
     expect(await row.innerText()).toContain('상담예약');
     await screenshot(page, 'e2e-database-status-counselor');
+
+    // The appointment is on the counselor's calendar, on its Seoul day, and opens the lead.
+    const booked = await page.evaluate(async (id) => {
+      const shops = (await (await fetch('/api/auth/shops')).json()).items as Array<{ id: number }>;
+      const res = await fetch(`/api/shops/${id ?? shops[0]!.id}/leads?from=2026-01-01&pageSize=100&status=${encodeURIComponent('상담예약')}`);
+      return ((await res.json()).items as Array<{ name: string; reservedAt: string | null }>).find((i) => i.reservedAt === '2026-12-01T05:00:00.000Z')!.name;
+    }, shopId);
+    await page.locator('.ant-menu').getByText('DB 캘린더', { exact: true }).click();
+    await expect.poll(() => page.locator('.ant-picker-calendar').isVisible(), WAIT).toBe(true);
+    await page.goto('/database-calendar?day=2026-12-01');
+    const cell = page.locator('.ant-picker-cell[title="2026-12-01"]');
+    await expect.poll(() => cell.innerText(), WAIT).toContain(booked);
+    expect(await cell.innerText()).toContain('14:00');
+    const panel = page.locator('.ant-card', { hasText: '12월 1일' }).last();
+    await expect.poll(() => panel.getByText(booked).first().isVisible(), WAIT).toBe(true);
+    await screenshot(page, 'e2e-database-calendar-counselor');
+    await panel.getByText(booked).first().click();
+    await expect.poll(() => page.locator('.ant-drawer').getByText('신청 내용').isVisible(), WAIT).toBe(true);
   });
 });

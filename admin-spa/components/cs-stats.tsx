@@ -8,7 +8,7 @@ import type { ColumnsType } from 'antd/es/table/interface.js';
 import type { EChartsCoreOption } from 'echarts/core';
 import { CS_STATUSES, type CsStatus } from '@contracts/leads.ts';
 import type { CsDay, CsFigures } from '@contracts/cs-stats.ts';
-import { formatNumber } from '@/lib/format.ts';
+import { formatNumber, sliceShare } from '@/lib/format.ts';
 
 const Chart = lazy(() => import('@/components/chart.tsx'));
 
@@ -124,7 +124,7 @@ export function statusPieOption(totals: CsFigures): EChartsCoreOption | null {
     series: [{
       type: 'pie', radius: ['40%', '64%'], center: ['50%', '42%'],
       // The legend names each status; the slices carry only their share (no name twice).
-      label: { position: 'inside', formatter: (p: { percent: number }) => (p.percent >= 5 ? `${Math.round(p.percent)}%` : ''), color: '#fff', fontWeight: 600 },
+      label: { position: 'inside', formatter: sliceShare, color: '#fff', fontWeight: 600 },
       data: statuses.map((s) => ({ name: s, value: totals.byStatus[s], itemStyle: { color: STATUS_CHART_COLORS[s] } })),
     }],
   };

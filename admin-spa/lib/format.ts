@@ -4,5 +4,5 @@ export const formatDateTime = (iso: string | null | undefined) => (iso ? dayjs(i
 export const formatDate = (iso: string | null | undefined) => (iso ? dayjs(iso).format('YYYY-MM-DD') : '-');
 export const formatNumber = (n: number | null | undefined) => (n == null ? '-' : n.toLocaleString('ko-KR'));
 
-/** A pie slice's label: its share, rounded (a ring has no room for "38.08%"). */
-export const sliceShare = (p: { percent?: number }) => `${Math.round(p.percent ?? 0)}%`;
+/** A ring slice's label: its share, rounded (no room for "38.08%"), and none on a sliver too thin to hold it. */
+export const sliceShare = (p: { percent?: number }) => ((p.percent ?? 0) >= 5 ? `${Math.round(p.percent ?? 0)}%` : '');

@@ -12,7 +12,7 @@ import { useCall } from '@/lib/use-call.ts';
 import { useBackgroundRefresh } from '@/lib/query-client.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
-import { formatNumber } from '@/lib/format.ts';
+import { formatNumber, sliceShare } from '@/lib/format.ts';
 import { ServerError } from '@/layouts/results.tsx';
 
 const Chart = lazy(() => import('@/components/chart.tsx'));
@@ -67,7 +67,7 @@ export default function ShopDashboardScreen() {
       legend: { orient: 'vertical', right: 0, top: 'middle', itemWidth: 12, itemHeight: 12, formatter: (name: CsStatus) => `${name} ${formatNumber(counts.get(name) ?? 0)}` },
       series: [{
         type: 'pie', radius: ['42%', '72%'], center: ['34%', '50%'],
-        label: { position: 'inside', formatter: (p: { percent: number }) => (p.percent >= 6 ? `${Math.round(p.percent)}%` : ''), color: '#fff', fontWeight: 600 },
+        label: { position: 'inside', formatter: sliceShare, color: '#fff', fontWeight: 600 },
         data: d.byStatus.map((s) => ({ name: s.status, value: s.count, itemStyle: { color: STATUS_CHART_COLORS[s.status] } })),
       }],
     };
