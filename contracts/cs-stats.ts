@@ -51,13 +51,16 @@ export type CsDay = z.infer<typeof csDay>;
 
 const period = z.object({ from: z.string(), to: z.string() });
 
+/** Per counselor; counselorId null is 미배분. */
+const counselorRow = csFigures.extend({ counselorId: z.number().nullable(), name: z.string() });
+
 export const csStatsShop = z.object({
   period,
   /** 'assigned': the figures are of the asker's own leads only (a counselor). */
   scope: z.enum(['all', 'assigned']),
   totals: csFigures,
   /** Per counselor; counselorId null is 미배분. The shop's counselors appear even without leads. */
-  counselors: z.array(csFigures.extend({ counselorId: z.number().nullable(), name: z.string() })),
+  counselors: z.array(counselorRow),
   /** Every day of the period, in order. */
   byDay: z.array(csDay),
 });
@@ -75,6 +78,8 @@ export const csStatsAdmin = z.object({
   totals: csFigures,
   /** Every shop the asker may enter that is active or received leads in the period. */
   shops: z.array(csFigures.extend({ shopId: z.number(), shopName: z.string(), active: z.boolean() })),
+  /** With one shop chosen: its counselors, as 상담 통계 shows them; otherwise null. */
+  counselors: z.array(counselorRow).nullable(),
   byDay: z.array(csDay),
 });
 export type CsStatsAdmin = z.infer<typeof csStatsAdmin>;

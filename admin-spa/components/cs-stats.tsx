@@ -7,7 +7,7 @@ import { QuestionCircleOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import type { EChartsCoreOption } from 'echarts/core';
 import { CS_STATUSES, type CsStatus } from '@contracts/leads.ts';
-import type { CsDay, CsFigures } from '@contracts/cs-stats.ts';
+import type { CsCounselorRow, CsDay, CsFigures } from '@contracts/cs-stats.ts';
 import { formatNumber, sliceShare } from '@/lib/format.ts';
 
 const Chart = lazy(() => import('@/components/chart.tsx'));
@@ -196,5 +196,31 @@ export function FiguresSummary({ totals }: { totals: CsFigures }) {
         ))}
       </Table.Summary.Row>
     </Table.Summary>
+  );
+}
+
+const counselorColumns: ColumnsType<CsCounselorRow> = [
+  {
+    title: '상담원', dataIndex: 'name', key: 'name', fixed: 'left',
+    render: (v: string, r) => (r.counselorId === null ? <Typography.Text type="secondary">{v}</Typography.Text> : <span style={{ whiteSpace: 'nowrap' }}>{v}</span>),
+  },
+  ...figureColumns<CsCounselorRow>(),
+];
+
+/** A shop's counselors × status (미배분 last), with the shop's totals under them. */
+export function CounselorTable({ title, rows, totals }: { title: string; rows: CsCounselorRow[]; totals: CsFigures }) {
+  return (
+    <Card variant="borderless" title={title}>
+      <Table
+        rowKey={(r) => r.counselorId ?? 'none'}
+        size="small"
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+        dataSource={rows}
+        columns={counselorColumns}
+        locale={{ emptyText: '이 업체에 상담원이 없고, 이 기간에 접수된 DB도 없습니다.' }}
+        summary={() => (rows.length > 1 ? <FiguresSummary totals={totals} /> : null)}
+      />
+    </Card>
   );
 }

@@ -1,6 +1,7 @@
 // 전체 상담 통계: how each shop's leads of a period were worked — per shop and status, the
 // contact and contract rates, the time to first contact, and the days — for every shop the
-// account may enter, or one chosen shop (kept in the URL). The figures refresh every minute.
+// account may enter, or one chosen shop (kept in the URL) with its counselors. The figures
+// refresh every minute.
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Card, Col, Row, Select, Skeleton, Space, Table, Tag, Typography } from 'antd';
@@ -13,7 +14,7 @@ import { useBackgroundRefresh } from '@/lib/query-client.ts';
 import { ServerError } from '@/layouts/results.tsx';
 import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
 import {
-  ChartCard, CsSummaryCards, FiguresSummary, STATUS_CHART_COLORS, WRAPPING_LEGEND, barsHeight, dayStatusOption, figureColumns, formatCount, rateBarsOption,
+  ChartCard, CounselorTable, CsSummaryCards, FiguresSummary, STATUS_CHART_COLORS, WRAPPING_LEGEND, barsHeight, dayStatusOption, figureColumns, formatCount, rateBarsOption,
 } from '@/components/cs-stats.tsx';
 
 export default function AdminCsStats() {
@@ -123,6 +124,7 @@ export default function AdminCsStats() {
               summary={() => (s.shops.length > 1 ? <FiguresSummary totals={s.totals} /> : null)}
             />
           </Card>
+          {s.counselors && <CounselorTable title={`${s.shops[0]?.shopName ?? ''} 상담원 × 상태`} rows={s.counselors} totals={s.totals} />}
           <ChartCard title="일별 상태" option={charts.days} label="기간 중 일별 DB 접수 수를 상담 상태별로 쌓은 막대 그래프" empty="이 기간에 접수된 DB가 없습니다." />
         </>
       )}

@@ -3,15 +3,14 @@
 // the figures of their own leads only (the server narrows them). The lead stream refreshes
 // the figures as leads arrive and change.
 import { useMemo } from 'react';
-import { Card, Col, Row, Skeleton, Space, Table, Tag, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table/interface.js';
-import { csStatsApi, type CsCounselorRow } from '@contracts/cs-stats.ts';
+import { Col, Row, Skeleton, Space, Tag, Typography } from 'antd';
+import { csStatsApi } from '@contracts/cs-stats.ts';
 import { useCall } from '@/lib/use-call.ts';
 import { useCurrentShop } from '@/lib/shop.tsx';
 import { ServerError } from '@/layouts/results.tsx';
 import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
 import {
-  ChartCard, CsSummaryCards, FiguresSummary, barsHeight, dayStatusOption, figureColumns, formatMinutes, rateBarsOption, statusPieOption,
+  ChartCard, CounselorTable, CsSummaryCards, barsHeight, dayStatusOption, formatMinutes, rateBarsOption, statusPieOption,
 } from '@/components/cs-stats.tsx';
 
 const MEDIAN_COLOR = '#13c2c2';
@@ -21,17 +20,6 @@ export default function CsStats() {
   const { from, to, today, setPeriod } = usePeriod('month');
   const q = useCall(csStatsApi.shop, { params: { shopId: shop.id }, query: { from, to } }, { keepPrevious: true });
   const s = q.data;
-
-  const columns = useMemo<ColumnsType<CsCounselorRow>>(
-    () => [
-      {
-        title: '상담원', dataIndex: 'name', key: 'name', fixed: 'left',
-        render: (v: string, r) => (r.counselorId === null ? <Typography.Text type="secondary">{v}</Typography.Text> : <span style={{ whiteSpace: 'nowrap' }}>{v}</span>),
-      },
-      ...figureColumns<CsCounselorRow>(),
-    ],
-    [],
-  );
 
   const charts = useMemo(() => {
     if (!s) return null;
@@ -83,18 +71,7 @@ export default function CsStats() {
               <ChartCard title="상태 비율" option={charts.pie} label="기간 중 DB의 상담 상태별 비율 도넛 그래프" empty="이 기간에 접수된 DB가 없습니다." />
             </Col>
           </Row>
-          <Card variant="borderless" title={own ? '상태별 현황' : '상담원 × 상태'}>
-            <Table
-              rowKey={(r) => r.counselorId ?? 'none'}
-              size="small"
-              pagination={false}
-              scroll={{ x: 'max-content' }}
-              dataSource={s.counselors}
-              columns={columns}
-              locale={{ emptyText: '이 업체에 상담원이 없고, 이 기간에 접수된 DB도 없습니다.' }}
-              summary={() => (s.counselors.length > 1 ? <FiguresSummary totals={s.totals} /> : null)}
-            />
-          </Card>
+          <CounselorTable title={own ? '상태별 현황' : '상담원 × 상태'} rows={s.counselors} totals={s.totals} />
           {!own && (
             <Row gutter={[16, 16]}>
               <Col xs={24} xl={12}>

@@ -108,24 +108,26 @@ export function csStatsService(db: Kysely<Database>, clock: Clock) {
     return { byGroup, figures, totals: all.figures(overall.get(null)), byDay: days(from, to, perDay) };
   }
 
+  /** One shop's statistics; a counselor's are of their own leads only. */
+  async function shop(shopId: number, q: CsStatsQuery, actor: Actor): Promise<CsStatsShop> {
+    const { from, to } = periodOf(q, clock());
+    const own = actor.scope === 'assigned';
+    const filter: CsStatsFilter = { shopIds: [shopId], ...periodInstants(from, to), ...(own ? { assigneeId: actor.id } : {}) };
+    const [stats, counselors] = await Promise.all([figuresOf(filter, 'assignee', from, to), own ? [] : repo.shopCounselors(shopId)]);
+    // The shop's counselors, and whoever else holds leads of the period (a counselor since
+    // moved away, or an account of another type leads were handed to).
+    const names = new Map(counselors.map((c) => [c.id, c.name]));
+    const ids = new Set([...names.keys(), ...[...stats.byGroup.keys()].filter((k): k is number => k !== null)]);
+    if (own) ids.add(actor.id);
+    const missing = [...ids].filter((id) => !names.has(id));
+    for (const a of await repo.accountNames(missing)) names.set(a.id, a.name);
+    const rows = [...ids].map((id) => ({ counselorId: id as number | null, name: names.get(id) ?? `#${id}`, ...stats.figures(id) })).sort(byName);
+    if (!own && stats.byGroup.has(null)) rows.push({ counselorId: null, name: UNASSIGNED, ...stats.figures(null) });
+    return { period: { from, to }, scope: actor.scope, totals: stats.totals, counselors: rows, byDay: stats.byDay };
+  }
+
   return {
-    /** One shop's statistics; a counselor's are of their own leads only. */
-    async shop(shopId: number, q: CsStatsQuery, actor: Actor): Promise<CsStatsShop> {
-      const { from, to } = periodOf(q, clock());
-      const own = actor.scope === 'assigned';
-      const filter: CsStatsFilter = { shopIds: [shopId], ...periodInstants(from, to), ...(own ? { assigneeId: actor.id } : {}) };
-      const [stats, counselors] = await Promise.all([figuresOf(filter, 'assignee', from, to), own ? [] : repo.shopCounselors(shopId)]);
-      // The shop's counselors, and whoever else holds leads of the period (a counselor since
-      // moved away, or an account of another type leads were handed to).
-      const names = new Map(counselors.map((c) => [c.id, c.name]));
-      const ids = new Set([...names.keys(), ...[...stats.byGroup.keys()].filter((k): k is number => k !== null)]);
-      if (own) ids.add(actor.id);
-      const missing = [...ids].filter((id) => !names.has(id));
-      for (const a of await repo.accountNames(missing)) names.set(a.id, a.name);
-      const rows = [...ids].map((id) => ({ counselorId: id as number | null, name: names.get(id) ?? `#${id}`, ...stats.figures(id) })).sort(byName);
-      if (!own && stats.byGroup.has(null)) rows.push({ counselorId: null, name: UNASSIGNED, ...stats.figures(null) });
-      return { period: { from, to }, scope: actor.scope, totals: stats.totals, counselors: rows, byDay: stats.byDay };
-    },
+    shop,
 
     /**
      * Every shop the asker may enter (administrator-area accounts: all of them, as for the
@@ -140,14 +142,16 @@ export function csStatsService(db: Kysely<Database>, clock: Clock) {
       }
       const own = actor.scope === 'assigned';
       const period = { from, to };
-      if (!shops.length) return { period, scope: actor.scope, totals: new Tally().figures(undefined), shops: [], byDay: days(from, to, []) };
+      if (!shops.length) return { period, scope: actor.scope, totals: new Tally().figures(undefined), shops: [], counselors: null, byDay: days(from, to, []) };
       const filter: CsStatsFilter = { shopIds: shops.map((s) => s.id), ...periodInstants(from, to), ...(own ? { assigneeId: actor.id } : {}) };
       const stats = await figuresOf(filter, 'shop', from, to);
       const rows = shops
         .map((s) => ({ shopId: s.id, shopName: s.name, active: s.status === 'active', ...stats.figures(s.id) }))
         .filter((r) => r.active || r.total > 0 || q.shopId !== undefined)
         .sort((a, b) => b.total - a.total || a.shopName.localeCompare(b.shopName, 'ko'));
-      return { period, scope: actor.scope, totals: stats.totals, shops: rows, byDay: stats.byDay };
+      // One shop chosen: who in it worked the leads (shop × status × counselor).
+      const counselors = q.shopId !== undefined ? (await shop(q.shopId, q, actor)).counselors : null;
+      return { period, scope: actor.scope, totals: stats.totals, shops: rows, counselors, byDay: stats.byDay };
     },
   };
 }

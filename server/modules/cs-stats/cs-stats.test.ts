@@ -200,10 +200,16 @@ describe('the statistics across shops', () => {
     expect(s.shops[1]).toMatchObject({ shopId: second, unique: 2, contactRate: 0, firstContactMedianMinutes: null, byStatus: { ...zeros, 미처리: 2 } });
     expect(s.totals).toMatchObject({ total: 8, unique: 7, contacted: 3, contracted: 1, contactRate: 3 / 7, firstContacts: 4, firstContactMedianMinutes: 20 });
     expect(s.byDay.at(-1)).toMatchObject({ day: '2026-11-21', total: 7 });
+    expect(s.counselors).toBeNull();
 
     const one = (await t.admin.get(`/api/cs-stats?shopId=${second}`)).json();
     expect(one.shops.map((r: { shopId: number }) => r.shopId)).toEqual([second]);
     expect(one.totals).toMatchObject({ total: 2, unique: 2 });
+    // One shop chosen: its counselors too, as the shop's own 상담 통계 has them.
+    const first = (await t.admin.get(`/api/cs-stats?shopId=${t.shopId}`)).json();
+    const own = (await t.admin.get(stats())).json();
+    expect(first.counselors).toEqual(own.counselors);
+    expect(first.counselors.length).toBeGreaterThan(1);
     expect((await t.admin.get('/api/cs-stats?shopId=999999')).statusCode).toBe(404);
 
     // The closed shop appears once it has leads of the period.
