@@ -8,8 +8,8 @@ import type { Database, LeadsTable } from './schema.ts';
 import { addDays, seoulDay, seoulDayStart } from '../../contracts/kst.ts';
 import type { CsStatus } from '../../contracts/leads.ts';
 
-/** A small deterministic generator: the same demo every time. */
-function random(seed: number) {
+/** A small deterministic generator: the same demo every time (the bulk seed's too). */
+export function random(seed: number) {
   let a = seed >>> 0;
   const next = () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -30,9 +30,9 @@ function random(seed: number) {
   };
 }
 
-const FAMILY = ['김', '이', '박', '최', '정', '강', '조', '윤', '장', '임', '한', '오', '서', '신', '권', '황', '안', '송', '류', '홍'];
-const GIVEN = ['민준', '서연', '도윤', '지우', '하준', '서윤', '은우', '지아', '시우', '하은', '지호', '수아', '예준', '민서', '유진', '현우', '지민', '영숙', '정희', '미경', '성호', '경민', '혜진', '동현'];
-const MEMOS = [
+export const FAMILY = ['김', '이', '박', '최', '정', '강', '조', '윤', '장', '임', '한', '오', '서', '신', '권', '황', '안', '송', '류', '홍'];
+export const GIVEN = ['민준', '서연', '도윤', '지우', '하준', '서윤', '은우', '지아', '시우', '하은', '지호', '수아', '예준', '민서', '유진', '현우', '지민', '영숙', '정희', '미경', '성호', '경민', '혜진', '동현'];
+export const MEMOS = [
   '오후에 다시 연락 달라고 함', '가격 문의, 견적 문자 발송', '배우자와 상의 후 연락 주기로', '주말 상담 원함', '다른 곳과 비교 중',
   '통화 중 끊김, 재연락 필요', '첫 방문 예약 희망', '상담 만족, 계약 진행', '문자로 안내 요청', '야간 통화만 가능',
 ];
@@ -53,7 +53,7 @@ const PLANS: Plan[] = [
   { landingCode: 'free-checkup', count: 130, counselors: ['counselor3'], seed: 20261124 },
 ];
 
-function answersFor(fields: Array<{ key: string; type: string; options: string[]; required: boolean }>, rnd: ReturnType<typeof random>) {
+export function answersFor(fields: Array<{ key: string; type: string; options: string[]; required: boolean }>, rnd: ReturnType<typeof random>) {
   const out: Record<string, string | string[]> = {};
   for (const f of fields) {
     if (!f.required && rnd.next() < 0.3) continue;

@@ -24,12 +24,11 @@ export async function paginate<DB, TB extends keyof DB, O, S extends string>(
   for (const [column, value] of Object.entries(spec.equals ?? {})) {
     if (value !== undefined && value !== '') qb = qb.where(sql<boolean>`${sql.ref(column)} = ${value}`);
   }
-  const countRow = (await qb
+  const counted = qb
     .clearSelect()
     .clearOrderBy()
     .select(sql<number>`count(*)`.as('n'))
-    .executeTakeFirst()) as { n: number | string } | undefined;
-  const total = Number(countRow?.n ?? 0);
+    .executeTakeFirst() as Promise<{ n: number | string } | undefined>;
   const asked = parseSort(query.sort);
   const column = asked && (spec.sortable[asked.field] as string | undefined);
   let ordered = qb;
@@ -38,8 +37,9 @@ export async function paginate<DB, TB extends keyof DB, O, S extends string>(
   // Ties follow the list's direction: newest first stays newest first among equal times.
   const desc = column ? asked!.desc : !!spec.defaultSort.desc;
   if (spec.tieBreaker) ordered = ordered.orderBy(sql.ref(spec.tieBreaker), desc ? 'desc' : 'asc');
-  const rows = await ordered.limit(query.pageSize).offset((query.page - 1) * query.pageSize).execute();
-  return { rows, total };
+  // The count and the page side by side: on PostgreSQL two connections of the pool, one round trip's wait instead of two.
+  const [countRow, rows] = await Promise.all([counted, ordered.limit(query.pageSize).offset((query.page - 1) * query.pageSize).execute()]);
+  return { rows, total: Number(countRow?.n ?? 0) };
 }
 
 /**
