@@ -8,6 +8,22 @@ import { DEMO_PASSWORD, login, newPage, screenshot, setupProduct } from './harne
 const e2e = setupProduct();
 const WAIT = { timeout: 10_000 };
 
+/** A visitor on a phone fills in and sends the demo dental landing. */
+async function submitAsVisitor(name: string, phone: string) {
+  const visitor = await newPage(e2e.browser, e2e.product.url, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const openedAt = Date.now();
+  await visitor.page.goto('/view/smile-dental/implant-event');
+  await visitor.page.locator('input[name=name]').fill(name);
+  await visitor.page.locator('input[name=phone]').fill(phone);
+  await visitor.page.locator('select[name=treatment]').selectOption('임플란트');
+  await visitor.page.locator('input[name=privacyConsent]').check();
+  const wait = openedAt + MIN_FILL_MS + 300 - Date.now();
+  if (wait > 0) await visitor.page.waitForTimeout(wait);
+  await visitor.page.locator('button[type=submit]').click();
+  await expect.poll(() => visitor.page.locator('#ok').isVisible(), WAIT).toBe(true);
+  await visitor.context.close();
+}
+
 describe('working the leads', () => {
   it('shows a visitor’s submission in an open DB 현황 within seconds, without a reload', async () => {
     const { page } = await newPage(e2e.browser, e2e.product.url);
@@ -19,18 +35,7 @@ describe('working the leads', () => {
       if (f === page.mainFrame()) reloaded = true;
     });
 
-    const visitor = await newPage(e2e.browser, e2e.product.url, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-    const openedAt = Date.now();
-    await visitor.page.goto('/view/smile-dental/implant-event');
-    await visitor.page.locator('input[name=name]').fill('실시간방문');
-    await visitor.page.locator('input[name=phone]').fill('010-5555-7777');
-    await visitor.page.locator('select[name=treatment]').selectOption('임플란트');
-    await visitor.page.locator('input[name=privacyConsent]').check();
-    const wait = openedAt + MIN_FILL_MS + 300 - Date.now();
-    if (wait > 0) await visitor.page.waitForTimeout(wait);
-    await visitor.page.locator('button[type=submit]').click();
-    await expect.poll(() => visitor.page.locator('#ok').isVisible(), WAIT).toBe(true);
-    await visitor.context.close();
+    await submitAsVisitor('실시간방문', '010-5555-7777');
 
     const row = page.locator('.ant-table-row', { hasText: '실시간방문' });
     await expect.poll(() => row.isVisible(), { timeout: 5000 }).toBe(true);
@@ -46,6 +51,25 @@ describe('working the leads', () => {
     await drawer.getByRole('button', { name: '전화번호 보기' }).click();
     await expect.poll(() => drawer.getByText('010-5555-7777').isVisible(), WAIT).toBe(true);
     await page.keyboard.press('Escape');
+  });
+
+  it('counts a new lead on an open 업체 대시보드 without a reload, and marks DB 현황 in the menu until it is opened', async () => {
+    const { page } = await newPage(e2e.browser, e2e.product.url);
+    await login(page, 'owner', DEMO_PASSWORD);
+    await page.goto('/shop-dashboard');
+    const today = page.locator('.ant-card', { hasText: '오늘 접수 DB' }).locator('.ant-statistic-content-value');
+    await expect.poll(() => today.isVisible(), WAIT).toBe(true);
+    const before = Number((await today.innerText()).replace(/\D/g, ''));
+
+    await submitAsVisitor('대시보드방문', '010-5555-8888');
+    await expect.poll(async () => Number((await today.innerText()).replace(/\D/g, '')), { timeout: 5000 }).toBe(before + 1);
+    const entry = page.locator('.ant-menu-item', { hasText: 'DB 현황' });
+    await expect.poll(() => entry.locator('.ant-badge').innerText(), WAIT).toBe('1');
+    await screenshot(page, 'e2e-shop-dashboard-live');
+
+    await entry.locator('a').click();
+    await expect.poll(() => page.locator('.ant-table-row', { hasText: '대시보드방문' }).isVisible(), WAIT).toBe(true);
+    expect(await entry.locator('.ant-badge').count()).toBe(0);
   });
 
   it('lets a manager allocate chosen leads in turn, after a preview', async () => {

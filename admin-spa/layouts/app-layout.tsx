@@ -1,8 +1,8 @@
 // The admin and shop shells: side menu from the screen catalogue (filtered by the
 // account's permissions), header with area switch, current-shop selector and account menu.
-import { Suspense, useEffect, useMemo, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
-import { Button, Dropdown, Layout, Menu, Result, Select, Space, Spin, Typography, theme, type MenuProps } from 'antd';
+import { Badge, Button, Dropdown, Layout, Menu, Result, Select, Space, Spin, Typography, theme, type MenuProps } from 'antd';
 import { KeyOutlined, LogoutOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
 import { SCREENS, type Area } from '@contracts/screens.ts';
 import { authApi, type MyShop } from '@contracts/auth.ts';
@@ -17,21 +17,31 @@ import { LeadSoundToggle, useLeadSound, useLeadStream } from '@/lib/lead-stream.
 
 const { Header, Sider, Content } = Layout;
 
-function useMenu(area: Area, can: (key: string) => boolean): MenuProps['items'] {
-  return useMemo(() => {
-    const groups = new Map<string, NonNullable<MenuProps['items']>>();
-    for (const s of SCREENS) {
-      if (s.area !== area || !can(s.key)) continue;
-      const Icon = ICONS[s.icon];
-      const list = groups.get(s.group) ?? [];
-      list.push({ key: `/${s.key}`, icon: Icon ? <Icon /> : null, label: <Link to={`/${s.key}`}>{s.title}</Link> });
-      groups.set(s.group, list);
-    }
-    return [...groups].map(([group, children]) => ({ type: 'group' as const, key: group, label: group, children }));
-  }, [area, can]);
+/** The side menu; `badges` puts a count beside a screen's entry (new leads beside DB 현황). */
+function menuItems(area: Area, can: (key: string) => boolean, badges: Record<string, number> = {}): MenuProps['items'] {
+  const groups = new Map<string, NonNullable<MenuProps['items']>>();
+  for (const s of SCREENS) {
+    if (s.area !== area || !can(s.key)) continue;
+    const Icon = ICONS[s.icon];
+    const list = groups.get(s.group) ?? [];
+    const badge = badges[s.key] ?? 0;
+    list.push({
+      key: `/${s.key}`,
+      icon: Icon ? <Icon /> : null,
+      // The badge is part of the link: a click on it opens the screen too.
+      label: (
+        <Link to={`/${s.key}`}>
+          {s.title}
+          {badge > 0 && <Badge count={badge} size="small" overflowCount={99} title={`새 DB ${badge}건`} style={{ marginInlineStart: 6 }} />}
+        </Link>
+      ),
+    });
+    groups.set(s.group, list);
+  }
+  return [...groups].map(([group, children]) => ({ type: 'group' as const, key: group, label: group, children }));
 }
 
-function ShopArea({ children }: { children: (shop: MyShop, selector: React.ReactNode) => React.ReactNode }) {
+function ShopArea({ children }: { children: (shop: MyShop, selector: React.ReactNode, badges: Record<string, number>) => React.ReactNode }) {
   const shops = useCall(authApi.shops);
   const [currentId, setCurrentId] = useState<number | null>(() => Number(sessionStorage.getItem(CURRENT_SHOP_KEY)) || null);
   const items = shops.data?.items ?? [];
@@ -41,7 +51,12 @@ function ShopArea({ children }: { children: (shop: MyShop, selector: React.React
   const { can } = useAuth();
   const leadReader = can('database-status');
   const [sound, setSound] = useLeadSound();
-  useLeadStream(current?.id ?? 0, !!current && leadReader, sound);
+  const { fresh, seen } = useLeadStream(current?.id ?? 0, !!current && leadReader, sound);
+  // The badge counts what arrived since DB 현황 was last open.
+  const onList = useLocation().pathname === '/database-status';
+  useEffect(() => {
+    if (onList && fresh) seen();
+  }, [onList, fresh, seen]);
 
   if (shops.isLoading) return <Spin style={{ display: 'block', margin: 48 }} />;
   if (!current) {
@@ -63,7 +78,7 @@ function ShopArea({ children }: { children: (shop: MyShop, selector: React.React
       {leadReader && <LeadSoundToggle on={sound} onChange={setSound} />}
     </Space>
   );
-  return <>{children(current, selector)}</>;
+  return <>{children(current, selector, { 'database-status': onList ? 0 : fresh })}</>;
 }
 
 export default function AppLayoutInShell({ area }: { area: Area }) {
@@ -97,7 +112,6 @@ function AppLayout({ area }: { area: Area }) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const { token } = theme.useToken();
-  const menu = useMenu(area, can);
   const screen = SCREENS.find((s) => `/${s.key}` === pathname);
   const otherArea: Area = area === 'admin' ? 'shop' : 'admin';
   const otherHome = SCREENS.find((s) => s.area === otherArea && can(s.key));
@@ -122,7 +136,7 @@ function AppLayout({ area }: { area: Area }) {
 
   if (account!.mustChangePassword) return <PasswordChangeRequired account={account!} />;
 
-  const shell = (selector: React.ReactNode, body: React.ReactNode) => (
+  const shell = (selector: React.ReactNode, body: React.ReactNode, badges?: Record<string, number>) => (
     <Layout style={{ minHeight: '100vh' }}>
       <Sider width={220} theme="light" breakpoint="lg" collapsedWidth={0} style={{ borderRight: `1px solid ${token.colorSplit}` }}>
         <div style={{ height: 56, display: 'flex', alignItems: 'center', padding: '0 20px', fontWeight: 700, fontSize: 18 }}>
@@ -133,7 +147,7 @@ function AppLayout({ area }: { area: Area }) {
             {area === 'admin' ? '관리자' : '업체'}
           </Typography.Text>
         </div>
-        <Menu mode="inline" selectedKeys={[pathname]} items={menu} style={{ borderInlineEnd: 'none' }} />
+        <Menu mode="inline" selectedKeys={[pathname]} items={menuItems(area, can, badges)} style={{ borderInlineEnd: 'none' }} />
       </Sider>
       <Layout>
         <Header
@@ -172,12 +186,13 @@ function AppLayout({ area }: { area: Area }) {
   if (area === 'shop') {
     return (
       <ShopArea>
-        {(shop, selector) =>
+        {(shop, selector, badges) =>
           shell(
             selector,
             <ShopProvider shop={shop}>
               <Outlet key={shop.id} />
             </ShopProvider>,
+            badges,
           )
         }
       </ShopArea>

@@ -2,7 +2,7 @@
 // screen showing leads without a reload, a new lead is announced, and a counselor hears a
 // short tone for a lead assigned to them (when they turned it on). A dropped connection
 // reconnects by itself; on reconnecting, the screens refetch what they missed.
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { App, Button, Tooltip } from 'antd';
 import { BellOutlined, BellFilled } from '@ant-design/icons';
@@ -46,9 +46,15 @@ export function useLeadSound(): [boolean, (on: boolean) => void] {
   }];
 }
 
-/** Listens to the shop's lead stream while mounted (`enabled`: the account may read leads). */
-export function useLeadStream(shopId: number, enabled: boolean, sound: boolean): void {
+/**
+ * Listens to the shop's lead stream while mounted (`enabled`: the account may read leads).
+ * Answers how many leads arrived — for a counselor, were handed to them — since `seen()`
+ * (the menu's badge on DB 현황, cleared there).
+ */
+export function useLeadStream(shopId: number, enabled: boolean, sound: boolean): { fresh: number; seen(): void } {
   const queryClient = useQueryClient();
+  // Counted per shop: another shop's count does not carry over when the shop changes.
+  const [fresh, setFresh] = useState({ shopId, n: 0 });
   const { notification } = App.useApp();
   const navigate = useNavigate();
   const refresh = useMemo(() => coalesce(() => refreshInBackground(queryClient, LEAD_VIEWS), 500), [queryClient]);
@@ -60,6 +66,7 @@ export function useLeadStream(shopId: number, enabled: boolean, sound: boolean):
       const mine = event.mine.length;
       if (event.kind === 'created' || mine) {
         const count = mine || event.ids.length;
+        setFresh((f) => ({ shopId, n: (f.shopId === shopId ? f.n : 0) + count }));
         notification.info({
           key: 'lead-stream',
           title: mine ? `새로 배분된 DB ${count}건` : `새 DB ${count}건이 접수되었습니다`,
@@ -75,6 +82,8 @@ export function useLeadStream(shopId: number, enabled: boolean, sound: boolean):
       }
     },
   });
+  const seen = useCallback(() => setFresh({ shopId, n: 0 }), [shopId]);
+  return { fresh: fresh.shopId === shopId ? fresh.n : 0, seen };
 }
 
 /** The header's bell: a tone for newly assigned leads, on or off. */
