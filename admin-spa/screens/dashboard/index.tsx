@@ -12,11 +12,9 @@ import { urlOf } from '@/lib/api.ts';
 import { coalesce, useServerEvents } from '@/lib/server-events.ts';
 import { ServerError } from '@/layouts/results.tsx';
 import { formatDateTime, formatNumber, sliceShare } from '@/lib/format.ts';
+import { dailyLeadsOption } from '@/components/daily-leads-option.ts';
 
 const Chart = lazy(() => import('@/components/chart.tsx'));
-const BLUE = '#1677ff';
-const GREY = '#bfbfbf';
-const RED = '#ff4d4f';
 
 /** Refetches the figures when leads arrive anywhere (at most once a second). */
 function useLiveDashboard() {
@@ -31,22 +29,7 @@ export default function DashboardScreen() {
   useLiveDashboard();
   const d = q.data;
 
-  const dailyOption = useMemo(
-    () =>
-      d && {
-        tooltip: { trigger: 'axis' },
-        legend: { bottom: 0 },
-        grid: { left: 40, right: 16, top: 16, bottom: 56 },
-        xAxis: { type: 'category', data: d.leads.daily.map((x) => x.day.slice(5).replace('-', '/')) },
-        yAxis: { type: 'value', minInterval: 1 },
-        series: [
-          { type: 'bar', name: '유효 접수', stack: 'leads', data: d.leads.daily.map((x) => x.count - x.duplicates), itemStyle: { color: BLUE } },
-          { type: 'bar', name: '중복', stack: 'leads', data: d.leads.daily.map((x) => x.duplicates), itemStyle: { color: GREY, borderRadius: [3, 3, 0, 0] } },
-          { type: 'line', name: '차단', data: d.leads.daily.map((x) => x.blocked), itemStyle: { color: RED }, symbolSize: 5 },
-        ],
-      },
-    [d],
-  );
+  const dailyOption = useMemo(() => d && dailyLeadsOption(d.leads.daily), [d]);
   const mediumOption = useMemo(
     () =>
       d && {

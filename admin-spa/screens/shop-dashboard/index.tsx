@@ -14,10 +14,10 @@ import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
 import { formatNumber, sliceShare } from '@/lib/format.ts';
 import { ServerError } from '@/layouts/results.tsx';
+import { dailyLeadsOption } from '@/components/daily-leads-option.ts';
 
 const Chart = lazy(() => import('@/components/chart.tsx'));
 const BLUE = '#1677ff';
-const GREY = '#bfbfbf';
 
 /** The status tags' colours (components/status-tag.tsx) as the chart draws them. */
 const STATUS_CHART_COLORS: Record<CsStatus, string> = {
@@ -42,21 +42,7 @@ export default function ShopDashboardScreen() {
   const canList = can('database-status', 'read');
   const canCalendar = can('database-calendar', 'read');
 
-  const dailyOption = useMemo(
-    () =>
-      d && {
-        tooltip: { trigger: 'axis' },
-        legend: { bottom: 0 },
-        grid: { left: 40, right: 16, top: 16, bottom: 56 },
-        xAxis: { type: 'category', data: d.daily.map((x) => x.day.slice(5).replace('-', '/')) },
-        yAxis: { type: 'value', minInterval: 1 },
-        series: [
-          { type: 'bar', name: '유효 접수', stack: 'leads', data: d.daily.map((x) => x.count - x.duplicates), itemStyle: { color: BLUE } },
-          { type: 'bar', name: '중복', stack: 'leads', data: d.daily.map((x) => x.duplicates), itemStyle: { color: GREY, borderRadius: [3, 3, 0, 0] } },
-        ],
-      },
-    [d],
-  );
+  const dailyOption = useMemo(() => d && dailyLeadsOption(d.daily), [d]);
   const statusOption = useMemo(() => {
     if (!d) return undefined;
     const counts = new Map(d.byStatus.map((s) => [s.status, s.count]));
