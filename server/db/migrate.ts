@@ -7,6 +7,7 @@ import * as trackingTags from './migrations/2026-11-23-tracking-tags.ts';
 import * as privacyCollector from './migrations/2026-11-23-privacy-collector.ts';
 import * as leadWork from './migrations/2026-11-23-lead-work.ts';
 import * as leadIndexes from './migrations/2026-11-24-lead-indexes.ts';
+import * as personalData from './migrations/2026-11-24-personal-data.ts';
 
 /** Migrations in order; file names are dated and frozen. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-23-privacy-collector': privacyCollector,
   '2026-11-23-lead-work': leadWork,
   '2026-11-24-lead-indexes': leadIndexes,
+  '2026-11-24-personal-data': personalData,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -189,6 +189,8 @@ export interface LeadsTable {
   invalid_reason: string | null;
   deleted_at: string | null;
   purged_at: string | null;
+  deleted_by: number | null;
+  delete_reason: string | null;
   created_at: string;
   updated_at: string;
   /** The phone's last four digits: what callers search by (indexed with the shop). */
@@ -265,6 +267,8 @@ export interface LeadSettingsTable {
   overdue_minutes: ColumnType<number, number | undefined, number>;
   auto_mode: ColumnType<'off' | 'round-robin' | 'weighted', 'off' | 'round-robin' | 'weighted' | undefined, 'off' | 'round-robin' | 'weighted'>;
   rr_cursor: ColumnType<number, number | undefined, number>;
+  /** Days a deleted lead waits before the automatic purge destroys it. */
+  purge_grace_days: ColumnType<number, number | undefined, number>;
   updated_by: number | null;
   updated_at: string;
 }
@@ -278,6 +282,61 @@ export interface CounselorSettingsTable {
   max_open: number | null;
   available: ColumnType<number, number | undefined, number>;
   updated_at: string;
+}
+
+/** List-level access to personal data: exports, searches, imports, reading the access record. */
+export interface AccessEventsTable {
+  id: Id;
+  shop_id: number | null;
+  account_id: number | null;
+  action: string;
+  row_count: number | null;
+  /** JSON; never a phone or a name in clear. */
+  detail: string | null;
+  ip: string | null;
+  at: string;
+}
+
+/** A destruction of leads, by hand or by the automatic purge; nothing personal in it. */
+export interface DestructionsTable {
+  id: Id;
+  shop_id: number;
+  trigger: 'manual' | 'grace' | 'retention';
+  account_id: number | null;
+  reason: string | null;
+  lead_count: number;
+  /** JSON array of lead ids. */
+  lead_ids: string;
+  at: string;
+}
+
+export interface LeadImportsTable {
+  id: Id;
+  shop_id: number;
+  account_id: number;
+  file_name: string;
+  file_size: number;
+  status: 'uploaded' | 'importing' | 'done' | 'failed';
+  /** JSON: column index → field. */
+  mapping: string | null;
+  consent_basis: string | null;
+  total_rows: number | null;
+  processed_rows: ColumnType<number, number | undefined, number>;
+  imported: ColumnType<number, number | undefined, number>;
+  failed: ColumnType<number, number | undefined, number>;
+  error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface AccessReviewsTable {
+  id: Id;
+  shop_id: number;
+  /** YYYY-MM */
+  month: string;
+  reviewed_by: number;
+  note: string | null;
+  reviewed_at: string;
 }
 
 export interface Database {
@@ -299,6 +358,10 @@ export interface Database {
   blocked_submissions: BlockedSubmissionsTable;
   visits: VisitsTable;
   uploads: UploadsTable;
+  access_events: AccessEventsTable;
+  destructions: DestructionsTable;
+  lead_imports: LeadImportsTable;
+  access_reviews: AccessReviewsTable;
 }
 
 export type AccountTypeRow = Selectable<AccountTypesTable>;
