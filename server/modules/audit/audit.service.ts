@@ -1,7 +1,8 @@
 // The audit trail: who changed which setting, from where. A service records a change with
 // the same transaction (or database handle) it made the change on, so the change and its
 // record commit together or not at all. (The personal-data access record, lead_events, is
-// written by the leads module with the lead it concerns.)
+// written by the leads module with the lead it concerns; access that spans many leads or none —
+// an export, a search, an import, reading the record itself — is recordAccess()'s.)
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { auditRepository } from './audit.repository.ts';
@@ -46,4 +47,30 @@ export async function audit(db: Kysely<Database>, entry: AuditEntry, at: Date): 
 /** audit() for a change `actor` makes. */
 export function auditBy(db: Kysely<Database>, actor: Actor, entry: Omit<AuditEntry, 'accountId' | 'ip'>, at: Date): Promise<void> {
   return audit(db, { ...entry, accountId: actor.id, ip: actor.ip }, at);
+}
+
+/** List-level access to personal data, recorded in access_events. */
+export type AccessAction = 'export' | 'search' | 'import' | 'history-export' | 'review';
+
+export interface AccessEntry {
+  /** The shop whose data was reached; null when none was (a search that found nothing). */
+  shopId: number | null;
+  action: AccessAction;
+  /** How many leads (rows) it reached. */
+  rowCount?: number | null;
+  /** The reason, the filter, the masked search term … never a phone or a name in clear. */
+  detail?: unknown;
+}
+
+/** Records list-level access by `actor` on `db` (pass the access's own transaction when it has one). */
+export async function recordAccess(db: Kysely<Database>, actor: Actor, entry: AccessEntry, at: Date): Promise<void> {
+  await auditRepository(db).insertAccess({
+    shop_id: entry.shopId,
+    account_id: actor.id,
+    action: entry.action,
+    row_count: entry.rowCount ?? null,
+    detail: entry.detail === undefined ? null : JSON.stringify(entry.detail),
+    ip: actor.ip,
+    at: at.toISOString(),
+  });
 }
