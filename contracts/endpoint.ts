@@ -7,10 +7,21 @@ import type { z } from 'zod';
 type Schema = z.ZodType;
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /**
- * What an endpoint answers: JSON of its schema, nothing (204), an HTML page, or a stream of
- * server-sent events (text/event-stream; the browser reads it with EventSource).
+ * What an endpoint answers: JSON of its schema, nothing (204), an HTML page, a stream of
+ * server-sent events (text/event-stream; the browser reads it with EventSource), or a file to
+ * save (an export, a report: the browser downloads it with download() in admin-spa/lib/api.ts).
  */
-export type ResponseKind = Schema | null | 'html' | 'events';
+export type ResponseKind = Schema | null | 'html' | 'events' | 'file';
+
+/** What a 'file' endpoint's handler returns; the body may stream (never held whole in memory). */
+export interface FileReply {
+  /** The name the browser saves it under (Korean is fine). */
+  fileName: string;
+  contentType: string;
+  body: AsyncIterable<Uint8Array | string> | Uint8Array | string;
+  /** More headers, e.g. the row count an export is about to send (for its progress). */
+  headers?: Record<string, string>;
+}
 /** What it takes: JSON of its schema, or a multipart upload. */
 export type BodyKind = Schema | 'multipart';
 
@@ -55,7 +66,13 @@ export type ParamsOf<E extends Endpoint> = E['params'] extends Schema ? z.output
 export type QueryOf<E extends Endpoint> = E['query'] extends Schema ? z.output<E['query']> : undefined;
 export type BodyOf<E extends Endpoint> = E['body'] extends Schema ? z.output<E['body']> : undefined;
 /** What a handler returns (its response schema's input). */
-export type ReplyOf<E extends Endpoint> = E['response'] extends Schema ? z.input<E['response']> : E['response'] extends 'html' ? string : void;
+export type ReplyOf<E extends Endpoint> = E['response'] extends Schema
+  ? z.input<E['response']>
+  : E['response'] extends 'html'
+    ? string
+    : E['response'] extends 'file'
+      ? FileReply
+      : void;
 
 /** The URL of a call: `:name` segments filled in (encoded). */
 export function pathOf(path: string, params?: Record<string, unknown>): string {

@@ -49,12 +49,11 @@ export function urlOf<E extends Endpoint>(e: E, input?: CallInput<E>): string {
   return withQuery(pathOf(e.path, input?.params as Record<string, unknown> | undefined), input?.query as Query | undefined);
 }
 
-export async function call<E extends Endpoint>(e: E, ...[input, o = {}]: CallArgs<E>): Promise<ResponseOf<E>> {
+async function send<E extends Endpoint>(e: E, input: CallInput<E> | undefined, o: RequestOptions): Promise<Response> {
   const body = input?.body as unknown;
   const form = body instanceof FormData;
-  let res: Response;
   try {
-    res = await fetch(urlOf(e, input), {
+    return await fetch(urlOf(e, input), {
       method: e.method,
       credentials: 'same-origin',
       headers: {
@@ -64,16 +63,71 @@ export async function call<E extends Endpoint>(e: E, ...[input, o = {}]: CallArg
       body: form ? body : body !== undefined ? JSON.stringify(body) : undefined,
       signal: o.signal,
     });
-  } catch {
+  } catch (err) {
+    if ((err as Error)?.name === 'AbortError') throw err;
     throw new ApiError(0, 'NETWORK', '서버에 연결할 수 없습니다. 네트워크를 확인하세요.');
   }
-  if (res.ok && (res.status === 204 || e.response === null)) return undefined as ResponseOf<E>;
-  if (res.ok && e.response === 'html') return (await res.text()) as ResponseOf<E>;
+}
+
+async function failure(e: Endpoint, res: Response): Promise<ApiError> {
   const data = await res.json().catch(() => null);
-  if (!res.ok) {
-    const err = data?.error;
-    if (res.status === 401 && e.path !== SESSION_PATHS.login) onUnauthenticated?.();
-    throw new ApiError(res.status, err?.code ?? 'HTTP_' + res.status, err?.message ?? '요청을 처리하지 못했습니다.', err?.fields);
+  const err = data?.error;
+  if (res.status === 401 && e.path !== SESSION_PATHS.login) onUnauthenticated?.();
+  return new ApiError(res.status, err?.code ?? 'HTTP_' + res.status, err?.message ?? '요청을 처리하지 못했습니다.', err?.fields);
+}
+
+export async function call<E extends Endpoint>(e: E, ...[input, o = {}]: CallArgs<E>): Promise<ResponseOf<E>> {
+  const res = await send(e, input, o);
+  if (!res.ok) throw await failure(e, res);
+  if (res.status === 204 || e.response === null) return undefined as ResponseOf<E>;
+  if (e.response === 'html') return (await res.text()) as ResponseOf<E>;
+  return (await res.json()) as ResponseOf<E>;
+}
+
+export interface DownloadProgress {
+  /** Bytes received so far. */
+  bytes: number;
+  /** The response's headers (e.g. the row count an export announced). */
+  headers: Headers;
+}
+
+/**
+ * Calls a 'file' endpoint and saves what it answers under the name the server gave, reporting
+ * progress as the bytes arrive; errors come back as ApiError like call()'s. Answers the name.
+ */
+export async function download<E extends Endpoint>(
+  e: E,
+  input: CallInput<E> | undefined,
+  o: RequestOptions & { onProgress?: (p: DownloadProgress) => void } = {},
+): Promise<string> {
+  const res = await send(e, input, o);
+  if (!res.ok) throw await failure(e, res);
+  const name = fileNameOf(res.headers.get('content-disposition')) ?? 'download';
+  const parts: Uint8Array[] = [];
+  let bytes = 0;
+  const reader = res.body!.getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    bytes += value.byteLength;
+    o.onProgress?.({ bytes, headers: res.headers });
   }
-  return data as ResponseOf<E>;
+  const url = URL.createObjectURL(new Blob(parts as BlobPart[], { type: res.headers.get('content-type') ?? 'application/octet-stream' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return name;
+}
+
+/** The file name of a Content-Disposition header (filename* first: it carries Korean). */
+function fileNameOf(header: string | null): string | null {
+  if (!header) return null;
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(header);
+  if (star) return decodeURIComponent(star[1]!);
+  return /filename="([^"]+)"/i.exec(header)?.[1] ?? null;
 }

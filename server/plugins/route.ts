@@ -2,11 +2,12 @@
 // query and body are validated, and the response serialized, by Fastify through the zod
 // type provider (the same schemas the back office uses); the handler receives them parsed,
 // with the caller's session and its actor.
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { Action } from '../../contracts/permissions.ts';
-import type { BodyOf, Endpoint, ParamsOf, QueryOf, ReplyOf } from '../../contracts/endpoint.ts';
+import type { BodyOf, Endpoint, FileReply, ParamsOf, QueryOf, ReplyOf } from '../../contracts/endpoint.ts';
 import type { AuthContext } from './auth.ts';
 import type { Actor } from '../modules/audit/audit.service.ts';
 
@@ -87,7 +88,21 @@ export function defineRoute<E extends Endpoint>(app: FastifyInstance, e: E, o: R
       if (reply.sent || e.response === 'events') return reply;
       if (e.response === null) return reply.code(status).send();
       if (e.response === 'html') return reply.code(status).type('text/html; charset=utf-8').send(result);
+      if (e.response === 'file') return sendFile(reply, status, result as FileReply);
       return reply.code(status).send(result);
     },
   });
+}
+
+/** A download: its name (RFC 6266, UTF-8 for Korean names), type and body, streamed when it is a stream. */
+function sendFile(reply: FastifyReply, status: number, f: FileReply) {
+  const ascii = f.fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  reply
+    .code(status)
+    .type(f.contentType)
+    .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(f.fileName)}`)
+    .header('x-content-type-options', 'nosniff');
+  for (const [k, v] of Object.entries(f.headers ?? {})) reply.header(k, v);
+  const body = f.body;
+  return reply.send(typeof body === 'string' || body instanceof Uint8Array ? body : Readable.from(body));
 }
