@@ -159,26 +159,29 @@ export type LeadStreamEvent = z.infer<typeof leadStreamEvent>;
 /** The event name of lead changes in the stream (EventSource listens for it). */
 export const LEAD_STREAM_EVENT = 'leads';
 
+/** The list's filters (beside its search `q`), shared with what narrows an export (contracts/lead-export.ts). */
+export const leadFilters = {
+  /** Seoul days, inclusive; default today. */
+  from: dayField.optional(),
+  to: dayField.optional(),
+  landingId: id.optional(),
+  mediaTypeId: id.optional(),
+  utmSource: text(100).optional(),
+  utmCampaign: text(100).optional(),
+  status: statusList.optional(),
+  /** An account id, or 'none' for 미배분. */
+  assignee: z.string().regex(/^(none|\d+)$/, '담당자를 목록에서 고르세요.').optional(),
+  duplicate: z.enum(['duplicate', 'unique']).optional(),
+  validity: z.enum(['valid', 'invalid']).optional(),
+};
+
 export const leadsApi = {
   list: listEndpoint({
     path: '/api/shops/:shopId/leads',
     params: shopParam,
     item: leadListItem,
     sort: ['createdAt', 'name', 'csStatus', 'reservedAt', 'firstContactAt', 'assigneeName'],
-    filters: {
-      /** Seoul days, inclusive; default today. */
-      from: dayField.optional(),
-      to: dayField.optional(),
-      landingId: id.optional(),
-      mediaTypeId: id.optional(),
-      utmSource: text(100).optional(),
-      utmCampaign: text(100).optional(),
-      status: statusList.optional(),
-      /** An account id, or 'none' for 미배분. */
-      assignee: z.string().regex(/^(none|\d+)$/, '담당자를 목록에서 고르세요.').optional(),
-      duplicate: z.enum(['duplicate', 'unique']).optional(),
-      validity: z.enum(['valid', 'invalid']).optional(),
-    },
+    filters: leadFilters,
     extra: { period: z.object({ from: z.string(), to: z.string() }), overdueMinutes: z.number() },
   }),
   /** Lead changes as they happen (server-sent events named LEAD_STREAM_EVENT, data a leadStreamEvent). */

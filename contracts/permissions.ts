@@ -88,6 +88,8 @@ export const BUILTIN_ACCOUNT_TYPES: readonly BuiltinAccountType[] = [
       'database-status': 'write',
       'database-calendar': 'read',
       'cs-stats': 'read',
+      // Their own leads only (the search narrows by data scope); never the shop's access record.
+      'global-db-search': 'read',
     }),
   },
 ];

@@ -17,7 +17,6 @@ export interface Screen {
   pending?: string;
 }
 
-const LEADS = '리드(DB) 운영';
 const CONTRACTS = '계약·광고·전송';
 
 export const SCREENS: readonly Screen[] = [
@@ -49,15 +48,15 @@ export const SCREENS: readonly Screen[] = [
   { key: 'cpa-management', title: 'CPA 관리', area: 'shop', group: '광고', icon: 'FundOutlined', pending: CONTRACTS },
   { key: 'landing-status', title: '랜딩 관리', area: 'shop', group: '랜딩', icon: 'LayoutOutlined' },
   { key: 'advertising-status', title: '광고 현황', area: 'shop', group: '광고', icon: 'RiseOutlined', pending: CONTRACTS },
-  { key: 'data-insertion', title: 'DB 등록', area: 'shop', group: 'DB 관리', icon: 'ImportOutlined', pending: LEADS },
-  { key: 'data-deletion', title: 'DB 삭제', area: 'shop', group: 'DB 관리', icon: 'DeleteOutlined', pending: LEADS },
+  { key: 'data-insertion', title: 'DB 등록', area: 'shop', group: 'DB 관리', icon: 'ImportOutlined' },
+  { key: 'data-deletion', title: 'DB 삭제', area: 'shop', group: 'DB 관리', icon: 'DeleteOutlined' },
   { key: 'base-information', title: '기본 정보', area: 'shop', group: '설정', icon: 'InfoCircleOutlined' },
   { key: 'landing-script-management', title: '랜딩 스크립트', area: 'shop', group: '랜딩', icon: 'CodeOutlined' },
   { key: 'database-delivery-settings', title: 'DB 전송 설정', area: 'shop', group: '전송', icon: 'SettingOutlined', pending: CONTRACTS },
   { key: 'privacy-management', title: '개인정보 처리방침', area: 'shop', group: '설정', icon: 'LockOutlined' },
-  { key: 'deleted-data-management', title: '삭제 DB 관리', area: 'shop', group: 'DB 관리', icon: 'RestOutlined', pending: LEADS },
-  { key: 'global-db-search', title: '통합 DB 검색', area: 'shop', group: 'DB 관리', icon: 'SearchOutlined', pending: LEADS },
-  { key: 'database-history', title: '개인정보 접근 기록', area: 'shop', group: '설정', icon: 'AuditOutlined', pending: LEADS },
+  { key: 'deleted-data-management', title: '삭제 DB 관리', area: 'shop', group: 'DB 관리', icon: 'RestOutlined' },
+  { key: 'global-db-search', title: '통합 DB 검색', area: 'shop', group: 'DB 관리', icon: 'SearchOutlined' },
+  { key: 'database-history', title: '개인정보 접근 기록', area: 'shop', group: '설정', icon: 'AuditOutlined' },
 ];
 
 export const SCREEN_KEYS: readonly string[] = SCREENS.map((s) => s.key);

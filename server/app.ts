@@ -40,14 +40,24 @@ import { leadsRoutes } from './modules/leads/leads.routes.ts';
 import { leadCalendarRoutes } from './modules/lead-calendar/lead-calendar.routes.ts';
 import { shopDashboardRoutes } from './modules/shop-dashboard/shop-dashboard.routes.ts';
 import { csStatsRoutes } from './modules/cs-stats/cs-stats.routes.ts';
+import { globalSearchRoutes } from './modules/global-search/global-search.routes.ts';
+import { accessRecordRoutes } from './modules/access-record/access-record.routes.ts';
+import { leadExportRoutes } from './modules/lead-export/lead-export.routes.ts';
+import { dataInsertionRoutes } from './modules/data-insertion/data-insertion.routes.ts';
+import { leadDeletionRoutes } from './modules/leads/deletion.routes.ts';
 import { leadFeed } from './modules/leads/lead-feed.ts';
+import { startScheduler } from './worker/scheduler.ts';
+import { purgeJob } from './worker/purge.ts';
 import { openNotifier } from './db/notify.ts';
 
 const MODULES: readonly ResourceModule[] = [
   authRoutes, codeItemsRoutes, accountTypesRoutes, accountsRoutes, shopsRoutes, shopPermissionsRoutes, denyRulesRoutes,
   dashboardRoutes, operatorRoutes, landingsRoutes, landingScriptsRoutes, privacyPoliciesRoutes, leadsRoutes,
   leadCalendarRoutes, shopDashboardRoutes,
-  csStatsRoutes,
+  globalSearchRoutes, accessRecordRoutes,
+  csStatsRoutes, leadExportRoutes,
+  dataInsertionRoutes,
+  leadDeletionRoutes,
 ];
 
 declare module 'fastify' {
@@ -133,5 +143,14 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
   for (const mod of MODULES) await mod(app, links);
   late.intake = await intakeRoutes(app, links);
   await spaPlugin(app);
+  if (config.workerEnabled) {
+    // The scheduled jobs start once the app is ready and stop before the database closes (onClose runs last-added first).
+    const jobs = [purgeJob(app.db, app.clock, { announce: links.leadsChanged, onRun: (run) => app.log.info({ run }, 'automatic purge') })];
+    let scheduler: ReturnType<typeof startScheduler> | undefined;
+    app.addHook('onReady', async () => {
+      scheduler = startScheduler(jobs, (job, err) => app.log.error({ err }, `scheduled job ${job.name}`));
+    });
+    app.addHook('onClose', async () => scheduler?.stop());
+  }
   return app;
 }

@@ -19,4 +19,10 @@ describe('settings', () => {
     expect(loadConfig({}).landingTokenMaxAgeHours).toBe(6);
     expect(loadConfig({ LANDING_TOKEN_MAX_AGE_HOURS: '2' }).landingTokenMaxAgeHours).toBe(2);
   });
+
+  it('run the scheduled jobs (the automatic purge) unless WORKER=0', () => {
+    expect(loadConfig({}).workerEnabled).toBe(true);
+    expect(loadConfig({ WORKER: '1' }).workerEnabled).toBe(true);
+    expect(loadConfig({ WORKER: '0' }).workerEnabled).toBe(false);
+  });
 });

@@ -30,6 +30,8 @@ export interface Config {
   publicOrigin: string | null;
   /** Behind a proxy: the client address comes from X-Forwarded-For (TRUST_PROXY=1). */
   trustProxy: boolean;
+  /** Run the in-process scheduled jobs (the automatic purge) in this process (WORKER=0: not here). */
+  workerEnabled: boolean;
 }
 
 function num(v: string | undefined, fallback: number): number {
@@ -73,5 +75,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === '1',
     landingTokenMaxAgeHours: num(env.LANDING_TOKEN_MAX_AGE_HOURS, 6),
     publicOrigin: originOf(env.PUBLIC_ORIGIN),
+    workerEnabled: (env.WORKER ?? '1') !== '0',
   };
 }

@@ -15,6 +15,11 @@ import { leadCalendarApi } from '../contracts/lead-calendar.ts';
 import { shopDashboardApi } from '../contracts/shop-dashboard.ts';
 import { allocationApi } from '../contracts/allocation.ts';
 import { csStatsApi } from '../contracts/cs-stats.ts';
+import { leadDeletionApi } from '../contracts/lead-deletion.ts';
+import { globalSearchApi } from '../contracts/global-search.ts';
+import { accessRecordApi } from '../contracts/access-record.ts';
+import { leadExportApi } from '../contracts/lead-export.ts';
+import { dataInsertionApi } from '../contracts/data-insertion.ts';
 import { authApi } from '../contracts/auth.ts';
 import { healthApi } from '../contracts/health.ts';
 import { dashboardApi } from '../contracts/dashboard.ts';
@@ -58,12 +63,22 @@ const ADMIN_ROUTES: Array<[Endpoint, string | string[], 'read' | 'write']> = [
   [denyRulesApi.create, 'access-deny-setting', 'write'],
   [denyRulesApi.update, 'access-deny-setting', 'write'],
   [denyRulesApi.remove, 'access-deny-setting', 'write'],
-  [leadsApi.list, ['database-status', 'data-allocation', 'data-allocation-modify'], 'read'],
+  [leadsApi.list, ['database-status', 'data-allocation', 'data-allocation-modify', 'data-deletion'], 'read'],
   [leadsApi.get, 'database-status', 'read'],
   [leadsApi.update, 'database-status', 'write'],
   [leadsApi.bulkStatus, 'database-status', 'write'],
   [leadsApi.unmask, 'database-status', 'read'],
   [leadsApi.updateSettings, 'database-status', 'write'],
+  [leadDeletionApi.remove, 'data-deletion', 'write'],
+  [leadDeletionApi.deleted, 'deleted-data-management', 'read'],
+  [leadDeletionApi.deleters, 'deleted-data-management', 'read'],
+  [leadDeletionApi.restore, 'deleted-data-management', 'write'],
+  [leadDeletionApi.purge, 'deleted-data-management', 'write'],
+  [leadDeletionApi.destructions, 'deleted-data-management', 'read'],
+  [leadDeletionApi.upcoming, 'deleted-data-management', 'read'],
+  [leadDeletionApi.settings, 'deleted-data-management', 'read'],
+  [leadDeletionApi.updateSettings, 'deleted-data-management', 'write'],
+  [leadExportApi.export, 'database-status', 'read'],
   [leadCalendarApi.month, 'database-calendar', 'read'],
   [leadCalendarApi.day, 'database-calendar', 'read'],
   [shopDashboardApi.get, 'shop-dashboard', 'read'],
@@ -73,8 +88,22 @@ const ADMIN_ROUTES: Array<[Endpoint, string | string[], 'read' | 'write']> = [
   [allocationApi.reassign, 'data-allocation-modify', 'write'],
   [csStatsApi.shop, 'cs-stats', 'read'],
   [csStatsApi.admin, 'admin-cs-stats', 'read'],
+  [globalSearchApi.search, 'global-db-search', 'read'],
+  [accessRecordApi.list, 'database-history', 'read'],
+  [accessRecordApi.export, 'database-history', 'read'],
+  [accessRecordApi.accounts, 'database-history', 'read'],
+  [accessRecordApi.review, 'database-history', 'read'],
+  [accessRecordApi.markReviewed, 'database-history', 'write'],
   [dashboardApi.get, 'dashboard', 'read'],
   [dashboardApi.stream, 'dashboard', 'read'],
+  [dataInsertionApi.options, 'data-insertion', 'write'],
+  [dataInsertionApi.create, 'data-insertion', 'write'],
+  [dataInsertionApi.upload, 'data-insertion', 'write'],
+  [dataInsertionApi.list, 'data-insertion', 'read'],
+  [dataInsertionApi.get, 'data-insertion', 'write'],
+  [dataInsertionApi.start, 'data-insertion', 'write'],
+  [dataInsertionApi.discard, 'data-insertion', 'write'],
+  [dataInsertionApi.errors, 'data-insertion', 'write'],
 ];
 
 describe('route table', () => {

@@ -61,7 +61,8 @@ export async function testApp(config: Partial<Config> = {}, opts: Omit<BuildOpti
   const database = opts.database ?? (await freshDatabase());
   const clock = new TestClock();
   const app = await build({
-    config: { initialAdminPassword: ADMIN_PASSWORD, seedDemo: false, logLevel: 'silent', loginRateLimit: 1000, distDir: '/nonexistent', ...config },
+    // No scheduled jobs unless a test asks for them: tests run the purge themselves, on the test clock.
+    config: { initialAdminPassword: ADMIN_PASSWORD, seedDemo: false, logLevel: 'silent', loginRateLimit: 1000, distDir: '/nonexistent', workerEnabled: false, ...config },
     ...opts,
     database,
     clock: clock.now,

@@ -8,6 +8,10 @@ import * as privacyCollector from './migrations/2026-11-23-privacy-collector.ts'
 import * as leadWork from './migrations/2026-11-23-lead-work.ts';
 import * as leadIndexes from './migrations/2026-11-24-lead-indexes.ts';
 import * as personalData from './migrations/2026-11-24-personal-data.ts';
+import * as dataInsertion from './migrations/2026-11-25-data-insertion.ts';
+import * as leadsNameIndex from './migrations/2026-11-25-leads-name-index.ts';
+import * as purgeIndexes from './migrations/2026-11-25-purge-indexes.ts';
+import * as recordIndexes from './migrations/2026-11-25-record-indexes.ts';
 
 /** Migrations in order; file names are dated and frozen. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -19,6 +23,10 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-23-lead-work': leadWork,
   '2026-11-24-lead-indexes': leadIndexes,
   '2026-11-24-personal-data': personalData,
+  '2026-11-25-data-insertion': dataInsertion,
+  '2026-11-25-leads-name-index': leadsNameIndex,
+  '2026-11-25-purge-indexes': purgeIndexes,
+  '2026-11-25-record-indexes': recordIndexes,
 };
 
 class StaticProvider implements MigrationProvider {

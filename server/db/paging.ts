@@ -46,7 +46,7 @@ export async function paginate<DB, TB extends keyof DB, O, S extends string>(
  * A case-insensitive "contains" search over some text columns, the same on both engines:
  * LIKE's own wildcards in the search text are escaped, so `50%` finds "50%" literally.
  */
-function textMatch(columns: string[], q: string): RawBuilder<boolean> {
+export function textMatch(columns: string[], q: string): RawBuilder<boolean> {
   const term = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return sql<boolean>`(${sql.join(
     columns.map((c) => sql`lower(${sql.ref(c)}) like ${term} escape '\\'`),

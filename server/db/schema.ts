@@ -198,6 +198,11 @@ export interface LeadsTable {
   /** The first status change away from 미처리 (time to first contact). */
   first_contact_at: string | null;
   assigned_at: string | null;
+  /** Entered by hand or imported: the basis of processing (contracts/data-insertion.ts CONSENT_BASES); null for form leads. */
+  consent_basis: ColumnType<string | null, string | null | undefined, string | null>;
+  consent_note: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The import (lead_imports) the lead came from. */
+  import_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** The PIPA access record: who did what to which lead, from where. */
@@ -327,6 +332,13 @@ export interface LeadImportsTable {
   error: string | null;
   created_at: string;
   finished_at: string | null;
+  format: 'csv' | 'xlsx' | null;
+  /** CSV text encoding: utf-8, cp949, utf-16le or utf-16be. */
+  encoding: string | null;
+  /** JSON string[]: the header row. */
+  headers: string | null;
+  duplicates: ColumnType<number, number | undefined, number>;
+  started_at: string | null;
 }
 
 export interface AccessReviewsTable {

@@ -12,7 +12,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   const d = dialectOf(db);
   await db.schema.alterTable('leads').addColumn('deleted_by', 'integer').execute();
   await db.schema.alterTable('leads').addColumn('delete_reason', 'text').execute();
-  await db.schema.createIndex('leads_shop_deleted_idx').on('leads').columns(['shop_id', 'deleted_at']).execute();
   await db.schema.alterTable('lead_settings').addColumn('purge_grace_days', 'integer', (c) => c.notNull().defaultTo(30)).execute();
   await db.schema.createIndex('lead_events_shop_at_idx').on('lead_events').columns(['shop_id', 'at']).execute();
   await db.schema.createIndex('lead_events_account_at_idx').on('lead_events').columns(['account_id', 'at']).execute();

@@ -3,7 +3,7 @@
 // build the SQL on every call, which costs more than SQLite running it.
 import { CompiledQuery, type DatabaseConnection, type Insertable, type Kysely, type QueryResult, type Transaction, type Updateable } from 'kysely';
 import type { Database, LeadEventsTable, LeadSettingsTable, LeadsTable } from '../../db/schema.ts';
-import { paginate } from '../../db/paging.ts';
+import { paginate, textMatch } from '../../db/paging.ts';
 import { OPEN_STATUSES, type LeadListQuery } from '../../../contracts/leads.ts';
 import type { AllocationHistoryQuery, CounselorSettingsInput } from '../../../contracts/allocation.ts';
 import { dialectOf } from '../../db/dialect-sql.ts';
@@ -14,17 +14,21 @@ export type NewLead = Omit<Insertable<LeadsTable>, 'duplicate_of' | 'created_at'
 const LEAD_COLUMNS = [
   'shop_id', 'landing_id', 'source', 'name', 'phone', 'answers', 'privacy_consent', 'marketing_consent', 'sensitive_consent', 'privacy_policy_id',
   'utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term', 'media_type_id', 'referrer', 'ip', 'user_agent',
-  'cs_status', 'duplicate_of', 'created_at', 'updated_at', 'phone_last4',
+  'cs_status', 'duplicate_of', 'created_at', 'updated_at', 'phone_last4', 'memo', 'consent_basis', 'consent_note', 'import_id',
 ] as const satisfies ReadonlyArray<keyof LeadsTable>;
 export type LeadValues = { [K in (typeof LEAD_COLUMNS)[number]]: unknown };
 
 const EVENT_COLUMNS = ['lead_id', 'shop_id', 'account_id', 'action', 'before', 'after', 'ip', 'at'] as const;
 export type EventValues = { [K in (typeof EVENT_COLUMNS)[number]]: unknown };
 
+/** `created` events one statement writes (an import's batches); fewer are written one by one. */
+const EVENT_ROWS = 100;
+
 interface Statements {
   insertLead: string;
   earliestLead: string;
   insertEvent: string;
+  insertEvents: string;
 }
 
 const compiled = new Map<DialectName, Statements>();
@@ -48,6 +52,10 @@ function statements(db: Kysely<Database>): Statements {
         .limit(1)
         .compile().sql,
       insertEvent: db.insertInto('lead_events').values(Object.fromEntries(EVENT_COLUMNS.map((c) => [c, null])) as never).compile().sql,
+      insertEvents: db
+        .insertInto('lead_events')
+        .values(Array.from({ length: EVENT_ROWS }, () => Object.fromEntries(EVENT_COLUMNS.map((c) => [c, null]))) as never)
+        .compile().sql,
     };
     compiled.set(dialect, s);
   }
@@ -59,7 +67,8 @@ export interface LeadRows {
   /** The earliest live lead of a shop and phone since an instant: one index probe (shop_id, phone, created_at). */
   earliest(shopId: number, phone: string, since: string): Promise<number | null>;
   insert(values: LeadValues): Promise<number>;
-  insertEvent(values: EventValues): Promise<void>;
+  /** Writes events in order: a hundred a statement, the rest one by one. */
+  insertEvents(values: readonly EventValues[]): Promise<void>;
 }
 
 /** Runs `fn` with the lead statements on the transaction's own connection. */
@@ -73,11 +82,14 @@ export function withLeadRows<T>(trx: Transaction<Database>, fn: (rows: LeadRows)
         return rows[0] ? Number(rows[0].id) : null;
       },
       async insert(values) {
-        const { rows } = await run<{ id: number }>(st.insertLead, LEAD_COLUMNS.map((c) => values[c]));
+        const { rows } = await run<{ id: number }>(st.insertLead, LEAD_COLUMNS.map((c) => values[c] ?? null));
         return Number(rows[0]!.id);
       },
-      async insertEvent(values) {
-        await run(st.insertEvent, EVENT_COLUMNS.map((c) => values[c]));
+      async insertEvents(values) {
+        const params = (v: EventValues) => EVENT_COLUMNS.map((c) => v[c] ?? null);
+        let i = 0;
+        for (; i + EVENT_ROWS <= values.length; i += EVENT_ROWS) await run(st.insertEvents, values.slice(i, i + EVENT_ROWS).flatMap(params));
+        for (; i < values.length; i++) await run(st.insertEvent, params(values[i]!));
       },
     });
   });
@@ -92,6 +104,15 @@ export interface LeadScope {
 export interface LeadListFilter extends Omit<LeadListQuery, 'from' | 'to'> {
   fromIso: string;
   toIso: string;
+}
+
+/** The list's filters without its paging and sort: what an export narrows by. */
+export type LeadFilter = Omit<LeadListFilter, 'page' | 'pageSize' | 'sort'>;
+
+/** Where an export's next page starts: after this lead in (created_at, id) order. */
+export interface LeadKey {
+  createdAt: string;
+  id: number;
 }
 
 /** The digits of a phone search, when the text is one (at least three digits, nothing but digits, spaces and dashes). */
@@ -123,27 +144,34 @@ export function leadsRepository(db: Kysely<Database>) {
     'l.invalid_reason', 'l.first_contact_at', 'l.utm_source', 'l.utm_campaign',
   ] as const;
 
+  /** The leads a list filter finds in the asker's scope: the period, status, assignee, duplicate, validity, search and equality filters. */
+  const filtered = (shopId: number, who: LeadScope, f: LeadFilter) => {
+    let qb = base(shopId, who).where('l.created_at', '>=', f.fromIso).where('l.created_at', '<', f.toIso);
+    if (f.status?.length) qb = qb.where('l.cs_status', 'in', f.status);
+    if (f.assignee === 'none') qb = qb.where('l.assignee_id', 'is', null);
+    else if (f.assignee) qb = qb.where('l.assignee_id', '=', Number(f.assignee));
+    if (f.duplicate) qb = qb.where('l.duplicate_of', f.duplicate === 'duplicate' ? 'is not' : 'is', null);
+    if (f.validity) qb = qb.where('l.validity', f.validity === 'valid' ? '=' : '!=', 'valid');
+    const digits = f.q ? phoneDigits(f.q) : null;
+    if (digits) {
+      // The number's start (an index range on phone) or its end (the last four, indexed, then the rest checked).
+      qb = qb.where((eb) =>
+        eb.or([
+          eb.and([eb('l.phone', '>=', digits), eb('l.phone', '<', after(digits))]),
+          ...(digits.length >= 4 ? [eb.and([eb('l.phone_last4', '=', digits.slice(-4)), eb('l.phone', 'like', `%${digits}`)])] : []),
+        ]),
+      );
+    } else if (f.q) qb = qb.where(textMatch(['l.name'], f.q));
+    if (f.landingId !== undefined) qb = qb.where('l.landing_id', '=', f.landingId);
+    if (f.mediaTypeId !== undefined) qb = qb.where('l.media_type_id', '=', f.mediaTypeId);
+    if (f.utmSource) qb = qb.where('l.utm_source', '=', f.utmSource);
+    if (f.utmCampaign) qb = qb.where('l.utm_campaign', '=', f.utmCampaign);
+    return qb;
+  };
+
   return {
     list(shopId: number, who: LeadScope, f: LeadListFilter) {
-      let qb = base(shopId, who).select(LIST_COLUMNS).where('l.created_at', '>=', f.fromIso).where('l.created_at', '<', f.toIso);
-      if (f.status?.length) qb = qb.where('l.cs_status', 'in', f.status);
-      if (f.assignee === 'none') qb = qb.where('l.assignee_id', 'is', null);
-      else if (f.assignee) qb = qb.where('l.assignee_id', '=', Number(f.assignee));
-      if (f.duplicate) qb = qb.where('l.duplicate_of', f.duplicate === 'duplicate' ? 'is not' : 'is', null);
-      if (f.validity) qb = qb.where('l.validity', f.validity === 'valid' ? '=' : '!=', 'valid');
-      const digits = f.q ? phoneDigits(f.q) : null;
-      if (digits) {
-        // The number's start (an index range on phone) or its end (the last four, indexed, then the rest checked).
-        qb = qb.where((eb) =>
-          eb.or([
-            eb.and([eb('l.phone', '>=', digits), eb('l.phone', '<', after(digits))]),
-            ...(digits.length >= 4 ? [eb.and([eb('l.phone_last4', '=', digits.slice(-4)), eb('l.phone', 'like', `%${digits}`)])] : []),
-          ]),
-        );
-      }
-      return paginate(qb, { ...f, q: digits ? undefined : f.q }, {
-        search: ['l.name'],
-        equals: { 'l.landing_id': f.landingId, 'l.media_type_id': f.mediaTypeId, 'l.utm_source': f.utmSource, 'l.utm_campaign': f.utmCampaign },
+      return paginate(filtered(shopId, who, f).select(LIST_COLUMNS), { ...f, q: undefined }, {
         sortable: {
           createdAt: 'l.created_at', name: 'l.name', csStatus: 'l.cs_status', reservedAt: 'l.reserved_at',
           firstContactAt: 'l.first_contact_at', assigneeName: 'a.name',
@@ -151,6 +179,21 @@ export function leadsRepository(db: Kysely<Database>) {
         defaultSort: { column: 'l.created_at', desc: true },
         tieBreaker: 'l.id',
       });
+    },
+
+    /** How many leads a list filter finds (an export's row count). */
+    count: async (shopId: number, who: LeadScope, f: LeadFilter) =>
+      Number((await filtered(shopId, who, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0),
+
+    /** A page of the leads a list filter finds, oldest first, after `key` (an export reads them page by page, never all at once). */
+    exportPage(shopId: number, who: LeadScope, f: LeadFilter, key: LeadKey | null, limit: number) {
+      let qb = filtered(shopId, who, f).select([...LIST_COLUMNS, 'l.utm_medium', 'l.answers']);
+      if (key) {
+        qb = qb.where((eb) =>
+          eb.or([eb('l.created_at', '>', key.createdAt), eb.and([eb('l.created_at', '=', key.createdAt), eb('l.id', '>', key.id)])]),
+        );
+      }
+      return qb.orderBy('l.created_at').orderBy('l.id').limit(limit).execute();
     },
 
     find: (shopId: number, who: LeadScope, id: number) =>
@@ -171,7 +214,7 @@ export function leadsRepository(db: Kysely<Database>) {
     states: (ids: number[]) =>
       db.selectFrom('leads').select(['id', 'shop_id', 'cs_status', 'reserved_at', 'memo', 'first_contact_at', 'validity', 'invalid_reason', 'assignee_id']).where('id', 'in', ids).execute(),
 
-    summary: (id: number) => db.selectFrom('leads').select(['id', 'created_at', 'name', 'cs_status']).where('id', '=', id).executeTakeFirst(),
+    summary: (id: number) => db.selectFrom('leads').select(['id', 'created_at', 'name', 'cs_status']).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst(),
 
     duplicatesOf: (id: number) =>
       db.selectFrom('leads').select(['id', 'created_at', 'name']).where('duplicate_of', '=', id).where('deleted_at', 'is', null).orderBy('created_at').limit(50).execute(),
@@ -233,7 +276,7 @@ export function leadsRepository(db: Kysely<Database>) {
         .select(['a.id', 'a.name', 'a.login_id', 'cs.weight', 'cs.daily_cap', 'cs.max_open', 'cs.available'])
         .select((eb) => [
           eb.selectFrom('leads as l').select(eb.fn.countAll<number>().as('n'))
-            .whereRef('l.assignee_id', '=', 'a.id').where('l.shop_id', '=', shopId).where('l.assigned_at', '>=', todayStart).as('today'),
+            .whereRef('l.assignee_id', '=', 'a.id').where('l.shop_id', '=', shopId).where('l.assigned_at', '>=', todayStart).where('l.deleted_at', 'is', null).as('today'),
           eb.selectFrom('leads as l').select(eb.fn.countAll<number>().as('n'))
             .whereRef('l.assignee_id', '=', 'a.id').where('l.shop_id', '=', shopId).where('l.cs_status', 'in', [...OPEN_STATUSES]).where('l.deleted_at', 'is', null).as('open'),
         ])
@@ -313,7 +356,8 @@ export function leadsRepository(db: Kysely<Database>) {
         .leftJoin('accounts as a', 'a.id', 'e.account_id')
         .select(['e.id', 'e.at', 'e.lead_id', 'l.name as lead_name', 'e.before', 'e.after', 'a.name as by_name'])
         .where('e.shop_id', '=', shopId)
-        .where('e.action', '=', 'assign');
+        .where('e.action', '=', 'assign')
+        .where('l.deleted_at', 'is', null);
       if (q.fromIso) qb = qb.where('e.at', '>=', q.fromIso);
       if (q.toIso) qb = qb.where('e.at', '<', q.toIso);
       return paginate(qb, q, { sortable: { at: 'e.at' }, defaultSort: { column: 'e.at', desc: true }, tieBreaker: 'e.id' });

@@ -7,10 +7,10 @@ import { allocationService } from './allocation.ts';
 import { allocationApi } from '../../../contracts/allocation.ts';
 import { LEAD_STREAM_EVENT, leadsApi as api, type LeadChange, type LeadStreamEvent } from '../../../contracts/leads.ts';
 
-const LEAD_LISTERS = ['database-status', 'data-allocation', 'data-allocation-modify'];
+const LEAD_LISTERS = ['database-status', 'data-allocation', 'data-allocation-modify', 'data-deletion'];
 
 /** The screens that work leads, each reading the shop's counselors. */
-const COUNSELOR_READERS = ['database-status', 'data-allocation', 'data-allocation-modify', 'database-calendar', 'cs-stats'];
+const COUNSELOR_READERS = ['database-status', 'data-allocation', 'data-allocation-modify', 'database-calendar', 'cs-stats', 'data-deletion'];
 
 export async function leadsRoutes(app: FastifyInstance, links: ModuleLinks): Promise<void> {
   const service = leadsService(app.db, app.clock, links.leadsChanged);
@@ -18,7 +18,7 @@ export async function leadsRoutes(app: FastifyInstance, links: ModuleLinks): Pro
   const read = { screen: 'database-status', action: 'read', shop: true } as const;
   const write = { screen: 'database-status', action: 'write', shop: true } as const;
 
-  // The list serves DB 현황 and the allocation screens (which list unassigned or assigned leads).
+  // The list serves DB 현황, the allocation screens (which list unassigned or assigned leads) and DB 삭제.
   defineRoute(app, api.list, { access: { screen: LEAD_LISTERS, action: 'read', shop: true }, handler: (c) => service.list(c.shopId, c.query, c.actor) });
   // Each change of the shop's leads that the account may see: a counselor hears only of leads
   // assigned to them (or just taken from them), never of another counselor's or another shop's.

@@ -6,7 +6,7 @@ import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { Database, LeadEventsTable } from '../../db/schema.ts';
 import { inTransaction, lockKeys } from '../../db/dialect-sql.ts';
 import { itemsOf } from '../../db/paging.ts';
-import { leadsRepository, withLeadRows, type LeadScope, type NewLead } from './leads.repository.ts';
+import { leadsRepository, withLeadRows, type LeadKey, type LeadScope, type NewLead } from './leads.repository.ts';
 import { badRequest, forbidden, foundOr404, notFound } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { auditBy, type Actor } from '../audit/audit.service.ts';
@@ -27,6 +27,10 @@ export interface AcceptedLead {
   lead: NewLead;
   /** Days back a lead of the same shop and phone makes this one a duplicate (0: never). */
   duplicateWindowDays: number;
+  /** When the lead was received, if before it is stored (an imported file's 접수일); else now. */
+  receivedAt?: string;
+  /** Who entered it by hand or imported it (its `created` event names them); a visitor's form has no one. */
+  by?: { accountId: number; ip: string };
 }
 
 export interface CreatedLead {
@@ -54,7 +58,9 @@ export async function insertAccepted(trx: Transaction<Database>, items: readonly
   const nowIso = now.toISOString();
   // Another process may be committing the same phone for the same shop right now: a lock per
   // shop and phone, held to the commit, makes the later one wait and then see the earlier one.
-  await lockKeys(trx, items.filter((i) => i.duplicateWindowDays > 0).map((i) => `lead-phone:${i.lead.shop_id}:${i.lead.phone}`));
+  // Phones share a lock by their last two digits: an import's one transaction of 50,000 leads
+  // then holds at most 100 per shop (PostgreSQL's lock table has room for about 64 per connection).
+  await lockKeys(trx, [...new Set(items.filter((i) => i.duplicateWindowDays > 0).map((i) => `lead-phone:${i.lead.shop_id}:${i.lead.phone.slice(-2)}`))]);
   const created = await withLeadRows(trx, async (rows) => {
     // The earliest live lead per window, shop and phone: one probe per distinct triple.
     const earlier = new Map<string, number>();
@@ -70,20 +76,25 @@ export async function insertAccepted(trx: Transaction<Database>, items: readonly
     for (const i of items) {
       const duplicateOf = i.duplicateWindowDays > 0 ? (earlier.get(key(i.duplicateWindowDays, i)) ?? null) : null;
       const leadId = await rows.insert({
-        ...i.lead, cs_status: duplicateOf ? '중복' : (i.lead.cs_status ?? '미처리'), duplicate_of: duplicateOf, created_at: nowIso, updated_at: nowIso,
+        ...i.lead, cs_status: duplicateOf ? '중복' : (i.lead.cs_status ?? '미처리'), duplicate_of: duplicateOf, created_at: i.receivedAt ?? nowIso, updated_at: nowIso,
         phone_last4: i.lead.phone.slice(-4),
       } as never);
       // Leads of this batch are written in order, so a later one duplicates an earlier one.
       for (const days of windows) if (!earlier.has(key(days, i))) earlier.set(key(days, i), leadId);
       out.push({ leadId, duplicateOf });
     }
-    for (const [n, c] of out.entries()) {
-      const { lead } = items[n]!;
-      await rows.insertEvent({
-        lead_id: c.leadId, shop_id: lead.shop_id, account_id: null, action: 'created', before: null, ip: lead.ip ?? null, at: nowIso,
-        after: JSON.stringify({ source: lead.source, landingId: lead.landing_id, ...(c.duplicateOf ? { duplicateOf: c.duplicateOf } : {}) }),
-      });
-    }
+    await rows.insertEvents(
+      out.map((c, n) => {
+        const { lead, by } = items[n]!;
+        return {
+          lead_id: c.leadId, shop_id: lead.shop_id, account_id: by?.accountId ?? null, action: 'created', before: null, ip: by?.ip ?? lead.ip ?? null, at: nowIso,
+          after: JSON.stringify({
+            source: lead.source, landingId: lead.landing_id, ...(c.duplicateOf ? { duplicateOf: c.duplicateOf } : {}),
+            ...(lead.consent_basis ? { consentBasis: lead.consent_basis } : {}), ...(lead.import_id ? { importId: lead.import_id } : {}),
+          }),
+        };
+      }),
+    );
     return out;
   });
   const written = items.map((i, n) => ({ ...i, ...created[n]! }));
@@ -129,6 +140,50 @@ interface StatusChange {
   csStatus: CsStatus;
   reservedAt?: string | null;
   reason?: string | null;
+}
+
+/** The Seoul days a list (or an export) covers: those asked, by default today; at most a year. */
+function periodOf(q: { from?: string; to?: string }, now: Date): { from: string; to: string } {
+  const to = q.to ?? seoulDay(now);
+  const from = q.from ?? to;
+  if (from > to) throw badRequest('시작일이 종료일보다 늦습니다.', { from: '시작일이 종료일보다 늦습니다.' });
+  if (addDays(from, 366) < to) throw badRequest('기간은 1년 이내로 정하세요.', { from: '기간은 1년 이내로 정하세요.' });
+  return { from, to };
+}
+
+/** The list's filters without paging and sort (an export's filter). */
+export type LeadFilterQuery = Omit<LeadListQuery, 'page' | 'pageSize' | 'sort'>;
+/** A lead as an export reads it: the list's columns, the whole memo, utm_medium and the form's answers (JSON). */
+export type LeadExportRow = Awaited<ReturnType<ReturnType<typeof leadsRepository>['exportPage']>>[number];
+
+/**
+ * The leads a list filter finds for `actor` (a counselor: only their own), for an export: the
+ * period it covers, how many there are, and the rows oldest first, a page of `pageSize` per
+ * query so that neither the rows nor the connection are held for the whole file.
+ */
+export function filteredLeads(db: Kysely<Database>, shopId: number, q: LeadFilterQuery, actor: Actor, now: Date, pageSize = 2000) {
+  const period = periodOf(q, now);
+  const f = { ...q, ...periodInstants(period.from, period.to) };
+  const repo = leadsRepository(db);
+  const who = scopeOf(actor);
+  return {
+    period,
+    count: () => repo.count(shopId, who, f),
+    /** The pages, at most `max` rows in all (leads arriving meanwhile are not counted, nor sent). */
+    async *pages(max = Infinity): AsyncGenerator<LeadExportRow[]> {
+      let key: LeadKey | null = null;
+      let left = max;
+      while (left > 0) {
+        const rows = await repo.exportPage(shopId, who, f, key, Math.min(pageSize, left));
+        if (!rows.length) return;
+        yield rows;
+        left -= rows.length;
+        if (rows.length < pageSize) return;
+        const last = rows[rows.length - 1]!;
+        key = { createdAt: last.created_at, id: last.id };
+      }
+    },
+  };
 }
 
 /** The lead screens' reads and writes; every read of one lead and every change is in its access record. */
@@ -202,10 +257,7 @@ export function leadsService(db: Kysely<Database>, clock: Clock, announce: (chan
   return {
     async list(shopId: number, q: LeadListQuery, actor: Actor) {
       const now = clock();
-      const to = q.to ?? seoulDay(now);
-      const from = q.from ?? to;
-      if (from > to) throw badRequest('시작일이 종료일보다 늦습니다.', { from: '시작일이 종료일보다 늦습니다.' });
-      if (addDays(from, 366) < to) throw badRequest('기간은 1년 이내로 정하세요.', { from: '기간은 1년 이내로 정하세요.' });
+      const { from, to } = periodOf(q, now);
       // Side by side: on PostgreSQL each is a round trip of its own.
       const [minutes, page] = await Promise.all([overdueMinutes(shopId), repo.list(shopId, scopeOf(actor), { ...q, ...periodInstants(from, to) })]);
       const overdueBefore = new Date(now.getTime() - minutes * 60_000).toISOString();
