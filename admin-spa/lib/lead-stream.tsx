@@ -11,6 +11,7 @@ import { LEAD_STREAM_EVENT, leadsApi, type LeadStreamEvent } from '@contracts/le
 import { leadCalendarApi } from '@contracts/lead-calendar.ts';
 import { shopDashboardApi } from '@contracts/shop-dashboard.ts';
 import { csStatsApi } from '@contracts/cs-stats.ts';
+import { leadDeletionApi } from '@contracts/lead-deletion.ts';
 import { urlOf } from './api.ts';
 import { refreshInBackground } from './query-client.ts';
 import { coalesce, useServerEvents } from './server-events.ts';
@@ -18,7 +19,9 @@ import { coalesce, useServerEvents } from './server-events.ts';
 const SOUND_KEY = 'leadSound';
 
 /** Endpoints whose data a lead change makes stale. */
-const LEAD_VIEWS = [leadsApi.list, leadsApi.get, leadCalendarApi.month, leadCalendarApi.day, shopDashboardApi.get, csStatsApi.shop];
+const LEAD_VIEWS = [
+  leadsApi.list, leadsApi.get, leadCalendarApi.month, leadCalendarApi.day, shopDashboardApi.get, csStatsApi.shop, leadDeletionApi.deleted, leadDeletionApi.upcoming,
+];
 
 function tone(): void {
   try {

@@ -19,6 +19,7 @@ import { zodRule } from '@/lib/zod-rule.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
 import { LeadDrawer } from './lead-drawer.tsx';
+import { ExportButton } from './export-modal.tsx';
 import { MemoCell, PhoneCell, ReservationCell, StatusDialogModal, StatusSelect, duration, statusOptions } from './lead-edits.tsx';
 import { StatusTag } from '@/components/status-tag.tsx';
 import './database-status.css';
@@ -156,6 +157,7 @@ export default function DatabaseStatus() {
             <PeriodPicker label="접수 기간" from={from} to={to} today={today} onChange={setPeriod} />
             {writable && selected.length > 0 && <BulkStatus shopId={shop.id} ids={selected} onDone={() => setSelected([])} />}
             {writable && !mine && settings.data && <OverdueSetting shopId={shop.id} minutes={settings.data.overdueMinutes} />}
+            <ExportButton shopId={shop.id} from={from} to={to} filterNames={filters.map((f) => f.name)} />
           </>
         }
       />
