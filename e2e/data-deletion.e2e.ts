@@ -130,4 +130,26 @@ describe('deleting, restoring and destroying leads', () => {
     await page.goto(`/database-status?q=${encodeURIComponent('5656-2222')}`);
     await expect.poll(() => page.getByText('조건에 맞는 결과가 없습니다.').isVisible(), WAIT).toBe(true);
   });
+
+  it('shows the deletion, the restoration and the destruction in the access record', async () => {
+    const { page } = await newPage(e2e.browser, e2e.product.url);
+    await login(page);
+    await page.goto('/database-history');
+    // Newest first: the tests above deleted and restored one lead, then deleted and destroyed another.
+    const rows = page.locator('.ant-table-row');
+    await expect.poll(() => rows.count(), WAIT).toBeGreaterThan(3);
+    const withAction = (label: string) => rows.filter({ has: page.locator('.ant-tag', { hasText: new RegExp(`^${label}$`) }) });
+    await expect.poll(() => withAction('파기').count(), WAIT).toBe(1);
+    expect(await withAction('복원').count()).toBe(1);
+    expect(await withAction('삭제').count()).toBe(2);
+    // The destroyed lead keeps its record but shows nothing personal; the restored one is masked.
+    const purged = await withAction('파기').innerText();
+    expect(purged).toContain('파기됨');
+    expect(purged).not.toContain('즉시파기방문');
+    const restored = await withAction('복원').innerText();
+    expect(restored).toContain('010-****-1111');
+    expect(restored).not.toContain('삭제복구방문');
+    expect(await page.locator('.ant-table').innerText()).not.toMatch(/5656-2222|즉시파기방문/);
+    await screenshot(page, 'e2e-database-history');
+  });
 });
