@@ -29,7 +29,7 @@ const SOURCE_LABELS: Record<string, string> = { landing: '랜딩 접수', manual
 const MODE_LABELS: Record<string, string> = {
   manual: '수동', 'round-robin': '순환', weighted: '가중치', 'auto-round-robin': '자동 (순환)', 'auto-weighted': '자동 (가중치)', reassign: '재배분', return: '회수',
 };
-const TRIGGER_LABELS: Record<string, string> = { manual: '직접', grace: '유예 기간 만료', retention: '보유 기간 만료' };
+const TRIGGER_LABELS: Record<string, string> = { manual: '직접 파기', grace: '유예 기간 만료', retention: '보유 기간 만료' };
 
 type Json = Record<string, unknown>;
 const parse = (json: string | null): Json => {
