@@ -4,27 +4,13 @@
 // it at once; the destruction is in the log, and the automatic purge's settings are shown.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { MIN_FILL_MS } from '../contracts/intake.ts';
-import { login, newPage, screenshot, setupProduct } from './harness.ts';
+import { login, newPage, screenshot, setupProduct, submitAsVisitor as visit } from './harness.ts';
 
 const e2e = setupProduct();
 const WAIT = { timeout: 10_000 };
 
-/** A visitor on a phone fills in and sends the demo dental landing. */
-async function submitAsVisitor(name: string, phone: string) {
-  const visitor = await newPage(e2e.browser, e2e.product.url, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-  const openedAt = Date.now();
-  await visitor.page.goto('/view/smile-dental/implant-event');
-  await visitor.page.locator('input[name=name]').fill(name);
-  await visitor.page.locator('input[name=phone]').fill(phone);
-  await visitor.page.locator('select[name=treatment]').selectOption('임플란트');
-  await visitor.page.locator('input[name=privacyConsent]').check();
-  const wait = openedAt + MIN_FILL_MS + 300 - Date.now();
-  if (wait > 0) await visitor.page.waitForTimeout(wait);
-  await visitor.page.locator('button[type=submit]').click();
-  await expect.poll(() => visitor.page.locator('#ok').isVisible(), WAIT).toBe(true);
-  await visitor.context.close();
-}
+/** A visitor on a phone sends the demo dental landing. */
+const submitAsVisitor = (name: string, phone: string) => visit(e2e.browser, e2e.product.url, name, phone);
 
 /** Searches the screen's list by name (the table's 이름 또는 전화번호 filter). */
 async function searchList(page: Page, name: string) {

@@ -5,8 +5,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { MIN_FILL_MS } from '../contracts/intake.ts';
 
 export const ADMIN_PASSWORD = 'E2e-Admin!2345';
 export const DEMO_PASSWORD = 'leadroom-demo1';
@@ -111,4 +112,20 @@ export function setupProduct(env?: Parameters<typeof startProduct>[0], browserAr
     await ctx.product?.stop();
   });
   return ctx;
+}
+
+/** A visitor on a phone fills in and sends the demo dental landing (waiting out its minimum fill time). */
+export async function submitAsVisitor(browser: Browser, baseURL: string, name: string, phone: string): Promise<void> {
+  const visitor = await newPage(browser, baseURL, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const openedAt = Date.now();
+  await visitor.page.goto('/view/smile-dental/implant-event');
+  await visitor.page.locator('input[name=name]').fill(name);
+  await visitor.page.locator('input[name=phone]').fill(phone);
+  await visitor.page.locator('select[name=treatment]').selectOption('임플란트');
+  await visitor.page.locator('input[name=privacyConsent]').check();
+  const wait = openedAt + MIN_FILL_MS + 300 - Date.now();
+  if (wait > 0) await visitor.page.waitForTimeout(wait);
+  await visitor.page.locator('button[type=submit]').click();
+  await expect.poll(() => visitor.page.locator('#ok').isVisible(), { timeout: 10_000 }).toBe(true);
+  await visitor.context.close();
 }

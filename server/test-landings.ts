@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
+import { afterEach, beforeEach } from 'vitest';
 import { testApp, type Client, type TestApp } from './test-helpers.ts';
 import { openDatabase } from './db/dialect.ts';
 import type { Config } from './config.ts';
@@ -135,4 +136,19 @@ export async function shopAccount(t: LandingTestApp, loginId: string, builtinKey
   const permitted = await t.admin.put(`/api/shop-permissions/${created.json().id}`, { shopIds: [t.shopId] });
   if (permitted.statusCode >= 300) throw new Error(`shop permission: ${permitted.statusCode} ${permitted.body}`);
   return t.login(loginId, password);
+}
+
+/**
+ * A fresh landing test app with one open landing for every test of the calling file (registers
+ * beforeEach and afterEach); `use` hands them to the file's own variables.
+ */
+export function eachLandingTest(use: (t: LandingTestApp, landingId: number) => void): void {
+  let current: LandingTestApp | undefined;
+  beforeEach(async () => {
+    current = await landingTestApp();
+    use(current, await openLanding(current));
+  });
+  afterEach(async () => {
+    await current?.close();
+  });
 }

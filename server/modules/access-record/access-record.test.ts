@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Insertable } from 'kysely';
 import type { RouteOptions } from 'fastify';
-import { leadBody, openLanding, shopAccount, submit, type LandingTestApp, landingTestApp } from '../../test-landings.ts';
+import { leadBody, shopAccount, submit, type LandingTestApp, eachLandingTest } from '../../test-landings.ts';
 import { TEST_PASSWORD, createAccount, createShop, testApp, type Client } from '../../test-helpers.ts';
 import type { AccessEventsTable, LeadEventsTable } from '../../db/schema.ts';
 import { recordAccess, type Actor, type AccessEntry } from '../audit/audit.service.ts';
@@ -9,12 +9,9 @@ import { ACCESS_ACTION_LABELS, REVIEW_THRESHOLDS, type AccessRecordItem } from '
 
 let t: LandingTestApp;
 let landingId: number;
-beforeEach(async () => {
-  t = await landingTestApp();
-  landingId = await openLanding(t);
-});
-afterEach(async () => {
-  await t.close();
+eachLandingTest((app, landing) => {
+  t = app;
+  landingId = landing;
 });
 
 const record = (query = '') => `/api/shops/${t.shopId}/access-record${query ? `?${query}` : ''}`;

@@ -1,15 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { formToken, landingInput, leadBody, openLanding, publishPolicy, shopAccount, submit, type LandingTestApp, landingTestApp } from '../../test-landings.ts';
+import { describe, expect, it } from 'vitest';
+import { formToken, landingInput, leadBody, publishPolicy, shopAccount, submit, type LandingTestApp, eachLandingTest } from '../../test-landings.ts';
 import { createShop, type Client } from '../../test-helpers.ts';
 
 let t: LandingTestApp;
 let landingId: number;
-beforeEach(async () => {
-  t = await landingTestApp();
-  landingId = await openLanding(t);
-});
-afterEach(async () => {
-  await t.close();
+eachLandingTest((app, landing) => {
+  t = app;
+  landingId = landing;
 });
 
 const stats = () => `/api/shops/${t.shopId}/cs-stats`;

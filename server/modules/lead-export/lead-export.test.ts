@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import officeCrypto from 'officecrypto-tool';
 import type { LightMyRequestResponse } from 'fastify';
-import { leadBody, openLanding, shopAccount, submit, type LandingTestApp, landingTestApp } from '../../test-landings.ts';
+import { leadBody, shopAccount, submit, type LandingTestApp, eachLandingTest } from '../../test-landings.ts';
 import type { Client } from '../../test-helpers.ts';
 import { EXPORT_HEADERS } from './lead-export.service.ts';
 import { neutralise } from './export-files.ts';
@@ -10,12 +10,9 @@ import { filteredLeads } from '../leads/leads.service.ts';
 
 let t: LandingTestApp;
 let landingId: number;
-beforeEach(async () => {
-  t = await landingTestApp();
-  landingId = await openLanding(t);
-});
-afterEach(async () => {
-  await t.close();
+eachLandingTest((app, landing) => {
+  t = app;
+  landingId = landing;
 });
 
 const url = () => `/api/shops/${t.shopId}/leads/export`;

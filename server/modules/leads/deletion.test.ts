@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { leadBody, openLanding, shopAccount, submit, type LandingTestApp, landingTestApp } from '../../test-landings.ts';
+import { describe, expect, it } from 'vitest';
+import { leadBody, shopAccount, submit, type LandingTestApp, eachLandingTest } from '../../test-landings.ts';
 import type { Client } from '../../test-helpers.ts';
 import { findPersonalData } from '../../test-personal-data.ts';
 import { build } from '../../app.ts';
@@ -8,12 +8,9 @@ import { PURGED_NAME } from '../../../contracts/lead-deletion.ts';
 
 let t: LandingTestApp;
 let landingId: number;
-beforeEach(async () => {
-  t = await landingTestApp();
-  landingId = await openLanding(t);
-});
-afterEach(async () => {
-  await t.close();
+eachLandingTest((app, landing) => {
+  t = app;
+  landingId = landing;
 });
 
 const shop = () => `/api/shops/${t.shopId}`;

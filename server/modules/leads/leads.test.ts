@@ -1,15 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { countRows, leadBody, openLanding, shopAccount, submit, type LandingTestApp, landingTestApp } from '../../test-landings.ts';
+import { describe, expect, it } from 'vitest';
+import { countRows, leadBody, shopAccount, submit, type LandingTestApp, eachLandingTest } from '../../test-landings.ts';
 import type { Client } from '../../test-helpers.ts';
 
 let t: LandingTestApp;
 let landingId: number;
-beforeEach(async () => {
-  t = await landingTestApp();
-  landingId = await openLanding(t);
-});
-afterEach(async () => {
-  await t.close();
+eachLandingTest((app, landing) => {
+  t = app;
+  landingId = landing;
 });
 
 const base = () => `/api/shops/${t.shopId}/leads`;
