@@ -38,6 +38,7 @@ import { allocationApi } from '../contracts/allocation.ts';
 import { BULK_OWNER, BULK_PASSWORD, seedBulk } from './seed-bulk.ts';
 import { benchAccessRecord, benchGlobalSearch } from './bench-access.ts';
 import { benchImport } from './bench-import.ts';
+import { IMPORT_SOURCE } from '../contracts/data-insertion.ts';
 import { benchExport } from './bench-export.ts';
 import { buildIfStale, serverEntry } from './build-if-stale.mjs';
 
@@ -502,7 +503,7 @@ async function personalData(engine: Engine, base: string, owner: Session, db: Ky
   const imported = await benchImport(base, marketer.cookie, shopId, IMPORT_ROWS);
   record('import', `CSV import, ${fmt(IMPORT_ROWS)} rows (${fmt(imported.imported)} imported, ${fmt(imported.failed)} refused)`, '≤ 20 s', engine,
     `${(imported.ms / 1000).toFixed(1)} s`, imported.ms <= 20_000);
-  const added = (await db.selectFrom('leads').select('id').where('shop_id', '=', shopId).where('source', '=', '수기').where('created_at', '>=', since).execute()).map((r) => r.id);
+  const added = (await db.selectFrom('leads').select('id').where('shop_id', '=', shopId).where('source', '=', IMPORT_SOURCE).where('created_at', '>=', since).execute()).map((r) => r.id);
   for (let i = 0; i < added.length; i += 1000) {
     const chunk = added.slice(i, i + 1000);
     await db.deleteFrom('lead_events').where('lead_id', 'in', chunk).execute();
