@@ -4,11 +4,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Col, Form, Input, Popconfirm, Progress, Result, Row, Select, Space, Table, Tag, Typography, Upload } from 'antd';
+import { Alert, App, Button, Card, Form, Popconfirm, Progress, Result, Row, Select, Space, Table, Tag, Typography, Upload } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import {
-  CONSENT_NOTE_REQUIRED, ENCODING_LABELS, IMPORT_ACCEPT, IMPORT_FIELDS, IMPORT_FIELD_LABELS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, dataInsertionApi, importMapping,
+  ENCODING_LABELS, IMPORT_ACCEPT, IMPORT_FIELDS, IMPORT_FIELD_LABELS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, dataInsertionApi, importMapping,
   importStartInput, type ConsentBasis, type ImportDetail, type ImportField,
 } from '@contracts/data-insertion.ts';
 import { leadsApi } from '@contracts/leads.ts';
@@ -16,8 +16,8 @@ import { shopDashboardApi } from '@contracts/shop-dashboard.ts';
 import { ApiError, call, download } from '@/lib/api.ts';
 import { apiKey, invalidate, useCall } from '@/lib/use-call.ts';
 import { formatNumber } from '@/lib/format.ts';
-import { fieldErrors, zodRule } from '@/lib/zod-rule.ts';
-import { consentOptions } from './manual-form.tsx';
+import { fieldErrors } from '@/lib/zod-rule.ts';
+import { ConsentFields } from './consent-fields.tsx';
 
 /** What an import changes on other screens. */
 const IMPORT_VIEWS = [dataInsertionApi.list, leadsApi.list, shopDashboardApi.get];
@@ -124,7 +124,6 @@ function MappingStep({ shopId, detail: d, onOpen }: { shopId: number; detail: Im
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<ConsentValues>();
-  const basis = Form.useWatch('consentBasis', form);
   const [mapping, setMapping] = useState<ImportField[]>(() => d.mapping ?? d.suggested);
   const [starting, setStarting] = useState(false);
   const [serverProblem, setServerProblem] = useState<string | null>(null);
@@ -234,25 +233,7 @@ function MappingStep({ shopId, detail: d, onOpen }: { shopId: number; detail: Im
       <Card variant="borderless" title="개인정보 수집 근거">
         <Form<ConsentValues> form={form} name="import-consent" layout="vertical" requiredMark="optional" onFinish={start} initialValues={{ consentNote: d.consentNote ?? '' }}>
           <Row gutter={16}>
-            <Col xs={24} md={12}>
-              <Form.Item label="이 파일의 고객에게서 받은 근거" name="consentBasis" required rules={[zodRule(importStartInput, 'consentBasis')]}>
-                <Select placeholder="고르세요" options={consentOptions} />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item
-                label="근거 비고"
-                name="consentNote"
-                dependencies={['consentBasis']}
-                extra="동의서 보관 위치, 행사명 등"
-                rules={[
-                  zodRule(importStartInput, 'consentNote'),
-                  { validator: async (_r, v: string | undefined) => { if (basis === 'other' && !v?.trim()) throw new Error(CONSENT_NOTE_REQUIRED); } },
-                ]}
-              >
-                <Input maxLength={200} />
-              </Form.Item>
-            </Col>
+            <ConsentFields schema={importStartInput} label="이 파일의 고객에게서 받은 근거" placeholder="고르세요" noteHint="동의서 보관 위치, 행사명 등" />
           </Row>
           <Space>
             <Button type="primary" htmlType="submit" loading={starting} disabled={!checked.success}>

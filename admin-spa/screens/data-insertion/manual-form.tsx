@@ -7,7 +7,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Alert, AutoComplete, Button, Card, Checkbox, Col, Form, Input, Row, Select, Space, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import {
-  CONSENT_BASES, CONSENT_NOTE_REQUIRED, MAX_ANSWERS, dataInsertionApi, manualLeadInput, type ConsentBasis, type ManualLeadResult,
+  MAX_ANSWERS, dataInsertionApi, manualLeadInput, type ConsentBasis, type ManualLeadResult,
 } from '@contracts/data-insertion.ts';
 import { leadsApi } from '@contracts/leads.ts';
 import { shopDashboardApi } from '@contracts/shop-dashboard.ts';
@@ -17,6 +17,7 @@ import { invalidate, useCall } from '@/lib/use-call.ts';
 import { formatDateTime } from '@/lib/format.ts';
 import { zodRule } from '@/lib/zod-rule.ts';
 import { useFormSave } from '@/components/resource-form.tsx';
+import { ConsentFields } from './consent-fields.tsx';
 
 interface Values {
   name: string;
@@ -34,7 +35,6 @@ interface Values {
 /** What a new lead changes on other screens. */
 const LEAD_VIEWS = [leadsApi.list, shopDashboardApi.get];
 
-export const consentOptions = CONSENT_BASES.map((b) => ({ value: b.value, label: b.label }));
 
 export function ManualForm({ shopId }: { shopId: number }) {
   const [form] = Form.useForm<Values>();
@@ -43,7 +43,6 @@ export function ManualForm({ shopId }: { shopId: number }) {
   const options = useCall(dataInsertionApi.options, { params: { shopId } }, { staleTime: 60_000 });
   const [last, setLast] = useState<(ManualLeadResult & { name: string; phone: string }) | null>(null);
   const landingId = Form.useWatch('landingId', form);
-  const basis = Form.useWatch('consentBasis', form);
   const landing = options.data?.landings.find((l) => l.id === landingId);
   const hasSensitive = !!landing?.fields.some((f) => f.sensitive);
   const mediaName = (id: number | null | undefined) => options.data?.mediaTypes.find((m) => m.id === id)?.name;
@@ -186,25 +185,7 @@ export function ManualForm({ shopId }: { shopId: number }) {
           </Form.Item>
 
           <Row gutter={16}>
-            <Col xs={24} md={12}>
-              <Form.Item label="개인정보 수집 근거" name="consentBasis" required rules={[zodRule(manualLeadInput, 'consentBasis')]}>
-                <Select placeholder="어떻게 동의를 받았는지 고르세요" options={consentOptions} />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item
-                label="근거 비고"
-                name="consentNote"
-                dependencies={['consentBasis']}
-                extra="녹취 파일, 서면 보관 위치 등"
-                rules={[
-                  zodRule(manualLeadInput, 'consentNote'),
-                  { validator: async (_r, v: string | undefined) => { if (basis === 'other' && !v?.trim()) throw new Error(CONSENT_NOTE_REQUIRED); } },
-                ]}
-              >
-                <Input maxLength={200} />
-              </Form.Item>
-            </Col>
+            <ConsentFields schema={manualLeadInput} label="개인정보 수집 근거" placeholder="어떻게 동의를 받았는지 고르세요" noteHint="녹취 파일, 서면 보관 위치 등" />
             <Col xs={24}>
               <Space wrap size={24}>
                 <Form.Item name="marketingConsent" valuePropName="checked" style={{ marginBottom: 8 }}>
