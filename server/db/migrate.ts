@@ -12,6 +12,7 @@ import * as dataInsertion from './migrations/2026-11-25-data-insertion.ts';
 import * as leadsNameIndex from './migrations/2026-11-25-leads-name-index.ts';
 import * as purgeIndexes from './migrations/2026-11-25-purge-indexes.ts';
 import * as recordIndexes from './migrations/2026-11-25-record-indexes.ts';
+import * as money from './migrations/2026-11-26-money.ts';
 
 /** Migrations in order; file names are dated and frozen. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-25-leads-name-index': leadsNameIndex,
   '2026-11-25-purge-indexes': purgeIndexes,
   '2026-11-25-record-indexes': recordIndexes,
+  '2026-11-26-money': money,
 };
 
 class StaticProvider implements MigrationProvider {

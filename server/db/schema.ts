@@ -138,6 +138,10 @@ export interface LandingsTable {
   created_by: number | null;
   created_at: string;
   updated_at: string;
+  /** The contract whose cap closed the landing (status closed), if a cap did. */
+  closed_by_contract_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** When a landing a daily cap closed opens again by itself (the next Seoul midnight). */
+  reopen_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface PrivacyPoliciesTable {
@@ -351,6 +355,90 @@ export interface AccessReviewsTable {
   reviewed_at: string;
 }
 
+export interface ShopContractsTable {
+  id: Id;
+  shop_id: number;
+  name: string;
+  /** Seoul days, both included. */
+  starts_on: string;
+  ends_on: string;
+  quantity: number;
+  /** KRW per valid lead, VAT excluded. */
+  unit_price: number;
+  daily_cap: number | null;
+  return_window_days: ColumnType<number, number | undefined, number>;
+  /** Percent. */
+  max_return_rate: ColumnType<number, number | undefined, number>;
+  auto_close: ColumnType<number, number | undefined, number>;
+  stopped_at: string | null;
+  memo: string | null;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ShopContractLandingsTable {
+  contract_id: number;
+  landing_id: number;
+}
+
+export interface ShopContractMediaTable {
+  contract_id: number;
+  media_type_id: number;
+}
+
+export interface LeadReturnsTable {
+  id: Id;
+  contract_id: number;
+  shop_id: number;
+  lead_id: number;
+  reason: string;
+  note: string | null;
+  status: ColumnType<'requested' | 'approved' | 'rejected', 'requested' | 'approved' | 'rejected' | undefined, 'requested' | 'approved' | 'rejected'>;
+  requested_by: number | null;
+  requested_at: string;
+  decided_by: number | null;
+  decided_at: string | null;
+  decision_note: string | null;
+}
+
+export interface ContractCapEventsTable {
+  id: Id;
+  contract_id: number;
+  shop_id: number;
+  landing_id: number;
+  kind: 'closed-daily' | 'closed-quantity' | 'reopened';
+  count: number | null;
+  account_id: number | null;
+  at: string;
+}
+
+export interface AdSpendTable {
+  id: Id;
+  shop_id: number;
+  /** Seoul day. */
+  day: string;
+  media_type_id: number;
+  /** 0: the medium as a whole. */
+  landing_id: ColumnType<number, number | undefined, number>;
+  impressions: number;
+  clicks: number;
+  spend: number;
+  source: ColumnType<string, string | undefined, string>;
+  updated_by: number | null;
+  updated_at: string;
+}
+
+export interface CpaTargetsTable {
+  shop_id: number;
+  media_type_id: number;
+  /** YYYY-MM */
+  month: string;
+  target_cpa: number;
+  updated_by: number | null;
+  updated_at: string;
+}
+
 export interface Database {
   operator_settings: OperatorSettingsTable;
   account_types: AccountTypesTable;
@@ -374,6 +462,13 @@ export interface Database {
   destructions: DestructionsTable;
   lead_imports: LeadImportsTable;
   access_reviews: AccessReviewsTable;
+  shop_contracts: ShopContractsTable;
+  shop_contract_landings: ShopContractLandingsTable;
+  shop_contract_media: ShopContractMediaTable;
+  lead_returns: LeadReturnsTable;
+  contract_cap_events: ContractCapEventsTable;
+  ad_spend: AdSpendTable;
+  cpa_targets: CpaTargetsTable;
 }
 
 export type AccountTypeRow = Selectable<AccountTypesTable>;

@@ -12,7 +12,7 @@ export interface StatsPeriod {
   toIso: string;
 }
 
-export type LandingFields = Omit<LandingRow, 'id' | 'version' | 'created_at' | 'updated_at' | 'tracking_tags' | 'head_script' | 'body_script' | 'conversion_script' | 'published_at' | 'created_by'>;
+export type LandingFields = Omit<LandingRow, 'id' | 'version' | 'created_at' | 'updated_at' | 'tracking_tags' | 'head_script' | 'body_script' | 'conversion_script' | 'published_at' | 'created_by' | 'closed_by_contract_id' | 'reopen_at'>;
 
 export function landingsRepository(db: Kysely<Database>) {
   const publicBase = () =>

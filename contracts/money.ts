@@ -1,0 +1,135 @@
+// The money rules every screen shares (pure: the server computes with them, the SPA shows
+// what they mean): VAT, a contract's status, what is billable under its caps, the projection,
+// the return rule, and the advertising ratios. KRW are integers throughout.
+import { addDays } from './kst.ts';
+
+/** VAT (부가세) on a supply amount: 10%, won below one dropped (원 미만 절사). */
+export const vatOf = (supply: number) => Math.floor(supply / 10);
+
+export const RETURN_REASONS = ['결번', '중복', '허위', '연락두절', '타지역', '기타'] as const;
+export type ReturnReason = (typeof RETURN_REASONS)[number];
+export const RETURN_STATUSES = ['requested', 'approved', 'rejected'] as const;
+export type ReturnStatus = (typeof RETURN_STATUSES)[number];
+export const RETURN_STATUS_LABELS: Record<ReturnStatus, string> = { requested: '요청', approved: '승인', rejected: '반려' };
+
+export const CONTRACT_STATUSES = ['scheduled', 'active', 'completed', 'stopped'] as const;
+export type ContractStatus = (typeof CONTRACT_STATUSES)[number];
+export const CONTRACT_STATUS_LABELS: Record<ContractStatus, string> = { scheduled: '예정', active: '진행', completed: '완료', stopped: '중지' };
+
+/** The last Seoul day a contract counts leads on: its end, or the day it was stopped. */
+export function effectiveEnd(c: { endsOn: string; stoppedOn: string | null }): string {
+  return c.stoppedOn && c.stoppedOn < c.endsOn ? c.stoppedOn : c.endsOn;
+}
+
+/** 중지 when stopped; 예정 before its first day; 완료 past its last day or with its quantity met; else 진행. */
+export function contractStatus(c: { startsOn: string; endsOn: string; stoppedOn: string | null; quantity: number }, counted: number, today: string): ContractStatus {
+  if (c.stoppedOn) return 'stopped';
+  if (today < c.startsOn) return 'scheduled';
+  if (today > c.endsOn || counted >= c.quantity) return 'completed';
+  return 'active';
+}
+
+/** Two contracts of a shop collide when their periods share a day and their landings and media meet (none listed: all). */
+export function contractsOverlap(
+  a: { startsOn: string; lastDay: string; landingIds: readonly number[]; mediaTypeIds: readonly number[] },
+  b: { startsOn: string; lastDay: string; landingIds: readonly number[]; mediaTypeIds: readonly number[] },
+): boolean {
+  if (a.lastDay < b.startsOn || b.lastDay < a.startsOn) return false;
+  const meet = (x: readonly number[], y: readonly number[]) => !x.length || !y.length || x.some((v) => y.includes(v));
+  return meet(a.landingIds, b.landingIds) && meet(a.mediaTypeIds, b.mediaTypeIds);
+}
+
+export interface DayCount {
+  day: string;
+  count: number;
+}
+
+export interface BillableDay extends DayCount {
+  /** Counted toward the contract: within the day's cap and the quantity. */
+  billable: number;
+  /** Valid leads past the daily cap or the quantity (not billed). */
+  over: number;
+}
+
+/**
+ * Valid leads per day → what is billable, oldest day first: each day at most the daily cap,
+ * and all days together at most the quantity.
+ */
+export function billableDays(days: readonly DayCount[], quantity: number, dailyCap: number | null): BillableDay[] {
+  let left = quantity;
+  return [...days]
+    .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0))
+    .map((d) => {
+      const billable = Math.max(0, Math.min(d.count, dailyCap ?? Infinity, left));
+      left -= billable;
+      return { ...d, billable, over: d.count - billable };
+    });
+}
+
+/** The daily average over the days run so far, and the day the quantity is met at that pace (null: no pace, or met). */
+export function projection(c: { startsOn: string; endsOn: string; quantity: number }, counted: number, today: string): { dailyAverage: number; projectedOn: string | null; daysRun: number } {
+  const last = today < c.endsOn ? today : c.endsOn;
+  const daysRun = last < c.startsOn ? 0 : daysBetween(c.startsOn, last) + 1;
+  const dailyAverage = daysRun ? counted / daysRun : 0;
+  if (counted >= c.quantity || dailyAverage <= 0) return { dailyAverage, projectedOn: null, daysRun };
+  return { dailyAverage, projectedOn: addDays(last, Math.ceil((c.quantity - counted) / dailyAverage)), daysRun };
+}
+
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+/**
+ * Whether one more return fits the contract's maximum return rate: approved and pending
+ * returns plus this one, over the leads delivered under it (valid or returned), at most the rate.
+ */
+export function returnFits(maxRatePercent: number, delivered: number, returnsSoFar: number): boolean {
+  return delivered > 0 && (returnsSoFar + 1) * 100 <= maxRatePercent * delivered;
+}
+
+/** Returns still owed a replacement: approved returns the contract's remaining quantity has not absorbed. */
+export function replacementsOwed(quantity: number, billable: number, approvedReturns: number): number {
+  return Math.max(0, Math.min(approvedReturns, quantity - billable));
+}
+
+/** A ratio, or null when there is nothing to divide by (shown as "-", never as 0 or ∞). */
+export const ratio = (num: number, den: number): number | null => (den > 0 ? num / den : null);
+
+export interface AdTotals {
+  impressions: number;
+  clicks: number;
+  spend: number;
+  /** Leads received (not deleted), duplicates included. */
+  leads: number;
+  /** Valid leads (the counting rule). */
+  validLeads: number;
+}
+
+export interface AdMetrics {
+  /** clicks / impressions, percent */
+  ctr: number | null;
+  /** leads / clicks, percent */
+  cvr: number | null;
+  /** spend / leads, KRW */
+  cpl: number | null;
+  /** spend / valid leads, KRW */
+  cpa: number | null;
+}
+
+const pct = (v: number | null) => (v === null ? null : Math.round(v * 10_000) / 100);
+const won = (v: number | null) => (v === null ? null : Math.round(v));
+
+export function adMetrics(t: AdTotals): AdMetrics {
+  return {
+    ctr: pct(ratio(t.clicks, t.impressions)), cvr: pct(ratio(t.leads, t.clicks)),
+    cpl: won(ratio(t.spend, t.leads)), cpa: won(ratio(t.spend, t.validLeads)),
+  };
+}
+
+/** CPA against its target: the difference (positive: over target, worse) and its percent of the target. */
+export function cpaVariance(actual: number | null, target: number | null): { diff: number; percent: number } | null {
+  if (actual === null || target === null || target <= 0) return null;
+  return { diff: actual - target, percent: Math.round(((actual - target) / target) * 1000) / 10 };
+}
+
+export const won0 = (n: number) => `${n.toLocaleString('ko-KR')}원`;
