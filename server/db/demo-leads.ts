@@ -72,6 +72,8 @@ export async function seedDemoLeads(db: Kysely<Database>, now = new Date()): Pro
       .where('landing_code', '=', plan.landingCode)
       .executeTakeFirst();
     if (!landing) continue;
+    // One landing takes traffic from several media; the utm_source names the medium (as intake reads it).
+    const media = new Map((await db.selectFrom('code_items').select(['id', 'code']).where('kind', '=', 'media-type').execute()).map((m) => [m.code, m.id]));
     const policy = await db.selectFrom('privacy_policies').select('id').where('shop_id', '=', landing.shop_id).orderBy('version', 'desc').executeTakeFirst();
     const counselors = await db.selectFrom('accounts').select(['id', 'name', 'login_id']).where('login_id', 'in', plan.counselors).execute();
     const fields = JSON.parse(landing.form_fields) as Array<{ key: string; type: string; options: string[]; required: boolean }>;
@@ -110,7 +112,7 @@ export async function seedDemoLeads(db: Kysely<Database>, now = new Date()): Pro
           shop_id: landing.shop_id, landing_id: landing.id, source: 'landing', name: rnd.pick(FAMILY) + rnd.pick(GIVEN), phone, phone_last4: phone.slice(-4),
           answers: JSON.stringify(answersFor(fields, rnd)), privacy_consent: 1, marketing_consent: rnd.next() < 0.4 ? 1 : 0, sensitive_consent: 0,
           privacy_policy_id: policy?.id ?? null, utm_source: source, utm_medium: 'cpc', utm_campaign: rnd.pick(['nov_main', 'nov_retarget', 'brand']),
-          utm_content: null, utm_term: null, media_type_id: landing.media_type_id, referrer: null, ip: `203.0.113.${rnd.int(1, 254)}`,
+          utm_content: null, utm_term: null, media_type_id: media.get(source) ?? landing.media_type_id, referrer: null, ip: `203.0.113.${rnd.int(1, 254)}`,
           user_agent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)', cs_status: status, assignee_id: assignee?.id ?? null,
           assigned_at: assignee ? new Date(at + 60_000).toISOString() : null, reserved_at: reservedAt ? new Date(reservedAt).toISOString() : null,
           memo: contactAt && rnd.next() < 0.45 ? rnd.pick(MEMOS) : null, duplicate_of: again?.id ?? null,

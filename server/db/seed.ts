@@ -9,6 +9,7 @@ import { passwordProblem } from '../../contracts/rules.ts';
 import { seedDemo } from './demo-data.ts';
 import { seedDemoLandings } from './demo-landings.ts';
 import { seedDemoLeads } from './demo-leads.ts';
+import { seedDemoMoney } from './demo-money.ts';
 
 export async function ensureEssentials(db: Kysely<Database>, config: Config, say: (m: string) => void, at = new Date()): Promise<void> {
   const now = at.toISOString();
@@ -51,6 +52,7 @@ export async function ensureEssentials(db: Kysely<Database>, config: Config, say
     const logins = await seedDemo(db, config.demoPassword);
     await seedDemoLandings(db);
     await seedDemoLeads(db, at);
+    await seedDemoMoney(db, at);
     for (const l of logins) say(`데모 ${l.role}: ${l.loginId} / ${config.demoPassword ? '(DEMO_PASSWORD)' : l.password}`);
   }
 }
