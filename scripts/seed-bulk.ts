@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { openDatabase } from '../server/db/dialect.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { ensureEssentials } from '../server/db/seed.ts';
@@ -569,6 +569,41 @@ async function dropSchema(url: string, schema: string) {
 
 // ── Putting it together ────────────────────────────────────────────────────────────────
 
+/**
+ * The money side of the year: each shop's 12-month contract over all its landings (ending today),
+ * a day of ad spend per landing's medium for the whole year, and a target CPA per medium and month.
+ */
+async function seedBulkMoney(db: Kysely<Database>, shops: PlannedShop[], now: Date, rnd: ReturnType<typeof random>) {
+  const at = now.toISOString();
+  const today = seoulDay(now);
+  const first = addDays(today, -364);
+  for (const shop of shops) {
+    await db
+      .insertInto('shop_contracts')
+      .values({
+        shop_id: shop.id, name: '연간 상담 DB 계약', starts_on: first, ends_on: today, quantity: 200_000, unit_price: 30_000 + 1_000 * (shop.id % 5), daily_cap: null,
+        return_window_days: 7, max_return_rate: 10, auto_close: 0, stopped_at: null, memo: null, created_by: null, created_at: at, updated_at: at,
+      })
+      .execute();
+    const rows: Array<Insertable<Database['ad_spend']>> = [];
+    for (const l of shop.landings) {
+      for (let d = 0; d < 365; d++) {
+        const clicks = Math.round(shop.weight * (200 + rnd.next() * 300));
+        rows.push({
+          shop_id: shop.id, day: addDays(first, d), media_type_id: l.mediaTypeId, landing_id: 0, impressions: clicks * (40 + rnd.int(0, 40)), clicks,
+          spend: clicks * rnd.int(500, 1_200), source: 'csv', updated_by: null, updated_at: at,
+        });
+      }
+    }
+    for (let i = 0; i < rows.length; i += 500) await db.insertInto('ad_spend').values(rows.slice(i, i + 500)).execute();
+    const months = [...new Set(Array.from({ length: 365 }, (_, d) => addDays(first, d).slice(0, 7)))];
+    await db
+      .insertInto('cpa_targets')
+      .values(shop.landings.flatMap((l) => months.map((month) => ({ shop_id: shop.id, media_type_id: l.mediaTypeId, month, target_cpa: 30_000, updated_by: null, updated_at: at }))))
+      .execute();
+  }
+}
+
 export async function seedBulk(o: BulkSeedOptions): Promise<BulkSeedResult> {
   const say = o.say ?? ((l: string) => console.log(l));
   const now = o.now ?? new Date();
@@ -604,6 +639,7 @@ export async function seedBulk(o: BulkSeedOptions): Promise<BulkSeedResult> {
 
   const check = await openDatabase(pgUrl ? { url: pgUrl, pgSchema: schema, poolSize: 1 } : { url: file! });
   try {
+    await seedBulkMoney(check.db, shops, now, rnd);
     const count = async (table: 'leads' | 'lead_events') =>
       Number((await check.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
     const leads = check.db.selectFrom('leads').select((eb) => eb.fn.countAll<number>().as('n'));
