@@ -16,9 +16,14 @@ const LANDING_STATES = ['draft', 'scheduled', 'open', 'ended'] as const;
 export type LandingState = (typeof LANDING_STATES)[number];
 export const LANDING_STATE_LABELS: Record<LandingState, string> = { draft: '작성 중', scheduled: '게시 예약', open: '게시 중', ended: '종료' };
 
-export function landingState(l: { status: LandingStatus; openAt: string | null; closeAt: string | null }, now: Date): LandingState {
+/**
+ * `reopenAt`: a landing a contract's daily cap closed opens again by itself at the next Seoul
+ * midnight — counted open from that instant, whether or not the reopening job has run yet.
+ */
+export function landingState(l: { status: LandingStatus; openAt: string | null; closeAt: string | null; reopenAt?: string | null }, now: Date): LandingState {
   if (l.status === 'draft') return 'draft';
-  if (l.status === 'closed' || (l.closeAt && new Date(l.closeAt) <= now)) return 'ended';
+  const closed = l.status === 'closed' && !(l.reopenAt && new Date(l.reopenAt) <= now);
+  if (closed || (l.closeAt && new Date(l.closeAt) <= now)) return 'ended';
   if (l.openAt && new Date(l.openAt) > now) return 'scheduled';
   return 'open';
 }

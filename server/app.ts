@@ -45,9 +45,13 @@ import { accessRecordRoutes } from './modules/access-record/access-record.routes
 import { leadExportRoutes } from './modules/lead-export/lead-export.routes.ts';
 import { dataInsertionRoutes } from './modules/data-insertion/data-insertion.routes.ts';
 import { leadDeletionRoutes } from './modules/leads/deletion.routes.ts';
+import { adSpendRoutes } from './modules/ad-spend/ad-spend.routes.ts';
+import { cpaRoutes } from './modules/cpa/cpa.routes.ts';
+import { shopContractsRoutes } from './modules/shop-contracts/shop-contracts.routes.ts';
 import { leadFeed } from './modules/leads/lead-feed.ts';
 import { startScheduler } from './worker/scheduler.ts';
 import { purgeJob } from './worker/purge.ts';
+import { reopenJob } from './worker/reopen.ts';
 import { openNotifier } from './db/notify.ts';
 
 const MODULES: readonly ResourceModule[] = [
@@ -58,6 +62,9 @@ const MODULES: readonly ResourceModule[] = [
   csStatsRoutes, leadExportRoutes,
   dataInsertionRoutes,
   leadDeletionRoutes,
+  adSpendRoutes,
+  shopContractsRoutes,
+  cpaRoutes,
 ];
 
 declare module 'fastify' {
@@ -145,7 +152,10 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
   await spaPlugin(app);
   if (config.workerEnabled) {
     // The scheduled jobs start once the app is ready and stop before the database closes (onClose runs last-added first).
-    const jobs = [purgeJob(app.db, app.clock, { announce: links.leadsChanged, onRun: (run) => app.log.info({ run }, 'automatic purge') })];
+    const jobs = [
+      purgeJob(app.db, app.clock, { announce: links.leadsChanged, onRun: (run) => app.log.info({ run }, 'automatic purge') }),
+      reopenJob(app.db, app.clock, { changed: links.landingsChanged }),
+    ];
     let scheduler: ReturnType<typeof startScheduler> | undefined;
     app.addHook('onReady', async () => {
       scheduler = startScheduler(jobs, (job, err) => app.log.error({ err }, `scheduled job ${job.name}`));

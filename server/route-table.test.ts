@@ -23,6 +23,9 @@ import { dataInsertionApi } from '../contracts/data-insertion.ts';
 import { authApi } from '../contracts/auth.ts';
 import { healthApi } from '../contracts/health.ts';
 import { dashboardApi } from '../contracts/dashboard.ts';
+import { adSpendApi } from '../contracts/ad-spend.ts';
+import { shopContractsApi } from '../contracts/shop-contracts.ts';
+import { cpaApi } from '../contracts/cpa.ts';
 
 const routes: RouteOptions[] = [];
 let t: TestApp;
@@ -104,6 +107,29 @@ const ADMIN_ROUTES: Array<[Endpoint, string | string[], 'read' | 'write']> = [
   [dataInsertionApi.start, 'data-insertion', 'write'],
   [dataInsertionApi.discard, 'data-insertion', 'write'],
   [dataInsertionApi.errors, 'data-insertion', 'write'],
+  [adSpendApi.figures, 'advertising-status', 'read'],
+  [adSpendApi.save, 'advertising-status', 'write'],
+  [adSpendApi.importPreview, 'advertising-status', 'write'],
+  [adSpendApi.importCommit, 'advertising-status', 'write'],
+  [shopContractsApi.list, ['contract-management', 'contract-status'], 'read'],
+  [shopContractsApi.get, ['contract-management', 'contract-status'], 'read'],
+  [shopContractsApi.create, 'contract-management', 'write'],
+  [shopContractsApi.update, 'contract-management', 'write'],
+  [shopContractsApi.stop, 'contract-management', 'write'],
+  [shopContractsApi.resume, 'contract-management', 'write'],
+  [shopContractsApi.remove, 'contract-management', 'write'],
+  [shopContractsApi.status, 'contract-status', 'read'],
+  [shopContractsApi.leads, 'contract-status', 'read'],
+  [shopContractsApi.settlement, 'contract-status', 'read'],
+  [shopContractsApi.settlementXlsx, 'contract-status', 'read'],
+  [shopContractsApi.returns, 'contract-management', 'read'],
+  [shopContractsApi.returnable, 'contract-management', 'read'],
+  [shopContractsApi.requestReturn, 'contract-management', 'read'],
+  [shopContractsApi.decideReturn, 'contract-management', 'write'],
+  [cpaApi.overview, 'cpa-management', 'read'],
+  [cpaApi.targets, 'cpa-management', 'read'],
+  [cpaApi.saveTargets, 'cpa-management', 'write'],
+  [cpaApi.copyTargets, 'cpa-management', 'write'],
 ];
 
 describe('route table', () => {

@@ -12,6 +12,7 @@ import { leadCalendarApi } from '@contracts/lead-calendar.ts';
 import { shopDashboardApi } from '@contracts/shop-dashboard.ts';
 import { csStatsApi } from '@contracts/cs-stats.ts';
 import { leadDeletionApi } from '@contracts/lead-deletion.ts';
+import { shopContractsApi } from '@contracts/shop-contracts.ts';
 import { urlOf } from './api.ts';
 import { refreshInBackground } from './query-client.ts';
 import { coalesce, useServerEvents } from './server-events.ts';
@@ -21,6 +22,7 @@ const SOUND_KEY = 'leadSound';
 /** Endpoints whose data a lead change makes stale. */
 const LEAD_VIEWS = [
   leadsApi.list, leadsApi.get, leadCalendarApi.month, leadCalendarApi.day, shopDashboardApi.get, csStatsApi.shop, leadDeletionApi.deleted, leadDeletionApi.upcoming,
+  shopContractsApi.status, shopContractsApi.leads, shopContractsApi.returnable,
 ];
 
 function tone(): void {

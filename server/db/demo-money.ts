@@ -102,7 +102,7 @@ export async function seedDemoMoney(db: Kysely<Database>, now = new Date()): Pro
       if (decidedAt) {
         events.push({
           lead_id: lead.id, shop_id: landing.shop_id, account_id: manager, action: r.status === 'approved' ? 'return-approve' : 'return-reject',
-          before: JSON.stringify({ validity: 'valid' }), after: JSON.stringify({ ...(r.status === 'approved' ? { validity: 'returned' } : {}), note: r.decision ?? null }), ip: null, at: decidedAt,
+          before: r.status === 'approved' ? JSON.stringify({ validity: 'valid' }) : null, after: JSON.stringify({ ...(r.status === 'approved' ? { validity: 'returned' } : {}), reason: r.reason, note: r.decision ?? null }), ip: null, at: decidedAt,
         });
       }
       await db.insertInto('lead_events').values(events).execute();
@@ -110,7 +110,7 @@ export async function seedDemoMoney(db: Kysely<Database>, now = new Date()): Pro
     }
   }
 
-  // Ad spend that fits the leads each medium brought: clicks convert at 6–12%, impressions click at 1–3%.
+  // Ad spend that fits the leads each medium brought: clicks convert at 1.8–3.3%, impressions click at 1–3%.
   const shops = await db.selectFrom('shops').select('id').execute();
   const { fromIso, toIso } = periodInstants(addDays(today, -59), today);
   const day = seoulDaySql(db, 'created_at');
@@ -132,7 +132,7 @@ export async function seedDemoMoney(db: Kysely<Database>, now = new Date()): Pro
       for (let d = 59; d >= 0; d--) {
         const on = addDays(today, -d);
         const leads = leadsOn.get(`${shop.id}|${m.id}|${on}`) ?? 0;
-        const clicks = Math.max(leads, Math.round((leads + rnd.next() * 1.5) / (0.06 + rnd.next() * 0.06)));
+        const clicks = Math.max(leads, Math.round((leads + rnd.next() * 0.6) / (0.018 + rnd.next() * 0.015)));
         const impressions = Math.round(clicks / (0.01 + rnd.next() * 0.02));
         const spend = Math.round((clicks * costPerClick * (0.85 + rnd.next() * 0.3)) / 10) * 10;
         rows.push({ shop_id: shop.id, day: on, media_type_id: m.id, landing_id: 0, impressions, clicks, spend, source: d % 7 === 0 ? 'manual' : 'csv', updated_by: manager, updated_at: nowIso });

@@ -25,11 +25,11 @@ export interface LeadScope {
 }
 
 /** `leads as l` narrowed to a scope (the covering (shop, created_at, …) index answers it). */
-export function scopedLeads(db: Kysely<Database>, s: LeadScope): SelectQueryBuilder<WithLeads, 'l', {}> {
+export function scopedLeads(db: Kysely<Database>, s: LeadScope): SelectQueryBuilder<WithLeads, 'l', object> {
   let qb = db.selectFrom('leads as l').where('l.shop_id', 'in', [...s.shopIds]).where('l.created_at', '>=', s.fromIso).where('l.created_at', '<', s.toIso);
   if (s.landingIds?.length) qb = qb.where('l.landing_id', 'in', [...s.landingIds]);
   if (s.mediaTypeIds?.length) qb = qb.where('l.media_type_id', 'in', [...s.mediaTypeIds]);
-  return qb as unknown as SelectQueryBuilder<WithLeads, 'l', {}>;
+  return qb as unknown as SelectQueryBuilder<WithLeads, 'l', object>;
 }
 
 /** Valid leads per Seoul day in a scope, oldest day first. */

@@ -8,10 +8,12 @@ import { useCall } from '@/lib/use-call.ts';
 import { formatDateTime } from '@/lib/format.ts';
 import { PhoneCell, ReservationCell, StatusSelect, duration, useLeadSave } from './lead-edits.tsx';
 import { StatusTag } from '@/components/status-tag.tsx';
+import { ReturnRequest } from './return-request.tsx';
 
 const ACTIONS: Record<string, string> = {
   created: '접수', view: '열람', unmask: '전화번호 보기', status: '상태 변경', memo: '메모', assign: '배분', export: '내보내기',
   delete: '삭제', restore: '복원', purge: '파기', deliver: '전송',
+  'return-request': '무효 교체 요청', 'return-approve': '무효 교체 승인', 'return-reject': '무효 교체 반려',
 };
 
 function describe(e: LeadEventItem): string {
@@ -27,6 +29,8 @@ function describe(e: LeadEventItem): string {
   if (e.action === 'memo') return a.memo ? `“${String(a.memo).slice(0, 80)}”` : '메모 지움';
   if (e.action === 'assign') return a.assigneeName ? `담당 ${String(a.assigneeName)}` : '미배분으로';
   if (e.action === 'created') return a.duplicateOf ? `중복 (#${String(a.duplicateOf)})` : '';
+  if (e.action === 'return-request') return [a.reason, a.note].filter(Boolean).map(String).join(' · ');
+  if (e.action === 'return-approve' || e.action === 'return-reject') return a.note ? String(a.note) : '';
   return '';
 }
 
@@ -85,6 +89,7 @@ function Body({ shopId, d, writable, canUnmask, onOpen }: { shopId: number; d: L
           {d.validity === 'valid' ? '유효' : <Tag>{d.validity === 'invalid' ? '무효' : '반품'}{d.invalidReason ? ` · ${d.invalidReason}` : ''}</Tag>}
         </Descriptions.Item>
       </Descriptions>
+      <ReturnRequest shopId={shopId} leadId={d.id} />
 
       <div>
         <Divider titlePlacement="start" plain style={{ marginTop: 0 }}>

@@ -67,6 +67,12 @@ export function describeLeadEvent(action: string, before: Json, after: Json): st
       if (after.mode) parts.push(MODE_LABELS[String(after.mode)] ?? String(after.mode));
       if (reason) parts.push(`사유: ${reason}`);
       break;
+    case 'return-request':
+    case 'return-approve':
+    case 'return-reject':
+      if (reason) parts.push(`사유: ${reason}`);
+      if (str(after.note)) parts.push(`메모: ${str(after.note)}`);
+      break;
     default:
       if (after.trigger) parts.push(TRIGGER_LABELS[String(after.trigger)] ?? String(after.trigger));
       if (reason) parts.push(`사유: ${reason}`);

@@ -13,6 +13,9 @@ const USAGE: Record<CodeKind, ReadonlyArray<{ table: keyof Database; column: str
   'media-type': [
     { table: 'landings', column: 'media_type_id' },
     { table: 'leads', column: 'media_type_id' },
+    { table: 'ad_spend', column: 'media_type_id' },
+    { table: 'cpa_targets', column: 'media_type_id' },
+    { table: 'shop_contract_media', column: 'media_type_id' },
   ],
   'event-type': [{ table: 'landings', column: 'event_type_id' }],
 };

@@ -16,6 +16,7 @@ export async function dataInsertionRoutes(app: FastifyInstance, links: ModuleLin
   const service = dataInsertionService(app.db, app.clock, {
     dataDir: app.config.dataDir,
     announce: links.leadsChanged,
+    landingsChanged: links.landingsChanged,
     log: (err, message) => app.log.error({ err }, message),
   });
   const read = { screen: 'data-insertion', action: 'read', shop: true } as const;

@@ -69,6 +69,8 @@ export interface DataInsertionConfig {
   dataDir: string;
   /** New leads: open lead lists hear of them. */
   announce: (change: LeadChange) => void;
+  /** Landings a contract's cap closed with the new leads: their pages go at once. */
+  landingsChanged?: (landingIds: number[]) => Promise<void>;
   log: (err: unknown, message: string) => void;
 }
 
@@ -120,6 +122,10 @@ export function dataInsertionService(db: Kysely<Database>, clock: Clock, config:
   const dir = path.join(config.dataDir, 'imports');
   const files = (id: number) => ({ source: path.join(dir, String(id)), staged: path.join(dir, `${id}.rows.ndjson`), report: path.join(dir, `${id}.errors.csv`) });
   const progress = new Map<number, Progress>();
+  /** After the commit: the landings a cap closed go from the page cache (a failure there does not undo the leads). */
+  const landingsClosed = async (ids: number[]) => {
+    if (ids.length && config.landingsChanged) await config.landingsChanged(ids).catch((err: unknown) => config.log(err, 'closed landings not refreshed'));
+  };
 
   async function landingsOf(shopId: number): Promise<Landing[]> {
     return (await repo.landings(shopId)).map(toLanding);
@@ -291,6 +297,7 @@ export function dataInsertionService(db: Kysely<Database>, clock: Clock, config:
       state.total = good;
       const now = clock();
       const created: LeadChange['leads'] = [];
+      const closedLandings = new Set<number>();
       let duplicates = 0;
       const by = { accountId: actor.id, ip: actor.ip };
       await inTransaction(db, async (trx) => {
@@ -301,6 +308,7 @@ export function dataInsertionService(db: Kysely<Database>, clock: Clock, config:
           for (const d of done) {
             created.push({ id: d.leadId, assigneeId: d.assigneeId ?? null });
             if (d.duplicateOf) duplicates++;
+            for (const l of d.closedLandingIds ?? []) closedLandings.add(l);
           }
           state.done += batch.length;
           batch = [];
@@ -331,6 +339,7 @@ export function dataInsertionService(db: Kysely<Database>, clock: Clock, config:
       });
       progress.delete(id);
       if (created.length) config.announce({ shopId, kind: 'created', leads: created });
+      await landingsClosed([...closedLandings]);
       await Promise.all([unlink(f.source), unlink(f.staged), failed ? Promise.resolve() : unlink(f.report)]);
     } catch (err) {
       progress.delete(id);
@@ -397,6 +406,7 @@ export function dataInsertionService(db: Kysely<Database>, clock: Clock, config:
       );
       const c = created!;
       config.announce({ shopId, kind: 'created', leads: [{ id: c.leadId, assigneeId: c.assigneeId ?? null }] });
+      await landingsClosed(c.closedLandingIds ?? []);
       const original = c.duplicateOf ? await repo.leadSummary(c.duplicateOf) : undefined;
       const assigneeName = c.assigneeId ? await repo.accountName(c.assigneeId) : null;
       return {

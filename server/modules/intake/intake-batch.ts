@@ -1,12 +1,13 @@
 // One group-committed batch of submissions, in one transaction: deny rules (hits counted,
-// refusals logged), then the accepted leads through the leads module (duplicates, their
-// `created` events, the same-transaction steps). Runs on the event loop's connection or on
-// the SQLite writer thread (intake-writer.ts) alike.
+// refusals logged), the contracts' caps (a lead past a cap that closes its landing is refused),
+// then the accepted leads through the leads module (duplicates, their `created` events, the
+// same-transaction steps, which close landings at a cap). Runs on the event loop's connection
+// or on the SQLite writer thread (intake-writer.ts) alike: outcomes are plain data.
 import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { intakeRepository } from './intake.repository.ts';
 import { denyGate } from '../deny-rules/deny-rules.gate.ts';
-import { insertAccepted, type NewLead } from '../leads/leads.service.ts';
+import { contractCapGate, insertAccepted, type NewLead } from '../leads/leads.service.ts';
 
 /** A submission that passed validation; deny rules and duplicates are decided in the batch. */
 export interface PendingLead {
@@ -23,7 +24,15 @@ export interface PendingBlock {
   row: { shop_id: number; landing_id: number; reason: 'honeypot' | 'too-fast'; ip: string | null; phone: string | null; name: string | null; user_agent: string | null; detail: string | null };
 }
 
-export type Outcome = { status: 'created'; leadId: number; duplicateOf: number | null; assigneeId?: number | null } | { status: 'denied'; ruleId: number } | { status: 'blocked' };
+/**
+ * What became of a submission. `closed`: refused, its landing closed by a contract's cap (or
+ * the cap reached). `closedLandingIds`: landings a cap closed in this transaction.
+ */
+export type Outcome =
+  | { status: 'created'; leadId: number; duplicateOf: number | null; assigneeId?: number | null; closedLandingIds?: number[] }
+  | { status: 'denied'; ruleId: number }
+  | { status: 'blocked' }
+  | { status: 'closed'; closedLandingIds?: number[] };
 
 export function commitBatch(db: Kysely<Database>, items: Array<PendingLead | PendingBlock>, now: Date): Promise<Outcome[]> {
   return db.transaction().execute(async (trx) => {
@@ -48,8 +57,22 @@ export function commitBatch(db: Kysely<Database>, items: Array<PendingLead | Pen
       outcomes[index] = { status: 'denied', ruleId: rule.id };
     });
 
-    const created = await insertAccepted(trx, accepted.map((a) => a.item), now);
-    accepted.forEach(({ index }, n) => (outcomes[index] = { status: 'created', ...created[n]! }));
+    // The contracts are locked and counted before any lead is written; insertAccepted asks the
+    // gate per lead once it knows whether the lead is a duplicate (duplicates use no place).
+    const caps = await contractCapGate(trx, accepted.map((a) => a.item), now);
+    const refused = new Set<PendingLead>();
+    const created = await insertAccepted(trx, accepted.map((a) => a.item), now, {
+      admit(item, duplicateOf) {
+        if (caps.admit(item, duplicateOf)) return true;
+        refused.add(item);
+        return false;
+      },
+    });
+    const closed = await caps.settle();
+    let n = 0;
+    for (const { index, item } of accepted) {
+      outcomes[index] = refused.has(item) ? { status: 'closed', ...(closed.length ? { closedLandingIds: closed } : {}) } : { status: 'created', ...created[n++]! };
+    }
     await intakeRepository(trx).insertBlocked(blocked);
     await gate?.countHits();
     return outcomes;

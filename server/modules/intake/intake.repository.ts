@@ -12,7 +12,7 @@ export function intakeRepository(db: Kysely<Database>) {
         .selectFrom('landings as l')
         .innerJoin('shops as s', 's.id', 'l.shop_id')
         .select([
-          'l.id', 'l.shop_id', 's.shop_code', 'l.landing_code', 'l.title', 'l.status', 'l.open_at', 'l.close_at', 's.status as shop_status',
+          'l.id', 'l.shop_id', 's.shop_code', 'l.landing_code', 'l.title', 'l.status', 'l.open_at', 'l.close_at', 'l.reopen_at', 's.status as shop_status',
           'l.content', 'l.form_fields', 'l.thank_you_message', 'l.thank_you_url', 'l.duplicate_window_days', 'l.media_type_id',
           'l.tracking_tags', 'l.head_script', 'l.conversion_script', effectivePolicyId.as('policy_id'),
         ])

@@ -87,6 +87,7 @@ export async function intakeRoutes(app: FastifyInstance, links: ModuleLinks): Pr
       ? threadWriter(app.sqliteFile, (err) => app.log.error({ err }, 'intake writer thread failed'))
       : inlineWriter(app.db),
     announce: links.leadsChanged,
+    landingsClosed: (ids) => links.landingsChanged(ids).catch((err: unknown) => app.log.error({ err, landingIds: ids }, 'closed landings not refreshed')),
   });
   app.addHook('onClose', async () => service.close());
 

@@ -35,6 +35,8 @@ export interface LandingDefinition {
   status: LandingDefinitionRow['status'];
   openAt: string | null;
   closeAt: string | null;
+  /** A landing a daily cap closed is open again from this instant (the next Seoul midnight). */
+  reopenAt: string | null;
   shopActive: boolean;
   formFields: FormField[];
   thankYouMessage: string;
@@ -52,7 +54,7 @@ function toDefinition(r: LandingDefinitionRow): LandingDefinition {
   const content = JSON.parse(r.content) as { colors?: { primary?: string } };
   return {
     id: r.id, shopId: r.shop_id, shopCode: r.shop_code, landingCode: r.landing_code, title: r.title, status: r.status,
-    openAt: r.open_at, closeAt: r.close_at, shopActive: r.shop_status === 'active',
+    openAt: r.open_at, closeAt: r.close_at, reopenAt: r.reopen_at, shopActive: r.shop_status === 'active',
     formFields: formFieldsSchema.parse(JSON.parse(r.form_fields)), thankYouMessage: r.thank_you_message, thankYouUrl: r.thank_you_url,
     duplicateWindowDays: r.duplicate_window_days, mediaTypeId: r.media_type_id, policyId: r.policy_id,
     trackingTags: trackingTagsSchema.parse(JSON.parse(r.tracking_tags)), headScript: r.head_script, conversionScript: r.conversion_script, color: content.colors?.primary ?? DEFAULT_COLORS.primary,
@@ -81,6 +83,11 @@ export interface IntakeOptions {
   writer: BatchWriter;
   /** Told of each committed batch's new leads, per shop (open lead lists hear of them). */
   announce?: (change: LeadChange) => void;
+  /**
+   * Landings a contract's cap closed, or whose cap refused a submission (this process may still
+   * hold them as open): their pages and definitions go. Awaited before the batch is answered.
+   */
+  landingsClosed?: (landingIds: number[]) => Promise<void>;
 }
 
 /** Fixed one-minute windows; the counters are dropped every window. */
@@ -116,6 +123,18 @@ function announceBatch(items: Array<PendingLead | PendingBlock>, outcomes: Outco
   for (const [shopId, leads] of byShop) announce({ shopId, kind: 'created', leads });
 }
 
+/** The landings a committed batch's caps closed, and those of submissions a cap refused. */
+function closedLandings(items: Array<PendingLead | PendingBlock>, outcomes: Outcome[]): number[] {
+  const ids = new Set<number>();
+  outcomes.forEach((o, i) => {
+    if (o.status !== 'created' && o.status !== 'closed') return;
+    for (const id of o.closedLandingIds ?? []) ids.add(id);
+    const item = items[i];
+    if (o.status === 'closed' && item?.kind === 'lead' && item.lead.landing_id != null) ids.add(item.lead.landing_id);
+  });
+  return [...ids];
+}
+
 export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOptions) {
   const repo = intakeRepository(db);
   const definitions = new Map<string, { def: LandingDefinition | null; until: number }>();
@@ -125,6 +144,9 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
   const committer = new GroupCommit<PendingLead | PendingBlock, Outcome>(async (items) => {
     const outcomes = await writer.commit(items, clock());
     if (opts.announce) announceBatch(items, outcomes, opts.announce);
+    const closed = opts.landingsClosed ? closedLandings(items, outcomes) : [];
+    // The batch has committed: a failure to refresh caches must not fail it (nor have it retried).
+    if (closed.length) await opts.landingsClosed!(closed).catch(() => {});
     return outcomes;
   });
   // Every visitor of a cached page posts the same token: remember the verified ones.
@@ -224,6 +246,8 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
         },
       });
       if (outcome.status === 'denied') throw refuse(403, ERROR_CODES.DENIED, INTAKE_MESSAGES.denied);
+      // A contract's cap closed the landing (another submission took the last place): the closed landing's answer.
+      if (outcome.status === 'closed') throw refuse(410, ERROR_CODES.GONE, INTAKE_MESSAGES.closed);
       if (outcome.status !== 'created') throw refuse(500, ERROR_CODES.INTERNAL, INTAKE_MESSAGES.internal);
       return { landing: def, leadId: outcome.leadId, duplicateOf: outcome.duplicateOf };
     },

@@ -20,7 +20,7 @@ export function landingsRepository(db: Kysely<Database>) {
       .selectFrom('landings as l')
       .innerJoin('shops as s', 's.id', 'l.shop_id')
       .select([
-        'l.id', 'l.shop_id', 'l.landing_code', 'l.status', 'l.open_at', 'l.close_at', 'l.version', 's.shop_code',
+        'l.id', 'l.shop_id', 'l.landing_code', 'l.status', 'l.open_at', 'l.close_at', 'l.reopen_at', 'l.version', 's.shop_code',
         's.updated_at as shop_updated_at', 's.status as shop_status', effectivePolicyId.as('policy_id'),
         sql<string | null>`(select o.updated_at from operator_settings o where o.id = 1)`.as('operator_updated_at'),
       ]);
@@ -35,7 +35,7 @@ export function landingsRepository(db: Kysely<Database>) {
         .leftJoin('code_items as m', 'm.id', 'l.media_type_id')
         .leftJoin('code_items as e', 'e.id', 'l.event_type_id')
         .select([
-          'l.id', 'l.landing_code', 'l.title', 'l.status', 'l.open_at', 'l.close_at', 'l.published_at', 'l.updated_at',
+          'l.id', 'l.landing_code', 'l.title', 'l.status', 'l.open_at', 'l.close_at', 'l.reopen_at', 'l.published_at', 'l.updated_at',
           'm.name as media_type_name', 'e.name as event_type_name', 'l.form_fields',
           sql<string | null>`(select p.items from privacy_policies p where p.id = ${effectivePolicyId})`.as('policy_items'),
           sql<number>`(select coalesce(sum(v.count), 0) from visits v where v.landing_id = l.id and v.day >= ${period.fromDay} and v.day <= ${period.toDay})`.as('visits'),
@@ -66,7 +66,8 @@ export function landingsRepository(db: Kysely<Database>) {
     insert: (row: LandingFields & { created_by: number | null; created_at: string; updated_at: string }) =>
       db.insertInto('landings').values(row).returning('id').executeTakeFirstOrThrow(),
     /** Any change bumps the version, which the page cache keys on. */
-    update: (id: number, row: Partial<LandingFields> & { updated_at: string; published_at?: string | null }) =>
+    /** Publishing or closing by hand also ends a contract's closing (its automatic reopening with it). */
+    update: (id: number, row: Partial<LandingFields> & { updated_at: string; published_at?: string | null; closed_by_contract_id?: null; reopen_at?: null }) =>
       db.updateTable('landings').set({ ...row, version: sql<number>`version + 1` }).where('id', '=', id).execute(),
 
     insertUpload: (row: Omit<Database['uploads'], 'id'>) => db.insertInto('uploads').values(row).returning('id').executeTakeFirstOrThrow(),

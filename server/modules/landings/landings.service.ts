@@ -35,7 +35,7 @@ function toLanding(r: LandingRow, shopCode: string, now: Date, policyItems: stri
   return {
     uncoveredFields: uncovered(r.form_fields, policyItems),
     id: r.id, shopId: r.shop_id, landingCode: r.landing_code, title: r.title, status: r.status,
-    state: landingState({ status: r.status, openAt: r.open_at, closeAt: r.close_at }, now),
+    state: landingState({ status: r.status, openAt: r.open_at, closeAt: r.close_at, reopenAt: r.reopen_at }, now),
     openAt: r.open_at, closeAt: r.close_at, mediaTypeId: r.media_type_id, eventTypeId: r.event_type_id,
     content: landingContent.parse(JSON.parse(r.content)), formFields: formFieldsSchema.parse(JSON.parse(r.form_fields)),
     privacyConsentText: r.privacy_consent_text, marketingConsentText: r.marketing_consent_text,
@@ -128,7 +128,7 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
         const submissions = Number(r.submissions);
         return {
           id: r.id, landingCode: r.landing_code, title: r.title, status: r.status,
-          state: landingState({ status: r.status, openAt: r.open_at, closeAt: r.close_at }, now),
+          state: landingState({ status: r.status, openAt: r.open_at, closeAt: r.close_at, reopenAt: r.reopen_at }, now),
           openAt: r.open_at, closeAt: r.close_at, mediaTypeName: r.media_type_name, eventTypeName: r.event_type_name,
           publishedAt: r.published_at, url: landingPath(shop.shop_code, r.landing_code),
           visits, submissions, conversionRate: conversion(submissions, visits), updatedAt: r.updated_at,
@@ -179,7 +179,7 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
       if (!policy) throw conflict('게시된 개인정보 처리방침이 없습니다. 개인정보 처리방침을 먼저 게시하세요.');
       // The privacy page must name who collects: the agency, unless the shop collects for itself.
       if (policy.collector === 'operator' && !(await repo.operator())) throw conflict(OPERATOR_MISSING);
-      await write(id, { status: 'open', published_at: now.toISOString(), updated_at: now.toISOString() }, actor, 'landing-publish');
+      await write(id, { status: 'open', published_at: now.toISOString(), updated_at: now.toISOString(), closed_by_contract_id: null, reopen_at: null }, actor, 'landing-publish');
       await hooks.changed([id]);
       return get(shopId, id);
     },
@@ -188,7 +188,8 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
       const current = await row(shopId, id);
       if (current.status === 'draft') throw conflict('게시하지 않은 랜딩은 종료할 수 없습니다.');
       const now = clock();
-      await write(id, { status: 'closed', updated_at: now.toISOString() }, actor, 'landing-close');
+      // Closed by hand: no longer the contract's closing, and it does not reopen at midnight.
+      await write(id, { status: 'closed', updated_at: now.toISOString(), closed_by_contract_id: null, reopen_at: null }, actor, 'landing-close');
       await hooks.changed([id]);
       return get(shopId, id);
     },

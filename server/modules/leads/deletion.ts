@@ -13,6 +13,7 @@ import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { auditBy, type Actor } from '../audit/audit.service.ts';
 import { filteredLeads } from './leads.service.ts';
+import { withCapsSettled } from './contract-caps.ts';
 import { deletionRepository, type DestroyGuard } from './deletion.repository.ts';
 import { addDays, seoulDay, seoulDayStart } from '../../../contracts/kst.ts';
 import { maskPhone } from '../../../contracts/rules.ts';
@@ -220,7 +221,8 @@ export function deletionService(db: Kysely<Database>, clock: Clock, announce: An
       const marked = ids.length
         ? await inTransaction(db, async (trx) => {
             const r = deletionRepository(trx);
-            const rows = await r.markDeleted(shopId, ids, actor.id, input.reason, at);
+            // A deleted lead no longer counts toward its contract: the caps settle with it.
+            const { result: rows } = await withCapsSettled(trx, shopId, now, actor.id, () => r.markDeleted(shopId, ids, actor.id, input.reason, at));
             await r.insertEvents(rows.map((row) => event(shopId, row.id, actor, 'delete', { deleted: false }, { deleted: true, reason: input.reason }, at)));
             return rows;
           })
@@ -250,10 +252,11 @@ export function deletionService(db: Kysely<Database>, clock: Clock, announce: An
     /** Brings deleted leads back (not those already destroyed), each with its `restore` event. */
     async restore(shopId: number, input: LeadRestoreInput, actor: Actor) {
       refuseAssignedScope(actor);
-      const at = clock().toISOString();
+      const now = clock();
+      const at = now.toISOString();
       const restored = await inTransaction(db, async (trx) => {
         const r = deletionRepository(trx);
-        const rows = await r.unmarkDeleted(shopId, [...new Set(input.ids)], at);
+        const { result: rows } = await withCapsSettled(trx, shopId, now, actor.id, () => r.unmarkDeleted(shopId, [...new Set(input.ids)], at));
         await r.insertEvents(rows.map((row) => event(shopId, row.id, actor, 'restore', { deleted: true }, { deleted: false, reason: input.reason }, at)));
         return rows;
       });

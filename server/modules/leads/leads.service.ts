@@ -11,6 +11,7 @@ import { badRequest, forbidden, foundOr404, notFound } from '../../lib/errors.ts
 import type { Clock } from '../../lib/clock.ts';
 import { auditBy, type Actor } from '../audit/audit.service.ts';
 import { autoAllocate } from './allocation.ts';
+import { closeAtCaps, lockRunningContracts, withCapsSettled } from './contract-caps.ts';
 import { addDays, periodInstants, seoulDay } from '../../../contracts/kst.ts';
 import { formatPhone, maskPhone } from '../../../contracts/rules.ts';
 import {
@@ -19,6 +20,8 @@ import {
 } from '../../../contracts/leads.ts';
 
 export type { NewLead };
+// Contract caps (contract-caps.ts): intake's gate, the review after a contract changed, the reopening at midnight.
+export { contractCapGate, reopenDue, reviewContractCaps, type CapChanges, type CapGate } from './contract-caps.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -38,24 +41,38 @@ export interface CreatedLead {
   duplicateOf: number | null;
   /** The counselor the shop's automatic rule gave it to, if any. */
   assigneeId?: number | null;
+  /** Landings a contract's cap closed with this lead (set on the last lead of the contract in the call). */
+  closedLandingIds?: number[];
+}
+
+export interface InsertOptions<T extends AcceptedLead> {
+  /**
+   * Decides per item, in order, once its duplicate status is known and before it is written,
+   * whether it is stored (intake's contract caps); a refused item is not written at all.
+   */
+  admit?: (item: T, duplicateOf: number | null) => boolean;
 }
 
 /**
  * Work that runs in the transaction accepting leads, after they are written, in this order
- * (the automatic allocation; the delivery outbox joins later). Statically listed: no module
- * registers itself at run time.
+ * (the automatic allocation, then the contracts' caps closing landings; the delivery outbox
+ * joins later). Statically listed: no module registers itself at run time.
  */
 type SameTransactionStep = (trx: Transaction<Database>, leads: Array<AcceptedLead & CreatedLead>, now: Date) => Promise<void>;
-const SAME_TRANSACTION_STEPS: readonly SameTransactionStep[] = [autoAllocate];
+const SAME_TRANSACTION_STEPS: readonly SameTransactionStep[] = [autoAllocate, closeAtCaps];
 
 /**
  * Writes accepted leads in order, in `trx`: a lead whose shop has a live lead with the same
  * phone inside its landing's window is stored as a duplicate of the earliest one (leads of
  * the same batch count too), each gets its `created` event, then the same-transaction steps run.
+ * Answers the written leads in order (with `admit`, only those it admitted).
  */
-export async function insertAccepted(trx: Transaction<Database>, items: readonly AcceptedLead[], now: Date): Promise<CreatedLead[]> {
+export async function insertAccepted<T extends AcceptedLead>(trx: Transaction<Database>, items: readonly T[], now: Date, o: InsertOptions<T> = {}): Promise<CreatedLead[]> {
   if (!items.length) return [];
   const nowIso = now.toISOString();
+  // The contracts that may close at a cap are locked first, before the phones below: every
+  // writer takes its locks in that order (intake's gate took these already).
+  await lockRunningContracts(trx, items.map((i) => i.lead.shop_id), now);
   // Another process may be committing the same phone for the same shop right now: a lock per
   // shop and phone, held to the commit, makes the later one wait and then see the earlier one.
   // Phones share a lock by their last two digits: an import's one transaction of 50,000 leads
@@ -72,20 +89,21 @@ export async function insertAccepted(trx: Transaction<Database>, items: readonly
       if (found !== null) earlier.set(k, found);
     }
     const windows = [...new Set(items.map((i) => i.duplicateWindowDays).filter((d) => d > 0))];
-    const out: CreatedLead[] = [];
+    const out: Array<CreatedLead & { item: T }> = [];
     for (const i of items) {
       const duplicateOf = i.duplicateWindowDays > 0 ? (earlier.get(key(i.duplicateWindowDays, i)) ?? null) : null;
+      if (o.admit && !o.admit(i, duplicateOf)) continue;
       const leadId = await rows.insert({
         ...i.lead, cs_status: duplicateOf ? '중복' : (i.lead.cs_status ?? '미처리'), duplicate_of: duplicateOf, created_at: i.receivedAt ?? nowIso, updated_at: nowIso,
         phone_last4: i.lead.phone.slice(-4),
       } as never);
       // Leads of this batch are written in order, so a later one duplicates an earlier one.
       for (const days of windows) if (!earlier.has(key(days, i))) earlier.set(key(days, i), leadId);
-      out.push({ leadId, duplicateOf });
+      out.push({ leadId, duplicateOf, item: i });
     }
     await rows.insertEvents(
-      out.map((c, n) => {
-        const { lead, by } = items[n]!;
+      out.map((c) => {
+        const { lead, by } = c.item;
         return {
           lead_id: c.leadId, shop_id: lead.shop_id, account_id: by?.accountId ?? null, action: 'created', before: null, ip: by?.ip ?? lead.ip ?? null, at: nowIso,
           after: JSON.stringify({
@@ -97,9 +115,11 @@ export async function insertAccepted(trx: Transaction<Database>, items: readonly
     );
     return out;
   });
-  const written = items.map((i, n) => ({ ...i, ...created[n]! }));
+  const written: Array<AcceptedLead & CreatedLead> = created.map(({ item, ...c }) => ({ ...item, ...c }));
   for (const step of SAME_TRANSACTION_STEPS) await step(trx, written, now);
-  return written.map((w) => ({ leadId: w.leadId, duplicateOf: w.duplicateOf, assigneeId: w.assigneeId ?? null }));
+  return written.map((w) => ({
+    leadId: w.leadId, duplicateOf: w.duplicateOf, assigneeId: w.assigneeId ?? null, ...(w.closedLandingIds ? { closedLandingIds: w.closedLandingIds } : {}),
+  }));
 }
 
 // ── The lead screens ────────────────────────────────────────────────────────────────────
@@ -232,14 +252,28 @@ export function leadsService(db: Kysely<Database>, clock: Clock, announce: (chan
   async function changeStatus(trx: Kysely<Database>, shopId: number, ids: number[], change: StatusChange, actor: Actor, at: string) {
     const r = leadsRepository(trx);
     const before = await r.states(ids);
+    // 무효 set or cleared changes what counts toward a contract: its caps settle in the same transaction.
+    const touchesValidity = before.some((b) => b.validity !== 'returned' && (b.validity === 'invalid') !== (change.csStatus === '무효'));
+    if (!touchesValidity) return applyStatus(r, shopId, before, change, actor, at);
+    const { result } = await withCapsSettled(trx as Transaction<Database>, shopId, new Date(at), actor.id, () => applyStatus(r, shopId, before, change, actor, at));
+    return result;
+  }
+
+  async function applyStatus(r: ReturnType<typeof leadsRepository>, shopId: number, before: Awaited<ReturnType<ReturnType<typeof leadsRepository>['states']>>, change: StatusChange, actor: Actor, at: string) {
+    const ids = before.map((b) => b.id);
     const reserved = change.csStatus === '상담예약' ? (change.reservedAt ?? null) : undefined;
-    await r.update(ids, {
-      cs_status: change.csStatus,
-      ...(reserved !== undefined ? { reserved_at: reserved } : {}),
-      validity: change.csStatus === '무효' ? 'invalid' : 'valid',
-      invalid_reason: change.csStatus === '무효' ? (change.reason ?? null) : null,
-      updated_at: at,
-    });
+    const status = { cs_status: change.csStatus, ...(reserved !== undefined ? { reserved_at: reserved } : {}), updated_at: at };
+    // An approved return stays returned whatever the status: a status change never brings it back into the counts.
+    const returned = before.filter((b) => b.validity === 'returned').map((b) => b.id);
+    const others = before.filter((b) => b.validity !== 'returned').map((b) => b.id);
+    if (others.length) {
+      await r.update(others, {
+        ...status,
+        validity: change.csStatus === '무효' ? 'invalid' : 'valid',
+        invalid_reason: change.csStatus === '무효' ? (change.reason ?? null) : null,
+      });
+    }
+    if (returned.length) await r.update(returned, status);
     if (change.csStatus !== '미처리') await r.firstContact(ids, at);
     await r.insertEvents(
       before
@@ -334,4 +368,24 @@ export function leadsService(db: Kysely<Database>, clock: Clock, announce: (chan
       return settings(shopId);
     },
   };
+}
+
+// ── Returns (무효 교체): the contracts module's writes on leads ───────────────────────────
+
+/** An approved return takes a lead out of the counts for good (validity 'returned'; a later status change keeps it). */
+export async function markReturned(trx: Kysely<Database>, leadId: number, now: Date): Promise<void> {
+  await leadsRepository(trx).update([leadId], { validity: 'returned', updated_at: now.toISOString() });
+}
+
+/** One event in a lead's access record, written by another module's step with its transaction (a return's request or decision). */
+export async function recordLeadEvent(
+  trx: Kysely<Database>,
+  e: { leadId: number; shopId: number; accountId: number | null; action: string; before: unknown; after: unknown; ip: string | null },
+  now: Date,
+): Promise<void> {
+  await leadsRepository(trx).insertEvents([{
+    lead_id: e.leadId, shop_id: e.shopId, account_id: e.accountId, action: e.action, ip: e.ip, at: now.toISOString(),
+    before: e.before === null || e.before === undefined ? null : JSON.stringify(e.before),
+    after: e.after === null || e.after === undefined ? null : JSON.stringify(e.after),
+  }]);
 }

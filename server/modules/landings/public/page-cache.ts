@@ -184,12 +184,14 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
 
   async function build(key: string, target: NonNullable<ReturnType<typeof parsePath>>, gen: number): Promise<Entry> {
     const now = app.clock();
-    const negative = (status: 404 | 410, id: number | null) => put(key, staticEntry(status, id, now.getTime() + NEGATIVE_TTL_MS), gen);
+    const negative = (status: 404 | 410, id: number | null, reopenAt?: string | null) =>
+      put(key, staticEntry(status, id, Math.min(now.getTime() + NEGATIVE_TTL_MS, reopenAt ? Date.parse(reopenAt) : Infinity)), gen);
     const st = await views.state(target.shopCode, target.landingCode);
     if (!st) return negative(404, null);
     const state = publicState(st, now);
     const servable = target.privacy ? state === 'open' || state === 'ended' : state === 'open';
-    if (!servable) return negative(state === 'ended' ? 410 : 404, st.id);
+    // A landing a daily cap closed opens at midnight by itself: its closed page is not kept past then.
+    if (!servable) return negative(state === 'ended' ? 410 : 404, st.id, st.reopen_at);
     const stamp = renderStamp(st);
     const r = await renderer();
     // Whether free-form scripts are served is part of what a written page depends on.

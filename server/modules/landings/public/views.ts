@@ -10,9 +10,9 @@ import type { PrivacyPolicyView, ThirdParty } from '../../../../contracts/privac
 import { trackingTags as trackingTagsSchema } from '../../../../contracts/tracking-tags.ts';
 
 /** What a visitor gets now; a disabled shop's landings count as ended. */
-export function publicState(st: Pick<PublicState, 'status' | 'open_at' | 'close_at' | 'shop_status'>, now: Date): LandingState {
+export function publicState(st: Pick<PublicState, 'status' | 'open_at' | 'close_at' | 'reopen_at' | 'shop_status'>, now: Date): LandingState {
   if (st.shop_status !== 'active') return 'ended';
-  return landingState({ status: st.status, openAt: st.open_at, closeAt: st.close_at }, now);
+  return landingState({ status: st.status, openAt: st.open_at, closeAt: st.close_at, reopenAt: st.reopen_at }, now);
 }
 
 /** What rendered HTML depends on: the landing's version, the shop's and the agency's details, the policy in force. */
