@@ -20,6 +20,9 @@ export function intakeRepository(db: Kysely<Database>) {
         .where('l.landing_code', '=', landingCode)
         .executeTakeFirst(),
 
+    /** Active media types by code: a lead whose utm_source names one came from that medium. */
+    mediaCodes: () => db.selectFrom('code_items').select(['id', 'code']).where('kind', '=', 'media-type').where('active', '=', 1).execute(),
+
     /** Submissions refused before or while accepting leads: recorded, never silently dropped. */
     async insertBlocked(rows: Array<Insertable<Database['blocked_submissions']>>) {
       for (let i = 0; i < rows.length; i += CHUNK) await db.insertInto('blocked_submissions').values(rows.slice(i, i + CHUNK)).execute();

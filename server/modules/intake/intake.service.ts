@@ -175,6 +175,17 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
     return def;
   }
 
+  // One landing often takes traffic from several media: a utm_source naming a media type's
+  // code (meta, naver, kakao …) is the lead's medium; without one, the landing's medium is.
+  let media: { byCode: Map<string, number>; until: number } | null = null;
+  async function mediumOf(utmSource: string | null | undefined, fallback: number | null): Promise<number | null> {
+    const code = utmSource?.trim().toLowerCase();
+    if (!code) return fallback;
+    const now = Date.now();
+    if (!media || now >= media.until) media = { byCode: new Map((await repo.mediaCodes()).map((m) => [m.code.toLowerCase(), m.id])), until: now + DEFINITION_TTL_MS };
+    return media.byCode.get(code) ?? fallback;
+  }
+
   /** An open landing by its codes, or the right refusal. */
   async function openLanding(raw: Record<string, unknown>): Promise<LandingDefinition> {
     const target = intakeTarget.safeParse({ shopCode: str(raw.shopCode), landingCode: str(raw.landingCode) });
@@ -241,7 +252,7 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
           shop_id: def.shopId, landing_id: def.id, source: 'landing', name: f.name, phone: f.phone, answers: JSON.stringify(answers),
           privacy_consent: 1, marketing_consent: f.marketingConsent ? 1 : 0, sensitive_consent: gaveSensitive ? 1 : 0, privacy_policy_id: def.policyId,
           utm_source: f.utm_source, utm_medium: f.utm_medium, utm_campaign: f.utm_campaign, utm_content: f.utm_content, utm_term: f.utm_term,
-          media_type_id: def.mediaTypeId, referrer: f.referrer, ip: meta.ip, user_agent: meta.userAgent?.slice(0, 300) ?? null,
+          media_type_id: await mediumOf(f.utm_source, def.mediaTypeId), referrer: f.referrer, ip: meta.ip, user_agent: meta.userAgent?.slice(0, 300) ?? null,
           cs_status: '미처리',
         },
       });

@@ -71,6 +71,18 @@ describe.each(setups)('intake ($name)', ({ onDisk }) => {
     ]);
   });
 
+  it('takes the lead’s medium from a utm_source naming a media type, else from the landing', async () => {
+    const code = async (name: string, c: string) => (await t.admin.post('/api/codes/media-type', { name, code: c })).json().id as number;
+    const meta = await code('메타', 'meta');
+    const naver = await code('네이버', 'naver');
+    const landing = (await t.admin.get(`/api/shops/${t.shopId}/landings/${landingId}`)).json();
+    expect((await t.admin.request('PUT', `/api/shops/${t.shopId}/landings/${landingId}`, { ...landingInput(), mediaTypeId: meta, landingCode: landing.landingCode })).statusCode).toBe(200);
+    await submit(t, leadBody(t, landingId, { phone: '01011110001', utm_source: 'Naver' }));
+    await submit(t, leadBody(t, landingId, { phone: '01011110002', utm_source: 'newsletter' }));
+    await submit(t, leadBody(t, landingId, { phone: '01011110003' }));
+    expect((await leads()).map((r) => r.media_type_id)).toEqual([naver, meta, meta]);
+  });
+
   it('refuses bad submissions with the right status and a Korean message, storing nothing', async () => {
     const other = await openLanding(t, { landingCode: 'whitening' });
     const closed = await openLanding(t, { landingCode: 'closed' });
