@@ -13,6 +13,7 @@ import * as leadsNameIndex from './migrations/2026-11-25-leads-name-index.ts';
 import * as purgeIndexes from './migrations/2026-11-25-purge-indexes.ts';
 import * as recordIndexes from './migrations/2026-11-25-record-indexes.ts';
 import * as money from './migrations/2026-11-26-money.ts';
+import * as delivery from './migrations/2026-11-27-delivery.ts';
 
 /** Migrations in order; file names are dated and frozen. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-25-purge-indexes': purgeIndexes,
   '2026-11-25-record-indexes': recordIndexes,
   '2026-11-26-money': money,
+  '2026-11-27-delivery': delivery,
 };
 
 class StaticProvider implements MigrationProvider {

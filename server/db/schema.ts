@@ -207,6 +207,8 @@ export interface LeadsTable {
   consent_note: ColumnType<string | null, string | null | undefined, string | null>;
   /** The import (lead_imports) the lead came from. */
   import_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The pull feed's order, given after the lead committed (null until then). */
+  feed_seq: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** The PIPA access record: who did what to which lead, from where. */
@@ -439,6 +441,108 @@ export interface CpaTargetsTable {
   updated_at: string;
 }
 
+export type DeliveryKind = 'webhook' | 'email' | 'sms';
+export type DeliveryJobStatus = 'pending' | 'sending' | 'succeeded' | 'failed' | 'cancelled';
+
+export interface DeliveryChannelsTable {
+  id: Id;
+  shop_id: number;
+  name: string;
+  kind: DeliveryKind;
+  enabled: ColumnType<number, number | undefined, number>;
+  mode: ColumnType<'instant' | 'digest', 'instant' | 'digest' | undefined, 'instant' | 'digest'>;
+  /** HH:mm Seoul, digest mode. */
+  digest_at: string | null;
+  /** JSON string[] (empty: all). */
+  statuses: ColumnType<string, string | undefined, string>;
+  /** JSON number[] (empty: all). */
+  landing_ids: ColumnType<string, string | undefined, string>;
+  /** JSON string[]: the lead fields sent. */
+  fields: ColumnType<string, string | undefined, string>;
+  include_duplicates: ColumnType<number, number | undefined, number>;
+  /** JSON: the kind's own settings. */
+  config: ColumnType<string, string | undefined, string>;
+  secret: string | null;
+  previous_secret: string | null;
+  previous_secret_until: string | null;
+  disabled_reason: string | null;
+  disabled_at: string | null;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DeliveryJobsTable {
+  id: Id;
+  shop_id: number;
+  channel_id: number;
+  lead_id: number;
+  status: ColumnType<DeliveryJobStatus, DeliveryJobStatus | undefined, DeliveryJobStatus>;
+  trigger: ColumnType<'intake' | 'manual' | 'test', 'intake' | 'manual' | 'test' | undefined, 'intake' | 'manual' | 'test'>;
+  reason: string | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: string;
+  lease_until: string | null;
+  claimed_by: string | null;
+  idempotency_key: string;
+  last_error: string | null;
+  response_code: number | null;
+  delivered_at: string | null;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DeliveryAttemptsTable {
+  id: Id;
+  job_id: number;
+  shop_id: number;
+  channel_id: number;
+  lead_id: number;
+  attempt: number;
+  status: 'succeeded' | 'failed';
+  response_code: number | null;
+  error: string | null;
+  response_excerpt: string | null;
+  duration_ms: number;
+  worker: string | null;
+  at: string;
+}
+
+export interface ApiKeysTable {
+  id: Id;
+  shop_id: number;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  full_phone: ColumnType<number, number | undefined, number>;
+  created_by: number | null;
+  created_at: string;
+  last_used_at: string | null;
+  last_used_ip: string | null;
+  revoked_at: string | null;
+}
+
+export type ReservationKind = 'maintenance' | 'landing-open' | 'landing-close' | 'announcement';
+export type ReservationStatus = 'scheduled' | 'running' | 'done' | 'cancelled' | 'failed';
+
+export interface SystemReservationsTable {
+  id: Id;
+  kind: ReservationKind;
+  title: string;
+  starts_at: string;
+  ends_at: string | null;
+  payload: ColumnType<string, string | undefined, string>;
+  status: ColumnType<ReservationStatus, ReservationStatus | undefined, ReservationStatus>;
+  executed_at: string | null;
+  finished_at: string | null;
+  result: string | null;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+  cancelled_at: string | null;
+}
+
 export interface Database {
   operator_settings: OperatorSettingsTable;
   account_types: AccountTypesTable;
@@ -469,6 +573,11 @@ export interface Database {
   contract_cap_events: ContractCapEventsTable;
   ad_spend: AdSpendTable;
   cpa_targets: CpaTargetsTable;
+  delivery_channels: DeliveryChannelsTable;
+  delivery_jobs: DeliveryJobsTable;
+  delivery_attempts: DeliveryAttemptsTable;
+  api_keys: ApiKeysTable;
+  system_reservations: SystemReservationsTable;
 }
 
 export type AccountTypeRow = Selectable<AccountTypesTable>;
