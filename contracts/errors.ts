@@ -30,6 +30,8 @@ export const ERROR_CODES = {
   GONE: 'GONE',
   BLOCKED: 'BLOCKED',
   DENIED: 'DENIED',
+  /** A maintenance window is under way: the back office answers 503 to all but 최고관리자 (Retry-After says until when). */
+  MAINTENANCE: 'MAINTENANCE',
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -79,6 +79,10 @@ export const BUILTIN_ACCOUNT_TYPES: readonly BuiltinAccountType[] = [
       'base-information': 'write',
       'privacy-management': 'write',
       'landing-script-management': 'none',
+      // A shop owner connects its own systems: channels and keys, manual sends, retries.
+      'database-delivery-settings': 'write',
+      'shop-data-delivery': 'write',
+      'shop-data-deliver-history': 'write',
     }),
   },
   {

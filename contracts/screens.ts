@@ -17,8 +17,6 @@ export interface Screen {
   pending?: string;
 }
 
-const DELIVERY = 'DB 전송·시스템 예약';
-
 export const SCREENS: readonly Screen[] = [
   // Administrator area
   { key: 'dashboard', title: '대시보드', area: 'admin', group: '관리', icon: 'DashboardOutlined' },
@@ -32,7 +30,7 @@ export const SCREENS: readonly Screen[] = [
   { key: 'shop-permission-setting', title: '업체 접근 권한', area: 'admin', group: '권한·보안', icon: 'KeyOutlined' },
   { key: 'access-deny-setting', title: '접근 차단', area: 'admin', group: '권한·보안', icon: 'StopOutlined' },
   { key: 'admin-cs-stats', title: '전체 상담 통계', area: 'admin', group: '관리', icon: 'BarChartOutlined' },
-  { key: 'system-reservation', title: '시스템 예약', area: 'admin', group: '관리', icon: 'ScheduleOutlined', pending: DELIVERY },
+  { key: 'system-reservation', title: '시스템 예약', area: 'admin', group: '관리', icon: 'ScheduleOutlined' },
 
   // Shop area
   { key: 'shop-dashboard', title: '업체 대시보드', area: 'shop', group: '현황', icon: 'DashboardOutlined' },
@@ -43,8 +41,8 @@ export const SCREENS: readonly Screen[] = [
   { key: 'cs-stats', title: '상담 통계', area: 'shop', group: '현황', icon: 'PieChartOutlined' },
   { key: 'contract-status', title: '계약 현황', area: 'shop', group: '계약', icon: 'FileDoneOutlined' },
   { key: 'contract-management', title: '계약 관리', area: 'shop', group: '계약', icon: 'FileTextOutlined' },
-  { key: 'shop-data-delivery', title: 'DB 전송', area: 'shop', group: '전송', icon: 'SendOutlined', pending: DELIVERY },
-  { key: 'shop-data-deliver-history', title: 'DB 전송 이력', area: 'shop', group: '전송', icon: 'HistoryOutlined', pending: DELIVERY },
+  { key: 'shop-data-delivery', title: 'DB 전송', area: 'shop', group: '전송', icon: 'SendOutlined' },
+  { key: 'shop-data-deliver-history', title: 'DB 전송 이력', area: 'shop', group: '전송', icon: 'HistoryOutlined' },
   { key: 'cpa-management', title: 'CPA 관리', area: 'shop', group: '광고', icon: 'FundOutlined' },
   { key: 'landing-status', title: '랜딩 관리', area: 'shop', group: '랜딩', icon: 'LayoutOutlined' },
   { key: 'advertising-status', title: '광고 현황', area: 'shop', group: '광고', icon: 'RiseOutlined' },
@@ -52,7 +50,7 @@ export const SCREENS: readonly Screen[] = [
   { key: 'data-deletion', title: 'DB 삭제', area: 'shop', group: 'DB 관리', icon: 'DeleteOutlined' },
   { key: 'base-information', title: '기본 정보', area: 'shop', group: '설정', icon: 'InfoCircleOutlined' },
   { key: 'landing-script-management', title: '랜딩 스크립트', area: 'shop', group: '랜딩', icon: 'CodeOutlined' },
-  { key: 'database-delivery-settings', title: 'DB 전송 설정', area: 'shop', group: '전송', icon: 'SettingOutlined', pending: DELIVERY },
+  { key: 'database-delivery-settings', title: 'DB 전송 설정', area: 'shop', group: '전송', icon: 'SettingOutlined' },
   { key: 'privacy-management', title: '개인정보 처리방침', area: 'shop', group: '설정', icon: 'LockOutlined' },
   { key: 'deleted-data-management', title: '삭제 DB 관리', area: 'shop', group: 'DB 관리', icon: 'RestOutlined' },
   { key: 'global-db-search', title: '통합 DB 검색', area: 'shop', group: 'DB 관리', icon: 'SearchOutlined' },

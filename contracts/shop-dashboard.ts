@@ -1,10 +1,17 @@
 // 업체 대시보드: one shop's leads at a glance — today and this month against the same stretch
 // before, where this month's came from, how they are being worked, what waits, and the last
 // SHOP_DASHBOARD_DAYS days. A counselor's figures count only the leads assigned to them.
+// With 계약 현황 read, the contracts' progress and the caps' latest closings; with 광고 현황
+// read, this month's spend and CPA — slices of those screens' own figures, so they agree.
+// With DB 전송 이력 read, how delivery stands: failed jobs, retries waiting, channels a receiver
+// turned off, today's deliveries and the latest failures (names only, never a phone).
 import { z } from './zod.ts';
 import { shopParam } from './list.ts';
 import { endpoint } from './endpoint.ts';
 import { CS_STATUSES } from './leads.ts';
+import { capEventItem, contractFigures, contractItem, type ContractFigures } from './shop-contracts.ts';
+import { adFigures, adMediumTotal } from './ad-spend.ts';
+import { DELIVERY_KINDS } from './delivery.ts';
 
 /** Days the daily chart covers, today included. */
 export const SHOP_DASHBOARD_DAYS = 30;
@@ -12,6 +19,72 @@ export const SHOP_DASHBOARD_DAYS = 30;
 export const BACKLOG_DAYS = 90;
 
 const count = z.number().int();
+
+// ── Money (shared with the administrators' dashboard) ───────────────────────────────────
+
+/** Days after its last day a contract still shows on the dashboards. */
+export const DASHBOARD_CONTRACT_RECENT_DAYS = 7;
+/** Cap events the shop dashboard lists. */
+export const SHOP_DASHBOARD_CAP_EVENTS = 5;
+
+export const CAP_EVENT_KINDS = ['closed-daily', 'closed-quantity', 'reopened'] as const;
+export type CapEventKind = (typeof CAP_EVENT_KINDS)[number];
+export const CAP_EVENT_KIND_LABELS: Record<CapEventKind, string> = { 'closed-daily': '일 한도 마감', 'closed-quantity': '수량 마감', reopened: '재개' };
+
+/** A contract's progress as the dashboards show it: a slice of 계약 현황's figures (computed by the same function). */
+export const contractProgress = contractFigures
+  .pick({ today: true, lastDay: true, counted: true, quantity: true, remaining: true, todayCount: true, dailyAverage: true, projectedOn: true, replacementsOwed: true })
+  .extend({
+    contract: contractItem.pick({ id: true, shopId: true, name: true, startsOn: true, endsOn: true, stoppedOn: true, status: true, dailyCap: true, autoClose: true }),
+    /** Its landings a cap holds closed now: a daily closing reopens at reopenAt (the next Seoul midnight); a quantity closing has none. */
+    closedLandings: contractFigures.shape.closedLandings,
+  });
+export type ContractProgress = z.infer<typeof contractProgress>;
+
+/** A closing or reopening by a contract's cap. */
+export const dashboardCapEvent = capEventItem
+  .pick({ id: true, landingId: true, landingTitle: true, count: true, at: true })
+  .extend({ kind: z.enum(CAP_EVENT_KINDS), contractId: z.number(), contractName: z.string() });
+export type DashboardCapEvent = z.infer<typeof dashboardCapEvent>;
+
+/** This month up to today (Seoul), as 광고 현황 shows it by default. */
+export const monthAdFigures = z.object({
+  from: z.string(),
+  to: z.string(),
+  totals: adFigures,
+});
+
+// ── Delivery ────────────────────────────────────────────────────────────────────────────
+
+/** Failures the shop dashboard lists. */
+export const SHOP_DASHBOARD_FAILURES = 5;
+
+/** A channel the system turned off: its receiver answered 410 Gone. */
+export const dashboardChannelOff = z.object({
+  id: z.number(),
+  name: z.string(),
+  kind: z.enum(DELIVERY_KINDS),
+  reason: z.string(),
+  at: z.string().nullable(),
+});
+export type DashboardChannelOff = z.infer<typeof dashboardChannelOff>;
+
+/** A delivery that stays failed (every attempt spent, or an answer not worth repeating). */
+export const dashboardDeliveryFailure = z.object({
+  jobId: z.number(),
+  leadId: z.number(),
+  /** The lead's name ('파기됨' once destroyed); its phone never leaves the server here. */
+  leadName: z.string(),
+  channelId: z.number(),
+  channelName: z.string(),
+  channelKind: z.enum(DELIVERY_KINDS),
+  /** When it failed for good (the job's last change). */
+  at: z.string(),
+  attempts: count,
+  responseCode: z.number().nullable(),
+  error: z.string().nullable(),
+});
+export type DashboardDeliveryFailure = z.infer<typeof dashboardDeliveryFailure>;
 
 export const shopDashboard = z.object({
   /** Seoul day the figures were taken on. */
@@ -43,9 +116,64 @@ export const shopDashboard = z.object({
   byStatus: z.array(z.object({ status: z.enum(CS_STATUSES), count })),
   /** The last SHOP_DASHBOARD_DAYS Seoul days, oldest first. */
   daily: z.array(z.object({ day: z.string(), count, duplicates: count })),
+  /** Null without 계약 현황 read. */
+  contracts: z
+    .object({
+      /** Running contracts, then those ended in the last DASHBOARD_CONTRACT_RECENT_DAYS days. */
+      items: z.array(contractProgress),
+      /** The shop's latest closings and reopenings, newest first. */
+      capEvents: z.array(dashboardCapEvent),
+    })
+    .nullable(),
+  /** Null without 광고 현황 read. */
+  ad: monthAdFigures.extend({ media: z.array(adMediumTotal) }).nullable(),
+  /** Null without DB 전송 이력 read. A counselor-like scope counts the jobs of its own leads, as the history lists them. */
+  delivery: z
+    .object({
+      /** Jobs that stay failed (retried by hand on DB 전송 이력). */
+      failed: count,
+      /** Jobs tried and failed, waiting for their next attempt. */
+      retrying: count,
+      /** Deliveries made today (Seoul), by their successful attempt (a lead sent to two channels counts twice). */
+      deliveredToday: count,
+      /** The shop's channels a receiver's 410 turned off, the latest first. */
+      channelsOff: z.array(dashboardChannelOff),
+      /** The latest SHOP_DASHBOARD_FAILURES failed jobs, newest first. */
+      failures: z.array(dashboardDeliveryFailure),
+    })
+    .nullable(),
 });
 export type ShopDashboard = z.infer<typeof shopDashboard>;
 
 export const shopDashboardApi = {
   get: endpoint({ method: 'GET', path: '/api/shops/:shopId/dashboard', params: shopParam, response: shopDashboard }),
 };
+
+const STATUS_ORDER = { active: 0, completed: 1, stopped: 2, scheduled: 3 } as const;
+
+/**
+ * A contract's figures (계약 현황's) as the dashboards show them, at `now`: its landings a daily
+ * cap closed stay listed only until their midnight (they are open from then, before the
+ * reopening job has run).
+ */
+export function contractProgressOf(f: ContractFigures, now: Date): ContractProgress {
+  const c = f.contract;
+  const iso = now.toISOString();
+  return {
+    today: f.today, lastDay: f.lastDay, counted: f.counted, quantity: f.quantity, remaining: f.remaining, todayCount: f.todayCount,
+    dailyAverage: f.dailyAverage, projectedOn: f.projectedOn, replacementsOwed: f.replacementsOwed,
+    contract: {
+      id: c.id, shopId: c.shopId, name: c.name, startsOn: c.startsOn, endsOn: c.endsOn, stoppedOn: c.stoppedOn, status: c.status, dailyCap: c.dailyCap,
+      autoClose: c.autoClose,
+    },
+    closedLandings: f.closedLandings.filter((l) => l.reopenAt === null || l.reopenAt > iso),
+  };
+}
+
+/** Running contracts first, then completed and stopped ones; the earliest begun first. */
+export const byContractState = (a: ContractProgress, b: ContractProgress) =>
+  STATUS_ORDER[a.contract.status] - STATUS_ORDER[b.contract.status] ||
+  (a.contract.startsOn < b.contract.startsOn ? -1 : a.contract.startsOn > b.contract.startsOn ? 1 : a.contract.id - b.contract.id);
+
+/** Percent of the quantity counted, one decimal, at most 100 (as 계약 현황 writes it). */
+export const progressPercent = (p: { counted: number; quantity: number }) => (p.quantity > 0 ? Math.min(100, Math.floor((p.counted / p.quantity) * 1000) / 10) : 0);

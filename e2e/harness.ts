@@ -94,10 +94,11 @@ export async function login(page: Page, loginId = 'admin', password = ADMIN_PASS
   await page.waitForURL((u) => !u.pathname.startsWith('/bclog'));
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/** The whole page, or only the viewport (`fullPage: false`: a drawer or a modal is fixed to the viewport). */
+export async function screenshot(page: Page, name: string, { fullPage = true }: { fullPage?: boolean } = {}): Promise<void> {
   const dir = path.join(ROOT, 'screenshots');
   fs.mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage });
 }
 
 /** One product and one browser for a spec file, started before its tests and stopped after. */
@@ -114,11 +115,14 @@ export function setupProduct(env?: Parameters<typeof startProduct>[0], browserAr
   return ctx;
 }
 
-/** A visitor on a phone fills in and sends the demo dental landing (waiting out its minimum fill time). */
-export async function submitAsVisitor(browser: Browser, baseURL: string, name: string, phone: string): Promise<void> {
+/**
+ * A visitor on a phone fills in and sends the demo dental landing (waiting out its minimum fill
+ * time); `landing` is another landing's path with the same form (a copy of it).
+ */
+export async function submitAsVisitor(browser: Browser, baseURL: string, name: string, phone: string, landing = '/view/smile-dental/implant-event'): Promise<void> {
   const visitor = await newPage(browser, baseURL, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const openedAt = Date.now();
-  await visitor.page.goto('/view/smile-dental/implant-event');
+  await visitor.page.goto(landing);
   await visitor.page.locator('input[name=name]').fill(name);
   await visitor.page.locator('input[name=phone]').fill(phone);
   await visitor.page.locator('select[name=treatment]').selectOption('임플란트');

@@ -1,4 +1,4 @@
-// npm run bench:leads [-- --rows=1000000] [--reseed] [--only=sqlite|postgres]
+// npm run bench:leads [-- --rows=1000000] [--reseed] [--only=sqlite|postgres] [--only-figures=contract,ads,…]
 //
 // The lead screens on a year of data, over real HTTP, SQLite and PostgreSQL side by side:
 //   1. DB 현황 first page for a month with a status filter (미처리): p50 / p95 of 50 requests (goal p95 ≤ 50 ms)
@@ -13,8 +13,24 @@
 //      개인정보 접근 기록's first page of a month (goal p95 ≤ 50 ms), importing a 50,000-row CSV
 //      (goal ≤ 20 s), and exporting ~100,000 leads to XLSX from a server process of its own,
 //      whose peak resident memory (VmHWM) is read from /proc (goal ≤ 15 s, ≤ 300 MB)
-// and the plans of the list and phone-search queries, built by the leads repository itself
-// (EXPLAIN QUERY PLAN on SQLite, EXPLAIN ANALYZE on PostgreSQL).
+//   7. 계약 현황 of the largest shop's 12-month contract (GET /api/shops/:shopId/contracts/status?contractId=…,
+//      every day of a year of its leads counted): p50 / p95 of 30 (goal p95 ≤ 100 ms); and the first page
+//      of the leads behind its 정산 대상 count (…/contracts/:id/leads?kind=counted): p50 / p95 (no goal)
+//   8. a month of 광고 현황 figures over the 20 shops, measured two ways: in-process, the ad-spend
+//      service's adFigures({ shopIds: all 20, a month, byLanding: false }) on the bench's own database
+//      handle, p50 / p95 of 20 runs (goal p95 ≤ 200 ms); and over HTTP, where only the per-shop route
+//      exists, 20 GET /api/shops/:shopId/ad-spend one after the other as the marketer: p50 / p95 of
+//      the sum of such a round, 10 rounds (no goal); the two must add up to the same totals
+// and the plans of the list and phone-search queries, built by the leads repository itself, of the
+// contract's counting query (the shop-contracts repository's scopeDays: a count per day, and the
+// leads that do not count grouped) and of the ad figures' lead query (the ad-spend repository's
+// leads) — EXPLAIN QUERY PLAN on SQLite, EXPLAIN ANALYZE on PostgreSQL; the money ones should read
+// the covering index leads_shop_created_cover_idx alone (SQLite: USING COVERING INDEX; PostgreSQL:
+// Index Only Scan, Heap Fetches: 0).
+//
+// --only=sqlite|postgres runs one engine; --only-figures=<groups> (comma-separated) runs only those
+// groups of figures, with their plans: list (1), search (2), stats (3), allocation (4), live (5),
+// personal (6), contract (7), ads (8) — e.g. --only-figures=contract,ads while working on the money screens.
 //
 // Each engine gets a bulk-seeded database (scripts/seed-bulk.ts), made on the first run and reused
 // afterwards: SQLite in <tmp>/leadroom-bench-leads/<rows>/, PostgreSQL in the schema
@@ -37,6 +53,9 @@ import { leadsApi, LEAD_STREAM_EVENT, type LeadStreamEvent } from '../contracts/
 import { allocationApi } from '../contracts/allocation.ts';
 import { BULK_OWNER, BULK_PASSWORD, seedBulk } from './seed-bulk.ts';
 import { benchAccessRecord, benchGlobalSearch } from './bench-access.ts';
+import { benchAdFiguresHttp, benchAdFiguresInProcess, benchContractStatus, contractScopeOf } from './bench-money.ts';
+import { shopContractsRepository } from '../server/modules/shop-contracts/shop-contracts.repository.ts';
+import { adSpendRepository } from '../server/modules/ad-spend/ad-spend.repository.ts';
 import { benchImport } from './bench-import.ts';
 import { IMPORT_SOURCE } from '../contracts/data-insertion.ts';
 import { benchExport } from './bench-export.ts';
@@ -53,6 +72,13 @@ const argOf = (name: string) => {
 const ROWS = Number((argOf('rows') || '1000000').replace(/[_,]/g, ''));
 const RESEED = argOf('reseed') !== undefined;
 const ONLY = argOf('only') as Engine | undefined;
+const FIGURE_GROUPS = ['list', 'search', 'stats', 'allocation', 'live', 'personal', 'contract', 'ads'] as const;
+type FigureGroup = (typeof FIGURE_GROUPS)[number];
+const ONLY_FIGURES = argOf('only-figures')?.split(',').map((g) => g.trim()).filter(Boolean);
+const unknownGroups = ONLY_FIGURES?.filter((g) => !(FIGURE_GROUPS as readonly string[]).includes(g)) ?? [];
+if (unknownGroups.length) throw new Error(`--only-figures: unknown ${unknownGroups.join(', ')} (groups: ${FIGURE_GROUPS.join(', ')})`);
+/** Whether this run measures a group of figures (all of them without --only-figures). */
+const want = (g: FigureGroup) => !ONLY_FIGURES || ONLY_FIGURES.includes(g);
 const PG_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const PG_SCHEMA = `bench_leads_${ROWS}`;
 const SQLITE_DIR = path.join(os.tmpdir(), 'leadroom-bench-leads', String(ROWS));
@@ -168,16 +194,27 @@ async function explain(db: Kysely<Database>, engine: Engine, q: CompiledQuery): 
   return rows.map((r) => r['QUERY PLAN']).join('\n');
 }
 
-/** The SQL the repository runs for one list request (its count and its page), with their plans. */
-async function plans(db: Kysely<Database>, engine: Engine, shopId: number, title: string, f: LeadListFilter) {
+/**
+ * The SQL `run` sends through a repository built on the db it is handed, each query named by
+ * `name`, with its plan; `keep` leaves out what was compiled but not sent (a UNION's second
+ * part is captured on its own too).
+ */
+async function capturedPlans(db: Kysely<Database>, engine: Engine, title: string, run: (db: Kysely<Database>) => Promise<unknown>, name: (q: CompiledQuery) => string,
+  keep: (q: CompiledQuery) => boolean = () => true) {
   const capture = new Capture(db);
-  await leadsRepository(db.withPlugin(capture)).list(shopId, { accountId: 0, scope: 'all' }, f);
-  for (const q of capture.queries) {
-    say(`\n  ── ${title} — ${/^select count\(\*\)/.test(q.sql) ? 'count' : 'page'} query (${ENGINE_LABEL[engine]})`);
+  await run(db.withPlugin(capture));
+  for (const q of capture.queries.filter(keep)) {
+    say(`\n  ── ${title} — ${name(q)} (${ENGINE_LABEL[engine]})`);
     say(`  ${q.sql}`);
     say(`  parameters: ${JSON.stringify(q.parameters)}`);
     say((await explain(db, engine, q)).replace(/^/gm, '    '));
   }
+}
+
+/** The SQL the repository runs for one list request (its count and its page), with their plans. */
+async function plans(db: Kysely<Database>, engine: Engine, shopId: number, title: string, f: LeadListFilter) {
+  await capturedPlans(db, engine, title, (d) => leadsRepository(d).list(shopId, { accountId: 0, scope: 'all' }, f),
+    (q) => `${/^select count\(\*\)/.test(q.sql) ? 'count' : 'page'} query`);
 }
 
 // ── One engine ─────────────────────────────────────────────────────────────────────────
@@ -252,103 +289,168 @@ async function runEngine(engine: Engine) {
     say(`  shop ${SHOP_CODE} (id ${shopId}), ${fmt(Number((await db.selectFrom('leads').select((eb) => eb.fn.countAll<number>().as('n')).where('shop_id', '=', shopId).executeTakeFirstOrThrow()).n))} leads; month ${monthFrom} … ${monthTo}`);
 
     // 1. The month's list with a status filter.
-    const listUrl = `${listPath}?${qs({ from: monthFrom, to: monthTo, status: '미처리' })}`;
-    const list = await timeGets(s, Array.from({ length: LIST_REQUESTS }, () => listUrl));
-    const listTotal = (list.last as { total: number }).total;
-    record('list', `DB 현황 page 1, a month, status=미처리 (${fmt(listTotal)} rows match)`, 'p95 ≤ 50 ms', engine,
-      `${ms(pct(list.sorted, 0.5))} / ${ms(pct(list.sorted, 0.95))} ms`, pct(list.sorted, 0.95) <= 50);
-    const monthAll = await timeGets(s, Array.from({ length: LIST_REQUESTS }, () => `${listPath}?${qs({ from: monthFrom, to: monthTo })}`));
-    record('list-all', `DB 현황 page 1, a month, no filter (${fmt((monthAll.last as { total: number }).total)} rows)`, 'p95 ≤ 50 ms', engine,
-      `${ms(pct(monthAll.sorted, 0.5))} / ${ms(pct(monthAll.sorted, 0.95))} ms`, pct(monthAll.sorted, 0.95) <= 50);
+    if (want('list')) {
+      const listUrl = `${listPath}?${qs({ from: monthFrom, to: monthTo, status: '미처리' })}`;
+      const list = await timeGets(s, Array.from({ length: LIST_REQUESTS }, () => listUrl));
+      const listTotal = (list.last as { total: number }).total;
+      record('list', `DB 현황 page 1, a month, status=미처리 (${fmt(listTotal)} rows match)`, 'p95 ≤ 50 ms', engine,
+        `${ms(pct(list.sorted, 0.5))} / ${ms(pct(list.sorted, 0.95))} ms`, pct(list.sorted, 0.95) <= 50);
+      const monthAll = await timeGets(s, Array.from({ length: LIST_REQUESTS }, () => `${listPath}?${qs({ from: monthFrom, to: monthTo })}`));
+      record('list-all', `DB 현황 page 1, a month, no filter (${fmt((monthAll.last as { total: number }).total)} rows)`, 'p95 ≤ 50 ms', engine,
+        `${ms(pct(monthAll.sorted, 0.5))} / ${ms(pct(monthAll.sorted, 0.95))} ms`, pct(monthAll.sorted, 0.95) <= 50);
+    }
 
     // 2. Phone-digits searches: 50 different numbers each, the same ones on both engines.
-    const digits = (n: number, seed: number) => String((seed * 7919 + n * 104729) % 10 ** 4).padStart(4, '0');
-    const searches = [
-      { key: 'last4-today', label: 'phone search, last four (q=5678), today', q: (n: number) => digits(n, 1), from: undefined, to: undefined },
-      { key: 'last4-year', label: 'phone search, last four (q=5678), a year', q: (n: number) => digits(n, 2), from: yearFrom, to: today },
-      { key: 'prefix-today', label: 'phone search, prefix (q=010-1234), today', q: (n: number) => `010-${digits(n, 3)}`, from: undefined, to: undefined },
-      { key: 'prefix-year', label: 'phone search, prefix (q=010-1234), a year', q: (n: number) => `010-${digits(n, 4)}`, from: yearFrom, to: today },
-    ];
-    for (const x of searches) {
-      const r = await timeGets(s, Array.from({ length: SEARCH_REQUESTS }, (_, n) => `${listPath}?${qs({ q: x.q(n), from: x.from, to: x.to })}`));
-      record(x.key, x.label, 'p95 ≤ 10 ms', engine, `${ms(pct(r.sorted, 0.5))} / ${ms(pct(r.sorted, 0.95))} ms`, pct(r.sorted, 0.95) <= 10);
+    if (want('search')) {
+      const digits = (n: number, seed: number) => String((seed * 7919 + n * 104729) % 10 ** 4).padStart(4, '0');
+      const searches = [
+        { key: 'last4-today', label: 'phone search, last four (q=5678), today', q: (n: number) => digits(n, 1), from: undefined, to: undefined },
+        { key: 'last4-year', label: 'phone search, last four (q=5678), a year', q: (n: number) => digits(n, 2), from: yearFrom, to: today },
+        { key: 'prefix-today', label: 'phone search, prefix (q=010-1234), today', q: (n: number) => `010-${digits(n, 3)}`, from: undefined, to: undefined },
+        { key: 'prefix-year', label: 'phone search, prefix (q=010-1234), a year', q: (n: number) => `010-${digits(n, 4)}`, from: yearFrom, to: today },
+      ];
+      for (const x of searches) {
+        const r = await timeGets(s, Array.from({ length: SEARCH_REQUESTS }, (_, n) => `${listPath}?${qs({ q: x.q(n), from: x.from, to: x.to })}`));
+        record(x.key, x.label, 'p95 ≤ 10 ms', engine, `${ms(pct(r.sorted, 0.5))} / ${ms(pct(r.sorted, 0.95))} ms`, pct(r.sorted, 0.95) <= 10);
+      }
     }
 
     // 3. A month of 상담 통계 (another module; skipped while it is not there).
-    const statsLabel = 'cs-stats, a month (GET /api/shops/:shopId/cs-stats)';
-    let statsPath: string | null = null;
-    try {
-      const { csStatsApi } = (await import('../contracts/cs-stats.ts' as string)) as { csStatsApi: { shop: { path: string } } };
-      statsPath = withParams(csStatsApi.shop.path, { shopId });
-    } catch (err) {
-      record('stats', statsLabel, 'p95 ≤ 200 ms', engine, 'skipped');
-      say(`  cs-stats skipped: contracts/cs-stats.ts did not load (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
-    }
-    if (statsPath) {
-      const probe = await call(s, 'GET', `${statsPath}?${qs({ from: monthFrom, to: monthTo })}`);
-      if (probe.status !== 200) {
-        record('stats', statsLabel, 'p95 ≤ 200 ms', engine, `skipped (${probe.status})`);
-        say(`  cs-stats skipped: ${statsPath} answered ${probe.status}`);
-      } else {
-        const r = await timeGets(s, Array.from({ length: STATS_REQUESTS }, () => `${statsPath}?${qs({ from: monthFrom, to: monthTo })}`), 2);
-        record('stats', statsLabel, 'p95 ≤ 200 ms', engine, `${ms(pct(r.sorted, 0.5))} / ${ms(pct(r.sorted, 0.95))} ms`, pct(r.sorted, 0.95) <= 200);
+    if (want('stats')) {
+      const statsLabel = 'cs-stats, a month (GET /api/shops/:shopId/cs-stats)';
+      let statsPath: string | null = null;
+      try {
+        const { csStatsApi } = (await import('../contracts/cs-stats.ts' as string)) as { csStatsApi: { shop: { path: string } } };
+        statsPath = withParams(csStatsApi.shop.path, { shopId });
+      } catch (err) {
+        record('stats', statsLabel, 'p95 ≤ 200 ms', engine, 'skipped');
+        say(`  cs-stats skipped: contracts/cs-stats.ts did not load (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
+      }
+      if (statsPath) {
+        const probe = await call(s, 'GET', `${statsPath}?${qs({ from: monthFrom, to: monthTo })}`);
+        if (probe.status !== 200) {
+          record('stats', statsLabel, 'p95 ≤ 200 ms', engine, `skipped (${probe.status})`);
+          say(`  cs-stats skipped: ${statsPath} answered ${probe.status}`);
+        } else {
+          const r = await timeGets(s, Array.from({ length: STATS_REQUESTS }, () => `${statsPath}?${qs({ from: monthFrom, to: monthTo })}`), 2);
+          record('stats', statsLabel, 'p95 ≤ 200 ms', engine, `${ms(pct(r.sorted, 0.5))} / ${ms(pct(r.sorted, 0.95))} ms`, pct(r.sorted, 0.95) <= 200);
+        }
       }
     }
 
     // 4. Allocation of 1,000 unassigned leads, in turn over the shop's counselors; undone after each round.
-    const state = await call(s, 'GET', withParams(allocationApi.state.path, { shopId }));
-    const counselorIds = (state.json as { counselors: Array<{ id: number }> }).counselors.map((c) => c.id);
-    const settingsBefore = await db.selectFrom('lead_settings').select('rr_cursor').where('shop_id', '=', shopId).executeTakeFirst();
-    const ids = (
-      await db.selectFrom('leads').select('id').where('shop_id', '=', shopId).where('assignee_id', 'is', null).where('duplicate_of', 'is', null)
-        .where('deleted_at', 'is', null).orderBy('created_at', 'desc').limit(ALLOCATE).execute()
-    ).map((r) => r.id);
-    // A small seed may have fewer unassigned leads in the shop than that: the label says how many.
-    if (ids.length < 10) throw new Error(`only ${ids.length} unassigned leads in ${SHOP_CODE}`);
-    const input = { mode: 'round-robin', counselorIds, leadIds: ids };
-    const previews: number[] = [];
-    const applies: number[] = [];
-    for (let round = 0; round < ALLOCATION_ROUNDS; round++) {
-      const startedAt = new Date(Date.now() - 1000).toISOString();
-      const preview = await call(s, 'POST', withParams(allocationApi.preview.path, { shopId }), input);
-      if (preview.status !== 200 || (preview.json as { total: number }).total !== ids.length) throw new Error(`preview: ${preview.status} ${JSON.stringify(preview.json)}`);
-      const apply = await call(s, 'POST', withParams(allocationApi.apply.path, { shopId }), input);
-      const plan = apply.json as { total: number; unplaced: number };
-      if (apply.status !== 200 || plan.total !== ids.length || plan.unplaced) throw new Error(`apply: ${apply.status} ${JSON.stringify(apply.json)}`);
-      previews.push(preview.ms);
-      applies.push(apply.ms);
-      // Undo: the leads unassigned again, their assign events gone, the cursor back.
-      for (let i = 0; i < ids.length; i += 500) {
-        const chunk = ids.slice(i, i + 500);
-        await db.updateTable('leads').set({ assignee_id: null, assigned_at: null }).where('id', 'in', chunk).execute();
-        await db.deleteFrom('lead_events').where('lead_id', 'in', chunk).where('action', '=', 'assign').where('at', '>=', startedAt).execute();
+    if (want('allocation')) {
+      const state = await call(s, 'GET', withParams(allocationApi.state.path, { shopId }));
+      const counselorIds = (state.json as { counselors: Array<{ id: number }> }).counselors.map((c) => c.id);
+      const settingsBefore = await db.selectFrom('lead_settings').select('rr_cursor').where('shop_id', '=', shopId).executeTakeFirst();
+      const ids = (
+        await db.selectFrom('leads').select('id').where('shop_id', '=', shopId).where('assignee_id', 'is', null).where('duplicate_of', 'is', null)
+          .where('deleted_at', 'is', null).orderBy('created_at', 'desc').limit(ALLOCATE).execute()
+      ).map((r) => r.id);
+      // A small seed may have fewer unassigned leads in the shop than that: the label says how many.
+      if (ids.length < 10) throw new Error(`only ${ids.length} unassigned leads in ${SHOP_CODE}`);
+      const input = { mode: 'round-robin', counselorIds, leadIds: ids };
+      const previews: number[] = [];
+      const applies: number[] = [];
+      for (let round = 0; round < ALLOCATION_ROUNDS; round++) {
+        const startedAt = new Date(Date.now() - 1000).toISOString();
+        const preview = await call(s, 'POST', withParams(allocationApi.preview.path, { shopId }), input);
+        if (preview.status !== 200 || (preview.json as { total: number }).total !== ids.length) throw new Error(`preview: ${preview.status} ${JSON.stringify(preview.json)}`);
+        const apply = await call(s, 'POST', withParams(allocationApi.apply.path, { shopId }), input);
+        const plan = apply.json as { total: number; unplaced: number };
+        if (apply.status !== 200 || plan.total !== ids.length || plan.unplaced) throw new Error(`apply: ${apply.status} ${JSON.stringify(apply.json)}`);
+        previews.push(preview.ms);
+        applies.push(apply.ms);
+        // Undo: the leads unassigned again, their assign events gone, the cursor back.
+        for (let i = 0; i < ids.length; i += 500) {
+          const chunk = ids.slice(i, i + 500);
+          await db.updateTable('leads').set({ assignee_id: null, assigned_at: null }).where('id', 'in', chunk).execute();
+          await db.deleteFrom('lead_events').where('lead_id', 'in', chunk).where('action', '=', 'assign').where('at', '>=', startedAt).execute();
+        }
+        await db.updateTable('lead_settings').set({ rr_cursor: settingsBefore?.rr_cursor ?? 0 }).where('shop_id', '=', shopId).execute();
       }
-      await db.updateTable('lead_settings').set({ rr_cursor: settingsBefore?.rr_cursor ?? 0 }).where('shop_id', '=', shopId).execute();
+      previews.sort((a, b) => a - b);
+      applies.sort((a, b) => a - b);
+      record('alloc-preview', `allocation preview, ${fmt(ids.length)} leads over ${counselorIds.length} counselors (median of ${ALLOCATION_ROUNDS})`, '', engine, `${ms(pct(previews, 0.5))} ms`);
+      record('alloc-apply', `allocation apply, ${fmt(ids.length)} leads, round-robin (median / max of ${ALLOCATION_ROUNDS})`, '≤ 1 s', engine,
+        `${ms(pct(applies, 0.5))} / ${ms(applies[applies.length - 1]!)} ms`, applies[applies.length - 1]! <= 1000);
     }
-    previews.sort((a, b) => a - b);
-    applies.sort((a, b) => a - b);
-    record('alloc-preview', `allocation preview, ${fmt(ids.length)} leads over ${counselorIds.length} counselors (median of ${ALLOCATION_ROUNDS})`, '', engine, `${ms(pct(previews, 0.5))} ms`);
-    record('alloc-apply', `allocation apply, ${fmt(ids.length)} leads, round-robin (median / max of ${ALLOCATION_ROUNDS})`, '≤ 1 s', engine,
-      `${ms(pct(applies, 0.5))} / ${ms(applies[applies.length - 1]!)} ms`, applies[applies.length - 1]! <= 1000);
 
     // 5. Intake → the open lead stream.
-    await liveLatency(engine, s, db, shopId, dataDir);
+    if (want('live')) await liveLatency(engine, s, db, shopId, dataDir);
 
     // 6. Personal data: search, the access record, import, export.
-    await personalData(engine, base, s, db, shopId, month, handle);
+    if (want('personal')) await personalData(engine, base, s, db, shopId, month, handle);
 
-    // The plans, built by the repository's own list().
-    say(`\n  Plans (${ENGINE_LABEL[engine]}; the queries the leads repository runs for the requests above)`);
+    // 7. 계약 현황 of the largest shop's 12-month contract, and the leads behind its count.
+    const contract = want('contract') || want('ads') ? await yearContract(db, shopId) : null;
+    if (want('contract')) {
+      const c = contract!;
+      const r = await benchContractStatus(base, s.cookie, shopId, c.id);
+      say(`  contract ${c.id} (${c.starts_on} … ${c.ends_on}): ${fmt(r.counted)} counted over ${r.days} days; ${fmt(r.leadsTotal)} leads behind the count`);
+      record('contract-status', `계약 현황, 12-month contract, ${fmt(r.counted)} counted (GET …/contracts/status?contractId=)`, 'p95 ≤ 100 ms', engine,
+        `${ms(pct(r.status, 0.5))} / ${ms(pct(r.status, 0.95))} ms`, pct(r.status, 0.95) <= 100);
+      record('contract-leads', '  its leads behind 정산 대상, page 1 (…/contracts/:id/leads?kind=counted)', '', engine,
+        `${ms(pct(r.leads, 0.5))} / ${ms(pct(r.leads, 0.95))} ms`);
+    }
+
+    // 8. A month of 광고 현황 over the 20 shops: in-process on the bench's handle (one adFigures call), and over HTTP (a request per shop).
+    const shopIds = (await db.selectFrom('shops').select('id').where('shop_code', 'like', 'bulk-%').orderBy('id').execute()).map((r) => r.id);
+    if (want('ads')) {
+      const inProcess = await benchAdFiguresInProcess(db, shopIds, monthFrom, monthTo);
+      record('ads-inprocess', `광고 현황, a month × ${shopIds.length} shops: adFigures() in-process, one call`, 'p95 ≤ 200 ms', engine,
+        `${ms(pct(inProcess.sorted, 0.5))} / ${ms(pct(inProcess.sorted, 0.95))} ms`, pct(inProcess.sorted, 0.95) <= 200);
+      const marketer = await login(base, 'bulk-marketer', BULK_PASSWORD);
+      const http = await benchAdFiguresHttp(base, marketer.cookie, shopIds, monthFrom, monthTo);
+      record('ads-http', `  over HTTP: sum of ${shopIds.length} GET /api/shops/:shopId/ad-spend in turn (per round)`, '', engine,
+        `${ms(pct(http.rounds, 0.5))} / ${ms(pct(http.rounds, 0.95))} ms`);
+      record('ads-http-one', '  over HTTP: one of those requests (one shop, a month)', '', engine,
+        `${ms(pct(http.requests, 0.5))} / ${ms(pct(http.requests, 0.95))} ms`);
+      const a = inProcess.totals;
+      const b = http.totals;
+      const same = a.leads === b.leads && a.validLeads === b.validLeads && a.spend === b.spend;
+      say(`  ad figures ${monthFrom} … ${monthTo}, ${shopIds.length} shops: ${fmt(a.leads)} leads, ${fmt(a.validLeads)} valid, ₩${fmt(a.spend)} spend in-process; ` +
+        `${same ? 'the same over HTTP' : `OVER HTTP ${fmt(b.leads)} / ${fmt(b.validLeads)} / ₩${fmt(b.spend)} — THEY DIFFER`}`);
+      if (!same) throw new Error('ad figures: in-process and HTTP totals differ');
+    }
+
+    // The plans, built by the repositories themselves.
+    if (want('list') || want('search') || want('contract') || want('ads')) {
+      say(`\n  Plans (${ENGINE_LABEL[engine]}; the queries the repositories run for the requests above)`);
+    }
     const period = (from: string, to: string) => periodInstants(from, to);
     const filter = (f: Partial<LeadListFilter> & { fromIso: string; toIso: string }): LeadListFilter => ({ page: 1, pageSize: 20, ...f });
-    await plans(db, engine, shopId, `month list, status=미처리 (${monthFrom} … ${monthTo})`, filter({ ...period(monthFrom, monthTo), status: ['미처리'] }));
-    await plans(db, engine, shopId, 'phone search q=5678, a year', filter({ ...period(yearFrom, today), q: '5678' }));
-    await plans(db, engine, shopId, 'phone search q=010-1234, a year', filter({ ...period(yearFrom, today), q: '010-1234' }));
+    if (want('list')) await plans(db, engine, shopId, `month list, status=미처리 (${monthFrom} … ${monthTo})`, filter({ ...period(monthFrom, monthTo), status: ['미처리'] }));
+    if (want('search')) {
+      await plans(db, engine, shopId, 'phone search q=5678, a year', filter({ ...period(yearFrom, today), q: '5678' }));
+      await plans(db, engine, shopId, 'phone search q=010-1234, a year', filter({ ...period(yearFrom, today), q: '010-1234' }));
+    }
+    if (want('contract')) {
+      const scope = await contractScopeOf(db, shopId, contract!.id);
+      await capturedPlans(db, engine, `계약 현황, contract ${contract!.id} (${contract!.starts_on} … ${contract!.ends_on})`, (d) => shopContractsRepository(d).scopeDays(scope),
+        () => 'counting query (shop-contracts repository scopeDays: every lead per day, one index range count each, UNION ALL the leads that do not count, grouped)',
+        (q) => / union all /.test(q.sql));
+    }
+    if (want('ads')) {
+      await capturedPlans(db, engine, `광고 현황, ${monthFrom} … ${monthTo} × ${shopIds.length} shops`,
+        (d) => adSpendRepository(d).leads({ shopIds, from: monthFrom, to: monthTo, byLanding: false, ...period(monthFrom, monthTo) }),
+        () => 'lead query (ad-spend repository leads)');
+    }
   } finally {
     await app.close();
     await handle.close();
     if (engine === 'postgres') fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The shop's longest contract (the bulk seed gives each shop one of 12 months, ending today). */
+async function yearContract(db: Kysely<Database>, shopId: number) {
+  const contracts = await db.selectFrom('shop_contracts').select(['id', 'starts_on', 'ends_on']).where('shop_id', '=', shopId).execute();
+  const length = (c: { starts_on: string; ends_on: string }) => Date.parse(c.ends_on) - Date.parse(c.starts_on);
+  const c = contracts.sort((a, b) => length(b) - length(a) || b.id - a.id)[0];
+  if (!c) throw new Error(`${SHOP_CODE} has no contract: the bulk seed predates seedBulkMoney (--reseed)`);
+  if (length(c) < 360 * 86400_000) throw new Error(`${SHOP_CODE}'s longest contract runs ${c.starts_on} … ${c.ends_on}, not 12 months`);
+  return c;
 }
 
 async function liveLatency(engine: Engine, s: Session, db: Kysely<Database>, shopId: number, dataDir: string) {

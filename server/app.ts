@@ -48,11 +48,23 @@ import { leadDeletionRoutes } from './modules/leads/deletion.routes.ts';
 import { adSpendRoutes } from './modules/ad-spend/ad-spend.routes.ts';
 import { cpaRoutes } from './modules/cpa/cpa.routes.ts';
 import { shopContractsRoutes } from './modules/shop-contracts/shop-contracts.routes.ts';
+import { deliveryHistoryRoutes } from './modules/delivery/delivery-history.routes.ts';
+import { deliveryChannelsRoutes } from './modules/delivery/delivery-channels.routes.ts';
+import { shopContractsService } from './modules/shop-contracts/shop-contracts.service.ts';
+import { adFigures } from './modules/ad-spend/ad-spend.service.ts';
+import { DASHBOARD_CONTRACT_RECENT_DAYS } from '../contracts/shop-dashboard.ts';
 import { leadFeed } from './modules/leads/lead-feed.ts';
 import { startScheduler } from './worker/scheduler.ts';
 import { purgeJob } from './worker/purge.ts';
 import { reopenJob } from './worker/reopen.ts';
+import { DELIVERY_NOTICE, deliveryWorker } from './worker/delivery.ts';
 import { openNotifier } from './db/notify.ts';
+import { systemReservationsRoutes } from './modules/system-reservations/system-reservations.routes.ts';
+import { landingsService } from './modules/landings/landings.service.ts';
+import { maintenancePlugin } from './plugins/maintenance.ts';
+import { reservationsJob } from './worker/reservations.ts';
+import { pullApiRoutes } from './modules/pull-api/pull-api.routes.ts';
+import { feedSeqJob } from './worker/lead-feed-seq.ts';
 
 const MODULES: readonly ResourceModule[] = [
   authRoutes, codeItemsRoutes, accountTypesRoutes, accountsRoutes, shopsRoutes, shopPermissionsRoutes, denyRulesRoutes,
@@ -65,6 +77,10 @@ const MODULES: readonly ResourceModule[] = [
   adSpendRoutes,
   shopContractsRoutes,
   cpaRoutes,
+  deliveryHistoryRoutes,
+  deliveryChannelsRoutes,
+  systemReservationsRoutes,
+  pullApiRoutes,
 ];
 
 declare module 'fastify' {
@@ -122,6 +138,8 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
   await app.register(rateLimit, { global: false });
 
   await authPlugin(app);
+  // After the session is known: during a maintenance window the back office answers 503 to all but 최고관리자.
+  maintenancePlugin(app);
 
   defineRoute(app, healthApi.get, { access: { public: true }, handler: () => ({ status: 'ok' as const, database: app.dialect }) });
 
@@ -143,7 +161,17 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
     leadsChanged: (change) => void feed.publish(change).catch((err) => app.log.error({ err }, 'lead feed')),
     watchLeads: (shopId, fn) => feed.watch(shopId, fn),
     watchAllLeads: (fn) => feed.watchAll(fn),
+    deliveriesQueued: () => void notifier.publish(DELIVERY_NOTICE, '').catch((err) => app.log.error({ err }, 'delivery notice')),
+    contractProgress: (shopIds) => contracts.progress(shopIds, DASHBOARD_CONTRACT_RECENT_DAYS),
+    adTotals: (shopIds, from, to) => adFigures(app.db, { shopIds, from, to }),
+    setLandingStatus: async ({ shopId, landingId }, status, reason) => {
+      await (status === 'open' ? landingControl.publish(shopId, landingId, null, reason) : landingControl.close(shopId, landingId, null, reason));
+    },
   };
+  // The dashboards read the money screens' own computations, so their figures are those screens'.
+  const contracts = shopContractsService(app.db, app.clock, links);
+  // Scheduled landing open/close (시스템 예약) goes through the landings module's own publish and close.
+  const landingControl = landingsService(app.db, app.clock, { changed: links.landingsChanged, flushVisits: links.flushVisits, preview: links.renderPreview });
   // Pages changed here or in another process: intake's cached definitions go too.
   pages.onChange(() => late.intake?.forget());
   app.decorate('links', links);
@@ -155,12 +183,30 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
     const jobs = [
       purgeJob(app.db, app.clock, { announce: links.leadsChanged, onRun: (run) => app.log.info({ run }, 'automatic purge') }),
       reopenJob(app.db, app.clock, { changed: links.landingsChanged }),
+      feedSeqJob(app.db),
+      reservationsJob(app.db, app.clock, {
+        setLandingStatus: links.setLandingStatus,
+        onError: (err) => app.log.error({ err }, 'system reservation'),
+        onRun: (runs) => app.log.info({ runs }, 'system reservations'),
+      }),
     ];
     let scheduler: ReturnType<typeof startScheduler> | undefined;
     app.addHook('onReady', async () => {
       scheduler = startScheduler(jobs, (job, err) => app.log.error({ err }, `scheduled job ${job.name}`));
     });
     app.addHook('onClose', async () => scheduler?.stop());
+    // The delivery worker: woken when leads were accepted (in any process) or jobs queued otherwise, polling meanwhile.
+    const delivery = deliveryWorker(app.db, app.clock, {
+      concurrency: config.deliveryConcurrency, leaseMs: config.deliveryLeaseMs, deps: { smtpUrl: config.smtpUrl, mailFrom: config.mailFrom },
+      onError: (err) => app.log.error({ err }, 'delivery worker'),
+    });
+    const unwatch = [links.watchAllLeads((c) => c.kind === 'created' && delivery.wake()), notifier.subscribe(DELIVERY_NOTICE, () => delivery.wake())];
+    app.addHook('onReady', async () => delivery.start());
+    // Sends still out finish (or their jobs are handed back) before the database closes.
+    app.addHook('onClose', async () => {
+      for (const off of unwatch) off();
+      await delivery.stop();
+    });
   }
   return app;
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { LEASE_MS } from '../contracts/delivery.ts';
 
 export interface Config {
   port: number;
@@ -32,7 +33,17 @@ export interface Config {
   trustProxy: boolean;
   /** Run the in-process scheduled jobs (the automatic purge) in this process (WORKER=0: not here). */
   workerEnabled: boolean;
+  /** Deliveries one worker has in flight at most (DELIVERY_CONCURRENCY). */
+  deliveryConcurrency: number;
+  /** How long a worker's claim on a delivery job lasts before another worker may take it (DELIVERY_LEASE_MS). */
+  deliveryLeaseMs: number;
+  /** SMTP server for the e-mail delivery channel (SMTP_URL, e.g. smtps://user:pass@smtp.example.com:465); unset: e-mail channels answer '설정되지 않음'. */
+  smtpUrl?: string;
+  /** The From of delivery e-mails (MAIL_FROM). */
+  mailFrom: string;
 }
+
+export const DEFAULT_MAIL_FROM = 'Leadroom <no-reply@leadroom.local>';
 
 function num(v: string | undefined, fallback: number): number {
   const n = Number(v);
@@ -76,5 +87,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     landingTokenMaxAgeHours: num(env.LANDING_TOKEN_MAX_AGE_HOURS, 6),
     publicOrigin: originOf(env.PUBLIC_ORIGIN),
     workerEnabled: (env.WORKER ?? '1') !== '0',
+    deliveryConcurrency: Math.max(1, num(env.DELIVERY_CONCURRENCY, 20)),
+    deliveryLeaseMs: Math.max(1000, num(env.DELIVERY_LEASE_MS, LEASE_MS)),
+    smtpUrl: env.SMTP_URL?.trim() || undefined,
+    mailFrom: env.MAIL_FROM?.trim() || DEFAULT_MAIL_FROM,
   };
 }

@@ -3,6 +3,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { LandingView } from '../contracts/landings.ts';
 import type { LeadChange } from '../contracts/leads.ts';
+import type { ContractFigures } from '../contracts/shop-contracts.ts';
+import type { AdFigures, AdMediumTotal } from '../contracts/ad-spend.ts';
+
+/** Advertising figures of several shops over a period, as 광고 현황 computes them. */
+export interface AdTotals {
+  /** All the shops together. */
+  totals: AdFigures;
+  /** One per shop asked for, in the order asked, with its totals per medium (매체 미지정 last). */
+  shops: Array<{ shopId: number; totals: AdFigures; media: AdMediumTotal[] }>;
+}
 
 export interface ModuleLinks {
   /** Landings changed in this process: their public pages render anew, intake forgets their definitions. */
@@ -19,6 +29,17 @@ export interface ModuleLinks {
   watchLeads(shopId: number, fn: (change: LeadChange) => void): () => void;
   /** Follows every shop's lead changes (the administrators' dashboard); returns the way to stop. */
   watchAllLeads(fn: (change: LeadChange) => void): () => void;
+  /** Delivery jobs were queued outside intake (a manual send, a retry): the delivery workers of every process look at once. */
+  deliveriesQueued(): void;
+  /** 계약 현황's figures (the same computation) of these shops' running contracts and those ended lately (the dashboards). */
+  contractProgress(shopIds: number[]): Promise<ContractFigures[]>;
+  /** 광고 현황's figures of these shops over Seoul days `from` to `to`, inclusive (the dashboards). */
+  adTotals(shopIds: number[], from: string, to: string): Promise<AdTotals>;
+  /**
+   * Opens (publishes) or closes a landing as the system, with the landings module's own rules and
+   * record (no account, the reason): a scheduled 시스템 예약. Its public page renders anew.
+   */
+  setLandingStatus(target: { shopId: number; landingId: number }, status: 'open' | 'closed', reason: string): Promise<void>;
 }
 
 /** A resource module: registers its routes; calls other modules only through the links. */

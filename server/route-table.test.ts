@@ -26,6 +26,11 @@ import { dashboardApi } from '../contracts/dashboard.ts';
 import { adSpendApi } from '../contracts/ad-spend.ts';
 import { shopContractsApi } from '../contracts/shop-contracts.ts';
 import { cpaApi } from '../contracts/cpa.ts';
+import { deliveryChannelsApi } from '../contracts/delivery-channels.ts';
+import { deliveryApi } from '../contracts/delivery-history.ts';
+import { systemReservationsApi } from '../contracts/system-reservations.ts';
+import { apiKeysApi } from '../contracts/api-keys.ts';
+import { pullApi } from '../contracts/pull-api.ts';
 
 const routes: RouteOptions[] = [];
 let t: TestApp;
@@ -66,7 +71,7 @@ const ADMIN_ROUTES: Array<[Endpoint, string | string[], 'read' | 'write']> = [
   [denyRulesApi.create, 'access-deny-setting', 'write'],
   [denyRulesApi.update, 'access-deny-setting', 'write'],
   [denyRulesApi.remove, 'access-deny-setting', 'write'],
-  [leadsApi.list, ['database-status', 'data-allocation', 'data-allocation-modify', 'data-deletion'], 'read'],
+  [leadsApi.list, ['database-status', 'data-allocation', 'data-allocation-modify', 'data-deletion', 'shop-data-delivery'], 'read'],
   [leadsApi.get, 'database-status', 'read'],
   [leadsApi.update, 'database-status', 'write'],
   [leadsApi.bulkStatus, 'database-status', 'write'],
@@ -130,6 +135,31 @@ const ADMIN_ROUTES: Array<[Endpoint, string | string[], 'read' | 'write']> = [
   [cpaApi.targets, 'cpa-management', 'read'],
   [cpaApi.saveTargets, 'cpa-management', 'write'],
   [cpaApi.copyTargets, 'cpa-management', 'write'],
+  [deliveryApi.send, 'shop-data-delivery', 'write'],
+  [deliveryApi.channels, ['shop-data-delivery', 'shop-data-deliver-history'], 'read'],
+  [deliveryApi.progress, ['shop-data-delivery', 'shop-data-deliver-history'], 'read'],
+  [deliveryApi.summary, 'shop-data-deliver-history', 'read'],
+  [deliveryApi.history, 'shop-data-deliver-history', 'read'],
+  [deliveryApi.jobs, 'shop-data-deliver-history', 'read'],
+  [deliveryApi.retry, 'shop-data-deliver-history', 'write'],
+  [apiKeysApi.list, 'database-delivery-settings', 'read'],
+  [apiKeysApi.create, 'database-delivery-settings', 'write'],
+  [apiKeysApi.revoke, 'database-delivery-settings', 'write'],
+  [deliveryChannelsApi.list, 'database-delivery-settings', 'read'],
+  [deliveryChannelsApi.get, 'database-delivery-settings', 'read'],
+  [deliveryChannelsApi.smtpStatus, 'database-delivery-settings', 'read'],
+  [deliveryChannelsApi.landings, 'database-delivery-settings', 'read'],
+  [deliveryChannelsApi.create, 'database-delivery-settings', 'write'],
+  [deliveryChannelsApi.update, 'database-delivery-settings', 'write'],
+  [deliveryChannelsApi.remove, 'database-delivery-settings', 'write'],
+  [deliveryChannelsApi.setEnabled, 'database-delivery-settings', 'write'],
+  [deliveryChannelsApi.rotateSecret, 'database-delivery-settings', 'write'],
+  [deliveryChannelsApi.test, 'database-delivery-settings', 'write'],
+  [systemReservationsApi.list, 'system-reservation', 'read'],
+  [systemReservationsApi.options, 'system-reservation', 'write'],
+  [systemReservationsApi.create, 'system-reservation', 'write'],
+  [systemReservationsApi.update, 'system-reservation', 'write'],
+  [systemReservationsApi.cancel, 'system-reservation', 'write'],
 ];
 
 describe('route table', () => {
@@ -166,9 +196,17 @@ describe('route table', () => {
     }
   });
 
-  it('leaves only login and health public', () => {
+  it('leaves only login, health and the public API’s documents public', () => {
     const open = routes.filter((r) => r.url.startsWith('/api') && accessOf(r) && 'public' in accessOf(r)!);
     const names = [...new Set(open.map((r) => r.url))];
-    expect(names.filter((u) => !u.startsWith('/api/public/')).sort()).toEqual([authApi.login.path, healthApi.get.path]);
+    expect(names.filter((u) => !u.startsWith('/api/public/')).sort()).toEqual(
+      [authApi.login.path, healthApi.get.path, pullApi.openapi.path, pullApi.docs.path].sort(),
+    );
+  });
+
+  it('takes API keys on the public API under /api/v1/ only, and nowhere else', () => {
+    const keyed = routes.filter((r) => accessOf(r) && 'apiKey' in accessOf(r)!);
+    expect([...new Set(keyed.map((r) => r.url))]).toEqual([pullApi.leads.path]);
+    expect(routes.filter((r) => r.url.startsWith('/api/v1/')).every((r) => { const a = accessOf(r)!; return 'apiKey' in a || 'public' in a; })).toBe(true);
   });
 });

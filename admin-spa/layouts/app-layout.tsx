@@ -14,6 +14,7 @@ import { ICONS } from '@/lib/icons.tsx';
 import { AntShell } from './ant-shell.tsx';
 import { PasswordChangeModal, PasswordChangeRequired } from './password-change.tsx';
 import { LeadSoundToggle, useLeadSound, useLeadStream } from '@/lib/lead-stream.tsx';
+import { NoticeArea } from '@/components/notice-banner.tsx';
 
 const { Header, Sider, Content } = Layout;
 
@@ -176,7 +177,9 @@ function AppLayout({ area }: { area: Area }) {
           </Dropdown>
         </Header>
         <Content style={{ margin: 24 }}>
-          <Suspense fallback={<div>Loading...</div>}>{body}</Suspense>
+          <NoticeArea>
+            <Suspense fallback={<div>Loading...</div>}>{body}</Suspense>
+          </NoticeArea>
         </Content>
         <PasswordChangeModal open={changingPassword} onClose={() => setChangingPassword(false)} />
       </Layout>

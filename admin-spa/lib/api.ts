@@ -4,6 +4,7 @@
 // login screen's bundle imports this.
 import { BACKGROUND_HEADER, SESSION_PATHS } from '@contracts/http.ts';
 import { pathOf, type CallInput, type Endpoint, type ResponseOf } from '@contracts/endpoint.ts';
+import type { ErrorCode } from '@contracts/errors.ts';
 
 export class ApiError extends Error {
   constructor(
@@ -19,6 +20,13 @@ export class ApiError extends Error {
 let onUnauthenticated: (() => void) | null = null;
 export function setUnauthenticatedHandler(fn: (() => void) | null): void {
   onUnauthenticated = fn;
+}
+
+/** A maintenance window's refusal (503): the back office shows the notice in place of the screen (components/notice-banner.tsx). */
+const MAINTENANCE: ErrorCode = 'MAINTENANCE';
+let onMaintenance: ((message: string) => void) | null = null;
+export function setMaintenanceHandler(fn: ((message: string) => void) | null): void {
+  onMaintenance = fn;
 }
 
 export type Query = Record<string, string | number | boolean | null | undefined>;
@@ -73,6 +81,7 @@ async function failure(e: Endpoint, res: Response): Promise<ApiError> {
   const data = await res.json().catch(() => null);
   const err = data?.error;
   if (res.status === 401 && e.path !== SESSION_PATHS.login) onUnauthenticated?.();
+  if (res.status === 503 && err?.code === MAINTENANCE) onMaintenance?.(err.message);
   return new ApiError(res.status, err?.code ?? 'HTTP_' + res.status, err?.message ?? '요청을 처리하지 못했습니다.', err?.fields);
 }
 

@@ -1,6 +1,6 @@
 // Every difference between SQLite and PostgreSQL that queries meet, in one place: repositories
 // call these and never branch on the dialect themselves.
-import { PostgresAdapter, sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type RawBuilder, type SelectQueryBuilder, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 import type { DialectName } from './dialect.ts';
 
@@ -60,4 +60,25 @@ export function serialTransaction<T>(db: Kysely<Database>, key: string, fn: (trx
     await lockKeys(trx, [key]);
     return fn(trx);
   });
+}
+
+/**
+ * Rows a claim reads to take them for itself: on PostgreSQL locked until the transaction ends,
+ * and rows another claimer holds are passed over (`for update skip locked`), so two workers
+ * never take the same row and neither waits. SQLite needs nothing: its transactions begin
+ * immediate and run one at a time.
+ */
+export function forUpdateSkipLocked<DB, TB extends keyof DB, O>(db: Kysely<Database>, qb: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> {
+  return dialectOf(db) === 'postgres' ? qb.forUpdate().skipLocked() : qb;
+}
+
+/**
+ * The transaction's commit does not wait for its log to reach the disk (PostgreSQL:
+ * synchronous_commit off for this transaction alone; SQLite: unchanged). For bookkeeping whose
+ * loss in a server crash repeats work but loses nothing: a delivery claim or outcome lost so is
+ * sent again, and its receiver drops the repeat by its idempotency key. Intake's commits stay
+ * synchronous.
+ */
+export async function commitWithoutFlush(trx: Transaction<Database>): Promise<void> {
+  if (dialectOf(trx) === 'postgres') await sql`set local synchronous_commit = off`.execute(trx);
 }

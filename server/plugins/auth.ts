@@ -53,11 +53,15 @@ export async function authPlugin(app: FastifyInstance): Promise<void> {
   app.decorateRequest('auth', null);
   app.decorateRequest('shopId', null);
 
+  // An API-key route's caller (set by its own key check, plugins/route.ts).
+  app.decorateRequest('apiKey', null);
+
   app.addHook('onRequest', async (req) => {
-    // Every /api route but the public intake endpoints (posted from landing pages, no cookie).
-    if (req.url.startsWith('/api/') && !req.url.startsWith('/api/public/')) checkSameOrigin(req);
     const access = req.routeOptions.config.access;
-    if (!access || 'public' in access) return;
+    // Every /api route but the public intake endpoints (posted from landing pages, no cookie) and
+    // the API-key routes (a bearer key is never sent by a browser on its own: nothing to forge).
+    if (req.url.startsWith('/api/') && !req.url.startsWith('/api/public/') && !(access && 'apiKey' in access)) checkSameOrigin(req);
+    if (!access || 'public' in access || 'apiKey' in access) return;
     const token = req.cookies[SESSION_COOKIE];
     if (!token) throw unauthenticated();
     const resumed = await service.resume(token, { background: req.headers[BACKGROUND_HEADER] === '1' });
@@ -68,7 +72,7 @@ export async function authPlugin(app: FastifyInstance): Promise<void> {
   // Before the body is validated: a caller without the right learns nothing of the route's input rules.
   app.addHook('preValidation', async (req) => {
     const access = req.routeOptions.config.access;
-    if (!access || 'public' in access || 'authenticated' in access) return;
+    if (!access || 'public' in access || 'authenticated' in access || 'apiKey' in access) return;
     const auth = req.auth!;
     // A generated or reset password is chosen anew before any screen's data is served.
     if (auth.account.mustChangePassword) throw new AppError(403, ERROR_CODES.PASSWORD_CHANGE_REQUIRED, '새 비밀번호를 정한 뒤에 이용할 수 있습니다.');

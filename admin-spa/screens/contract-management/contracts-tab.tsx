@@ -63,7 +63,10 @@ export function ContractsTab() {
         title: '계약명', dataIndex: 'name', key: 'name',
         render: (v: string, r) => (
           <Space orientation="vertical" size={0}>
-            <Typography.Text strong style={{ whiteSpace: 'nowrap' }}>{v}</Typography.Text>
+            <Space size={6} style={{ whiteSpace: 'nowrap' }}>
+              <Typography.Text strong>{v}</Typography.Text>
+              <ContractStatusTag status={r.status} />
+            </Space>
             {r.memo && <Typography.Text type="secondary" ellipsis={{ tooltip: r.memo }} style={{ maxWidth: 220, fontSize: 12 }}>{r.memo}</Typography.Text>}
           </Space>
         ),
@@ -77,18 +80,22 @@ export function ContractsTab() {
           </Space>
         ),
       },
-      { title: '수량', dataIndex: 'quantity', key: 'quantity', align: 'right', render: (v: number) => <span style={{ whiteSpace: 'nowrap' }}>{count(v)}</span> },
       {
-        title: '단가 (VAT 별도)', dataIndex: 'unitPrice', key: 'unitPrice', align: 'right',
-        render: (v: number) => (
-          <Tooltip title={`부가세 ${won0(vatOf(v))} · 합계 ${won0(v + vatOf(v))}`}>
-            <span style={{ whiteSpace: 'nowrap' }}>{won0(v)}</span>
+        title: '수량 · 단가 (VAT 별도)', dataIndex: 'quantity', key: 'quantity', align: 'right',
+        render: (_: unknown, r) => (
+          <Tooltip title={`부가세 ${won0(vatOf(r.unitPrice))} · 합계 ${won0(r.unitPrice + vatOf(r.unitPrice))} (1건)`}>
+            <span style={{ whiteSpace: 'nowrap' }}>{count(r.quantity)} × {won0(r.unitPrice)}</span>
           </Tooltip>
         ),
       },
       {
-        title: '일 한도', dataIndex: 'dailyCap', key: 'dailyCap', align: 'right',
-        render: (v: number | null) => (v === null ? <Typography.Text type="secondary">없음</Typography.Text> : <span style={{ whiteSpace: 'nowrap' }}>{count(v)}</span>),
+        title: '일 한도', dataIndex: 'dailyCap', key: 'dailyCap',
+        render: (v: number | null, r) => (
+          <Space size={4} style={{ whiteSpace: 'nowrap' }}>
+            {v === null ? <Typography.Text type="secondary">없음</Typography.Text> : <span>{count(v)}</span>}
+            {r.autoClose && <Tag color="blue">자동 마감</Tag>}
+          </Space>
+        ),
       },
       {
         title: '집계 대상', key: 'scope',
@@ -101,10 +108,8 @@ export function ContractsTab() {
       },
       {
         title: '반품', key: 'returns',
-        render: (_: unknown, r) => <span style={{ whiteSpace: 'nowrap' }}>기간 {r.returnWindowDays}일 · 최대 {r.maxReturnRate}%</span>,
+        render: (_: unknown, r) => <span style={{ whiteSpace: 'nowrap' }}>{r.returnWindowDays}일 · 최대 {r.maxReturnRate}%</span>,
       },
-      { title: '자동 마감', dataIndex: 'autoClose', key: 'autoClose', render: (v: boolean) => (v ? <Tag color="blue">사용</Tag> : <Typography.Text type="secondary">안 함</Typography.Text>) },
-      { title: '상태', dataIndex: 'status', key: 'status', render: (_: unknown, r) => <ContractStatusTag status={r.status} /> },
       {
         title: '집계', key: 'counted',
         render: (_: unknown, r) => (

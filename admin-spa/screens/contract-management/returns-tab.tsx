@@ -150,9 +150,9 @@ function ReturnRate({ f, onPick }: { f: ContractFigures; onPick?: () => void }) 
       </Space>
       <Progress percent={share} showInfo={false} size="small" strokeColor={color} status="normal" />
       <Typography.Text type="secondary" style={{ fontSize: 13 }}>
-        반품률 <Typography.Text style={{ color: share >= 80 ? color : undefined }}>{percent(f.returnRate)}</Typography.Text> / 최대 {f.maxReturnRate}% · 요청 {count(f.returns.requested)} · 승인{' '}
-        {count(f.returns.approved)}
-        {f.replacementsOwed > 0 && <Typography.Text type="warning"> · 교체 필요 {count(f.replacementsOwed)}</Typography.Text>}
+        반품률 <span style={{ color: share >= 80 ? color : undefined, fontSize: 'inherit' }}>{percent(f.returnRate)}</span> / 최대 {f.maxReturnRate}% · 요청{' '}
+        {count(f.returns.requested)} · 승인 {count(f.returns.approved)}
+        {f.replacementsOwed > 0 && <span style={{ whiteSpace: 'nowrap', color: '#d48806' }}> · 교체 필요 {count(f.replacementsOwed)}</span>}
       </Typography.Text>
     </div>
   );

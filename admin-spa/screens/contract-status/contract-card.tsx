@@ -21,13 +21,14 @@ const AMBER = '#d48806';
 const CAP_EVENT_LABELS: Record<string, { label: string; color: string }> = {
   'closed-daily': { label: '일 한도 마감', color: 'orange' },
   'closed-quantity': { label: '수량 마감', color: 'red' },
-  reopened: { label: '다시 열림', color: 'green' },
+  reopened: { label: '재개', color: 'green' },
 };
 
 /** A count that opens the leads behind it. */
 function Count({ n, kind, label, onShow, style }: { n: number; kind: ContractLeadKind; label: string; onShow: (kind: ContractLeadKind) => void; style?: CSSProperties }) {
+  // Typography sets its own 14px: the count takes the size of the figure it stands in.
   return (
-    <Typography.Link onClick={() => onShow(kind)} aria-label={`${label} ${formatNumber(n)}건 DB 보기`} style={style}>
+    <Typography.Link onClick={() => onShow(kind)} aria-label={`${label} ${formatNumber(n)}건 DB 보기`} style={{ fontSize: 'inherit', ...style }}>
       {formatNumber(n)}
     </Typography.Link>
   );

@@ -22,9 +22,9 @@ export function progressOption(days: readonly ContractDay[], quantity: number) {
       { type: 'value', name: '누적', minInterval: 1, max: top, splitLine: { show: false } },
     ],
     series: [
-      { type: 'bar', name: '정산 대상', stack: 'valid', data: days.map((d) => d.billable), itemStyle: { color: BLUE } },
-      { type: 'bar', name: '한도 초과', stack: 'valid', data: days.map((d) => d.over), itemStyle: { color: AMBER, borderRadius: [3, 3, 0, 0] } },
-      { type: 'line', name: '누적 정산 대상', yAxisIndex: 1, data: days.map((d) => d.cumulative), itemStyle: { color: GREEN }, symbolSize: 4 },
+      { type: 'bar', name: '정산 대상', stack: 'valid', data: days.map((d) => d.billable), barMaxWidth: 28, itemStyle: { color: BLUE } },
+      { type: 'bar', name: '한도 초과', stack: 'valid', data: days.map((d) => d.over), barMaxWidth: 28, itemStyle: { color: AMBER, borderRadius: [3, 3, 0, 0] } },
+      { type: 'line', name: '누적 정산 대상', yAxisIndex: 1, data: days.map((d) => d.cumulative), itemStyle: { color: GREEN }, symbolSize: days.length > 1 ? 4 : 8 },
       {
         type: 'line', name: '계약 수량', yAxisIndex: 1, data: days.map(() => quantity), symbol: 'none',
         lineStyle: { type: 'dashed', width: 1 }, itemStyle: { color: RED },

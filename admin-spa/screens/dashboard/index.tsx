@@ -1,11 +1,18 @@
 // Administrator dashboard: leads today / this month across shops, per shop and medium, the
 // last 30 days with duplicates and blocked submissions, and the state of accounts and defences.
-// Live: a lead arriving in any shop refreshes the figures within a second or two.
+// With 계약 현황: contracts near completion or behind pace, the landings caps hold closed and
+// the latest closings; with 광고 현황: this month's spend and CPA across shops. A contract or a
+// shop opens that shop's screen (the shop area's current shop switches to it). With DB 전송 이력:
+// the shops whose delivery failed, waits for a retry or lost a channel to a 410; with 시스템
+// 예약: what is under way and next.
+// Live: a lead arriving in any shop refreshes the figures (the money too) within a second or two.
 import { lazy, Suspense, useMemo } from 'react';
 import { Link } from 'react-router-dom';
-import { Card, Col, Empty, List, Row, Skeleton, Statistic, Table, Tag, Typography } from 'antd';
+import { Card, Col, Empty, List, Row, Skeleton, Space, Statistic, Table, Tag, Tooltip, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
-import { DASHBOARD_DAYS, DASHBOARD_STREAM_EVENT, dashboardApi, type DashboardStreamEvent } from '@contracts/dashboard.ts';
+import {
+  DASHBOARD_DAYS, DASHBOARD_STREAM_EVENT, NEAR_COMPLETION_PERCENT, dashboardApi, type Dashboard, type DashboardStreamEvent,
+} from '@contracts/dashboard.ts';
 import { useCall } from '@/lib/use-call.ts';
 import { refreshInBackground, useBackgroundRefresh } from '@/lib/query-client.ts';
 import { urlOf } from '@/lib/api.ts';
@@ -13,6 +20,9 @@ import { coalesce, useServerEvents } from '@/lib/server-events.ts';
 import { ServerError } from '@/layouts/results.tsx';
 import { formatDateTime, formatNumber, sliceShare } from '@/lib/format.ts';
 import { dailyLeadsOption } from '@/components/daily-leads-option.ts';
+import { AdFiguresRow, CapEventList, ClosedTag, ProgressBar, Projected, TodayCount, contractStatusPath, won } from '@/screens/shop-dashboard/money.tsx';
+import { Operations } from './operations.tsx';
+import { ShopLink } from './shop-link.tsx';
 
 const Chart = lazy(() => import('@/components/chart.tsx'));
 
@@ -78,6 +88,9 @@ export default function DashboardScreen() {
           )}
         </Card>
       </Col>
+      {d.contracts && <Contracts contracts={d.contracts} />}
+      {d.ad && <Advertising ad={d.ad} />}
+      <Operations delivery={d.delivery} reservations={d.reservations} />
       <Col xs={24} xl={16}>
         <Card variant="borderless" title="업체별 접수 (이번 달 상위 10곳)">
           <Table
@@ -126,5 +139,138 @@ export default function DashboardScreen() {
         </Card>
       </Col>
     </Row>
+  );
+}
+
+type Money = NonNullable<Dashboard['contracts']>;
+type Watched = Money['watch'][number];
+type Closed = Money['closedLandings'][number];
+
+const REASON_TAGS = {
+  near: { label: `완료 임박`, color: 'blue', help: `계약 수량의 ${NEAR_COMPLETION_PERCENT}% 이상을 채웠습니다.` },
+  behind: { label: '속도 부족', color: 'gold', help: '지금 속도로는 종료일까지 수량을 채우지 못합니다.' },
+} as const;
+
+/** 완료 임박 계약, 지금 마감된 랜딩, 최근 마감·재개. */
+function Contracts({ contracts }: { contracts: Money }) {
+  return (
+    <>
+      <Col xs={24} xl={16}>
+        <Card variant="borderless" title="완료 임박 계약" style={{ height: '100%' }}>
+          <Table<Watched>
+            rowKey={(r) => r.contract.id}
+            size="small"
+            pagination={false}
+            dataSource={contracts.watch}
+            locale={{ emptyText: `수량의 ${NEAR_COMPLETION_PERCENT}%를 넘었거나 종료일까지 채우지 못할 진행 중 계약이 없습니다.` }}
+            scroll={{ x: 'max-content' }}
+            columns={[
+              {
+                title: '업체 · 계약', key: 'name',
+                render: (_: unknown, r) => (
+                  <Space orientation="vertical" size={0}>
+                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>{r.shopName}</Typography.Text>
+                    <ShopLink shopId={r.contract.shopId} to={contractStatusPath(r.contract.id)}>
+                      {r.contract.name}
+                    </ShopLink>
+                  </Space>
+                ),
+              },
+              { title: '진행', key: 'progress', width: 260, render: (_: unknown, r) => <ProgressBar p={r} compact /> },
+              { title: '오늘', key: 'today', render: (_: unknown, r) => <TodayCount p={r} /> },
+              { title: '예상 완료', key: 'projected', render: (_: unknown, r) => <Projected p={r} /> },
+              {
+                title: '', key: 'reasons',
+                render: (_: unknown, r) => (
+                  <Space size={4}>
+                    {r.reasons.map((k) => (
+                      <Tooltip key={k} title={REASON_TAGS[k].help}>
+                        <Tag color={REASON_TAGS[k].color} style={{ marginInlineEnd: 0 }}>{REASON_TAGS[k].label}</Tag>
+                      </Tooltip>
+                    ))}
+                    {r.closedLandings.length > 0 && <ClosedTag reopenAt={r.closedLandings[0]!.reopenAt} />}
+                  </Space>
+                ),
+              },
+            ]}
+          />
+        </Card>
+      </Col>
+      <Col xs={24} xl={8}>
+        <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+          <Card variant="borderless" title="지금 마감된 랜딩">
+            {contracts.closedLandings.length === 0 ? (
+              <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="계약 한도로 마감된 랜딩이 없습니다." />
+            ) : (
+              <List<Closed>
+                size="small"
+                dataSource={contracts.closedLandings}
+                rowKey={(l) => l.landingId}
+                renderItem={(l) => (
+                  <List.Item>
+                    <Space orientation="vertical" size={0} style={{ minWidth: 0 }}>
+                      <Typography.Text ellipsis style={{ maxWidth: 240 }}>{l.title}</Typography.Text>
+                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                        {l.shopName} ·{' '}
+                        <ShopLink shopId={l.shopId} to={contractStatusPath(l.contractId)}>
+                          {l.contractName}
+                        </ShopLink>
+                      </Typography.Text>
+                    </Space>
+                    <Space orientation="vertical" size={0} style={{ alignItems: 'flex-end' }}>
+                      <ClosedTag reopenAt={l.reopenAt} />
+                      <Typography.Text type="secondary" style={{ fontSize: 12, whiteSpace: 'nowrap' }}>
+                        {l.reopenAt ? `${formatDateTime(l.reopenAt)} 재개` : `${formatDateTime(l.closedAt)} 마감`}
+                      </Typography.Text>
+                    </Space>
+                  </List.Item>
+                )}
+              />
+            )}
+          </Card>
+          <Card variant="borderless" title="최근 마감·재개">
+            <CapEventList events={contracts.capEvents} shopName />
+          </Card>
+        </Space>
+      </Col>
+    </>
+  );
+}
+
+type AdShop = NonNullable<Dashboard['ad']>['byShop'][number];
+
+/** This month's advertising across shops, and the shops that spent most. */
+function Advertising({ ad }: { ad: NonNullable<Dashboard['ad']> }) {
+  return (
+    <Col xs={24}>
+      <Card variant="borderless" title="이번 달 광고 (전체 업체)" extra={<Typography.Text type="secondary">{ad.from} ~ {ad.to}</Typography.Text>}>
+        <Row gutter={[24, 16]}>
+          <Col xs={24} xl={8}>
+            <AdFiguresRow totals={ad.totals} />
+            <Typography.Text type="secondary" style={{ fontSize: 13 }}>
+              접수 {formatNumber(ad.totals.leads)}건 · CPL {won(ad.totals.cpl)}
+            </Typography.Text>
+          </Col>
+          <Col xs={24} xl={16}>
+            <Table<AdShop>
+              rowKey="shopId"
+              size="small"
+              pagination={false}
+              dataSource={ad.byShop}
+              locale={{ emptyText: '이번 달 입력된 광고비가 없습니다.' }}
+              columns={[
+                {
+                  title: '업체 (광고비 상위)', dataIndex: 'shopName',
+                  render: (v: string, r) => <ShopLink shopId={r.shopId} to="/advertising-status">{v}</ShopLink>,
+                },
+                { title: '광고비', dataIndex: 'spend', align: 'right', render: won },
+                { title: '유효 DB', dataIndex: 'validLeads', align: 'right', render: formatNumber },
+                { title: 'CPA', dataIndex: 'cpa', align: 'right', render: (v: number | null) => <strong>{won(v)}</strong> },
+              ]}
+            />
+          </Col>
+        </Row>
+      </Card>
+    </Col>
   );
 }

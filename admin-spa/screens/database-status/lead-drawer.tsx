@@ -9,6 +9,7 @@ import { formatDateTime } from '@/lib/format.ts';
 import { PhoneCell, ReservationCell, StatusSelect, duration, useLeadSave } from './lead-edits.tsx';
 import { StatusTag } from '@/components/status-tag.tsx';
 import { ReturnRequest } from './return-request.tsx';
+import { DELIVERY_KIND_LABELS, JOB_TRIGGER_LABELS, type DeliveryKind, type JobTrigger } from '@contracts/delivery.ts';
 
 const ACTIONS: Record<string, string> = {
   created: '접수', view: '열람', unmask: '전화번호 보기', status: '상태 변경', memo: '메모', assign: '배분', export: '내보내기',
@@ -31,6 +32,10 @@ function describe(e: LeadEventItem): string {
   if (e.action === 'created') return a.duplicateOf ? `중복 (#${String(a.duplicateOf)})` : '';
   if (e.action === 'return-request') return [a.reason, a.note].filter(Boolean).map(String).join(' · ');
   if (e.action === 'return-approve' || e.action === 'return-reject') return a.note ? String(a.note) : '';
+  if (e.action === 'deliver') {
+    const kind = DELIVERY_KIND_LABELS[a.kind as DeliveryKind];
+    return [a.channelName ? `${kind ? `${kind} ` : ''}'${String(a.channelName)}'` : kind, a.trigger ? JOB_TRIGGER_LABELS[a.trigger as JobTrigger] : null].filter(Boolean).join(' · ');
+  }
   return '';
 }
 

@@ -1,12 +1,16 @@
 // 업체 대시보드: the current shop's leads at a glance — today and this month against the same
 // stretch before, what waits (미배분, 미처리 past the shop's threshold, today's appointments),
 // the last 30 days, this month's statuses, landings and media. Each figure opens the list
-// behind it. A counselor sees the figures of their own leads. Live: the lead stream refreshes it.
+// behind it. A counselor sees the figures of their own leads. With 계약 현황, each contract's
+// progress, the landings its cap holds closed and the latest closings; with 광고 현황, this
+// month's spend and CPA; with DB 전송 이력, failed and retrying deliveries, channels a receiver
+// turned off and the latest failures (the server sends each only to those). Live: the lead
+// stream refreshes it.
 import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { Card, Col, Empty, Progress, Row, Skeleton, Space, Statistic, Table, Typography } from 'antd';
+import { Card, Col, Empty, List, Progress, Row, Skeleton, Space, Statistic, Table, Typography } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
-import { BACKLOG_DAYS, SHOP_DASHBOARD_DAYS, shopDashboardApi } from '@contracts/shop-dashboard.ts';
+import { BACKLOG_DAYS, SHOP_DASHBOARD_DAYS, shopDashboardApi, type ShopDashboard } from '@contracts/shop-dashboard.ts';
 import type { CsStatus } from '@contracts/leads.ts';
 import { useCall } from '@/lib/use-call.ts';
 import { useBackgroundRefresh } from '@/lib/query-client.ts';
@@ -15,6 +19,8 @@ import { useCurrentShop } from '@/lib/shop.tsx';
 import { formatNumber, sliceShare } from '@/lib/format.ts';
 import { ServerError } from '@/layouts/results.tsx';
 import { dailyLeadsOption } from '@/components/daily-leads-option.ts';
+import { AdFiguresRow, CapEventList, ContractProgressItem, contractStatusPath, won } from './money.tsx';
+import { DeliveryRow } from './delivery.tsx';
 
 const Chart = lazy(() => import('@/components/chart.tsx'));
 const BLUE = '#1677ff';
@@ -114,6 +120,8 @@ export default function ShopDashboardScreen() {
           );
         })}
       </Row>
+      {(d.contracts || d.ad) && <Money contracts={d.contracts} ad={d.ad} />}
+      {d.delivery && <DeliveryRow delivery={d.delivery} today={d.today} canSettings={can('database-delivery-settings', 'read')} />}
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={16}>
           <Card variant="borderless" title={`최근 ${SHOP_DASHBOARD_DAYS}일 접수 추이`}>
@@ -149,6 +157,48 @@ export default function ShopDashboardScreen() {
         </Col>
       </Row>
     </Space>
+  );
+}
+
+/** 계약 진행 and 최근 마감·재개 (계약 현황 read), 이번 달 광고 (광고 현황 read). */
+function Money({ contracts, ad }: Pick<ShopDashboard, 'contracts' | 'ad'>) {
+  const adCard = ad && (
+    <Card variant="borderless" title="이번 달 광고" extra={<Link to="/advertising-status">광고 현황</Link>}>
+      <AdFiguresRow totals={ad.totals} />
+      <Typography.Text type="secondary" style={{ fontSize: 13 }}>
+        {ad.from} ~ {ad.to} · 접수 {count(ad.totals.leads)} · CPL {won(ad.totals.cpl)}
+      </Typography.Text>
+    </Card>
+  );
+  if (!contracts) return <Row gutter={[16, 16]}><Col xs={24} xl={8}>{adCard}</Col></Row>;
+  return (
+    <Row gutter={[16, 16]}>
+      <Col xs={24} xl={16}>
+        <Card variant="borderless" title="계약 진행" extra={<Link to="/contract-status">계약 현황</Link>} style={{ height: '100%' }}>
+          {contracts.items.length === 0 ? (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="진행 중인 계약이 없습니다." />
+          ) : (
+            <List
+              dataSource={contracts.items}
+              rowKey={(p) => p.contract.id}
+              renderItem={(p) => (
+                <List.Item>
+                  <ContractProgressItem p={p} link={(name) => <Link to={contractStatusPath(p.contract.id)}>{name}</Link>} />
+                </List.Item>
+              )}
+            />
+          )}
+        </Card>
+      </Col>
+      <Col xs={24} xl={8}>
+        <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+          {adCard}
+          <Card variant="borderless" title="최근 마감·재개">
+            <CapEventList events={contracts.capEvents} />
+          </Card>
+        </Space>
+      </Col>
+    </Row>
   );
 }
 

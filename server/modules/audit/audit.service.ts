@@ -50,7 +50,7 @@ export function auditBy(db: Kysely<Database>, actor: Actor, entry: Omit<AuditEnt
 }
 
 /** List-level access to personal data, recorded in access_events. */
-export type AccessAction = 'export' | 'search' | 'import' | 'history-export' | 'review';
+export type AccessAction = 'export' | 'search' | 'import' | 'history-export' | 'review' | 'api-pull';
 
 export interface AccessEntry {
   /** The shop whose data was reached; null when none was (a search that found nothing). */
@@ -62,8 +62,11 @@ export interface AccessEntry {
   detail?: unknown;
 }
 
-/** Records list-level access by `actor` on `db` (pass the access's own transaction when it has one). */
-export async function recordAccess(db: Kysely<Database>, actor: Actor, entry: AccessEntry, at: Date): Promise<void> {
+/**
+ * Records list-level access by `actor` on `db` (pass the access's own transaction when it has one);
+ * a caller without an account (a shop's API key: its detail names the key) records `id: null`.
+ */
+export async function recordAccess(db: Kysely<Database>, actor: Pick<Actor, 'ip'> & { id: number | null }, entry: AccessEntry, at: Date): Promise<void> {
   await auditRepository(db).insertAccess({
     shop_id: entry.shopId,
     account_id: actor.id,

@@ -4,12 +4,23 @@ import { defineRoute } from '../../plugins/route.ts';
 import { eventStreams } from '../../plugins/event-stream.ts';
 import { dashboardService } from './dashboard.service.ts';
 import { DASHBOARD_STREAM_EVENT, dashboardApi, type DashboardStreamEvent } from '../../../contracts/dashboard.ts';
+import { allows } from '../../../contracts/permissions.ts';
 
 export async function dashboardRoutes(app: FastifyInstance, links: ModuleLinks): Promise<void> {
-  const service = dashboardService(app.db, app.clock);
+  const service = dashboardService(app.db, app.clock, links);
   const streams = eventStreams(app);
   const read = { screen: 'dashboard', action: 'read' } as const;
-  defineRoute(app, dashboardApi.get, { access: read, handler: () => service.get() });
+  defineRoute(app, dashboardApi.get, {
+    access: read,
+    handler: (c) => {
+      // The money, delivery and reservations are sent only to those who may open the screens they come from (every shop's, in the admin area).
+      const { permissions } = c.auth.account;
+      return service.get({
+        contracts: allows(permissions, 'contract-status', 'read'), ads: allows(permissions, 'advertising-status', 'read'),
+        delivery: allows(permissions, 'shop-data-deliver-history', 'read'), reservations: allows(permissions, 'system-reservation', 'read'),
+      });
+    },
+  });
   // The dashboard refreshes as leads arrive in any shop; the stream names shops and counts only.
   defineRoute(app, dashboardApi.stream, {
     access: read,

@@ -1,6 +1,9 @@
+import crypto from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createShop, TEST_PASSWORD, testApp, type TestApp } from '../../test-helpers.ts';
-import { landingTestApp, leadBody, openLanding, submit } from '../../test-landings.ts';
+import { createShop, TEST_PASSWORD, testApp, type Client, type TestApp } from '../../test-helpers.ts';
+import { landingInput, landingTestApp, leadBody, openLanding, submit, type LandingTestApp } from '../../test-landings.ts';
+import { reopenJob } from '../../worker/reopen.ts';
+import { reservationsJob } from '../../worker/reservations.ts';
 import { readStream } from '../../test-streams.ts';
 import { DASHBOARD_STREAM_EVENT, type DashboardStreamEvent } from '../../../contracts/dashboard.ts';
 
@@ -88,5 +91,245 @@ describe('the dashboard stream', () => {
     } finally {
       await l.close();
     }
+  });
+});
+
+describe('the money on the dashboard', () => {
+  let l: LandingTestApp;
+  let implant: number;
+  let checkup: number;
+  let media: number;
+  let other: number;
+  beforeEach(async () => {
+    // Sessions outlive the day the clock moves through.
+    l = await landingTestApp({ sessionIdleMinutes: 1_000_000, sessionAbsoluteHours: 100_000 });
+    media = (await l.admin.post('/api/codes/media-type', { name: '메타', code: 'meta' })).json().id as number;
+    implant = await openLanding(l, { mediaTypeId: media });
+    checkup = await openLanding(l, { ...landingInput(), landingCode: 'checkup', title: '건강검진 이벤트' });
+    other = await createShop(l.admin, 'other');
+  });
+  afterEach(async () => {
+    await l.close();
+  });
+
+  const at = (iso: string) => void (l.clock.current = new Date(iso));
+  const dashboard = async (c: Client = l.admin) => {
+    const res = await c.get('/api/dashboard');
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  };
+  async function contract(shopId: number, extra: Record<string, unknown>): Promise<number> {
+    const res = await l.admin.post(`/api/shops/${shopId}/contracts`, {
+      name: '11월 계약', startsOn: '2026-11-01', endsOn: '2026-11-30', quantity: 5, unitPrice: 30_000, dailyCap: null,
+      landingIds: [], mediaTypeIds: [], returnWindowDays: 7, maxReturnRate: 10, autoClose: false, memo: '', ...extra,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id as number;
+  }
+  const status = async (shopId: number, id: number) => {
+    const res = await l.admin.get(`/api/shops/${shopId}/contracts/status?contractId=${id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().contracts[0];
+  };
+  const visitor = async (phone: string) => expect((await submit(l, leadBody(l, implant, { phone }))).statusCode).toBe(201);
+  /** A lead of the other shop entered by hand at `when`. */
+  async function entered(when: string, phone: string) {
+    at(when);
+    const res = await l.admin.post(`/api/shops/${other}/data-insertion/leads`, { name: '고객', phone, landingId: null, mediaTypeId: media, consentBasis: 'phone-verbal' });
+    expect(res.statusCode, res.body).toBe(201);
+    at('2026-11-21T01:00:00.000Z');
+  }
+  const reopen = () => reopenJob(l.app.db, () => l.clock.now(), { changed: l.app.links.landingsChanged }).run();
+
+  it('watches contracts near their quantity or behind pace, the landings caps hold closed, and the closings and reopenings', async () => {
+    const capped = await contract(l.shopId, { name: '일 한도 계약', landingIds: [implant], dailyCap: 2, autoClose: true });
+    // No lead yet: no pace, not watched.
+    await contract(l.shopId, { name: '검진 계약', landingIds: [checkup] });
+    const near = await contract(other, { name: '거의 다 찬 계약' });
+    for (const [i, day] of ['2026-11-05', '2026-11-09', '2026-11-14', '2026-11-20'].entries()) await entered(`${day}T03:00:00.000Z`, `010-8000-000${i}`);
+    await visitor('010-9000-0001');
+    await visitor('010-9000-0002');
+
+    const d = await dashboard();
+    // 4 of 5 (80%): near; 2 of 5 in 21 days: the other 3 take 32 days more at that pace, to 23 Dec, past its end.
+    expect(d.contracts.watch.map((c: { contract: { id: number }; shopName: string; counted: number; projectedOn: string; reasons: string[] }) =>
+      [c.contract.id, c.shopName, c.counted, c.projectedOn, c.reasons])).toEqual([
+      [near, '업체 other', 4, '2026-11-27', ['near']],
+      [capped, '미소치과', 2, '2026-12-23', ['behind']],
+    ]);
+    for (const c of d.contracts.watch) {
+      const s = await status(c.contract.shopId, c.contract.id);
+      expect(c).toMatchObject({ counted: s.counted, quantity: s.quantity, remaining: s.remaining, todayCount: s.todayCount, projectedOn: s.projectedOn, lastDay: s.lastDay });
+    }
+    const closing = { shopId: l.shopId, shopName: '미소치과', landingId: implant, title: '임플란트 상담 이벤트', contractId: capped, contractName: '일 한도 계약' };
+    expect(d.contracts.closedLandings).toEqual([{ ...closing, closedAt: '2026-11-21T01:00:00.000Z', reopenAt: '2026-11-21T15:00:00.000Z' }]);
+    expect(d.contracts.watch[1].closedLandings).toEqual([{ id: implant, title: '임플란트 상담 이벤트', reopenAt: '2026-11-21T15:00:00.000Z' }]);
+    expect(d.contracts.capEvents).toEqual([
+      {
+        id: expect.any(Number), kind: 'closed-daily', landingId: implant, landingTitle: '임플란트 상담 이벤트', count: 2, at: '2026-11-21T01:00:00.000Z',
+        contractId: capped, contractName: '일 한도 계약', shopId: l.shopId, shopName: '미소치과',
+      },
+    ]);
+
+    // Seoul midnight: open at once (before the job), and the job's reopening is listed.
+    at('2026-11-21T15:00:01.000Z');
+    expect((await dashboard()).contracts.closedLandings).toEqual([]);
+    expect(await reopen()).toEqual([implant]);
+    const after = await dashboard();
+    expect(after.contracts.closedLandings).toEqual([]);
+    expect(after.contracts.capEvents.map((e: { kind: string; shopName: string; at: string }) => [e.kind, e.shopName, e.at])).toEqual([
+      ['reopened', '미소치과', '2026-11-21T15:00:01.000Z'],
+      ['closed-daily', '미소치과', '2026-11-21T01:00:00.000Z'],
+    ]);
+  });
+
+  it('adds this month’s ad spend and CPA across shops as each shop’s 광고 현황 shows it', async () => {
+    await visitor('010-9000-0001');
+    await visitor('010-9000-0002');
+    await entered('2026-10-31T03:00:00.000Z', '010-8000-0001');
+    await entered('2026-11-20T03:00:00.000Z', '010-8000-0002');
+    const spend = async (shopId: number, rows: unknown[]) => expect((await l.admin.put(`/api/shops/${shopId}/ad-spend`, { rows })).statusCode).toBe(200);
+    await spend(l.shopId, [{ day: '2026-11-20', mediaTypeId: media, impressions: 5000, clicks: 100, spend: 100_000 }]);
+    await spend(other, [
+      { day: '2026-10-31', mediaTypeId: media, impressions: 900, clicks: 9, spend: 99_000 },
+      { day: '2026-11-21', mediaTypeId: media, impressions: 3000, clicks: 60, spend: 300_000 },
+    ]);
+    const month = async (shopId: number) => (await l.admin.get(`/api/shops/${shopId}/ad-spend`)).json().totals;
+    const [a, b] = [await month(l.shopId), await month(other)];
+
+    const d = await dashboard();
+    expect(d.ad.from).toBe('2026-11-01');
+    expect(d.ad.to).toBe('2026-11-21');
+    expect(d.ad.byShop).toEqual([{ shopId: other, shopName: '업체 other', ...b }, { shopId: l.shopId, shopName: '미소치과', ...a }]);
+    expect(b).toMatchObject({ spend: 300_000, validLeads: 1, cpa: 300_000 });
+    expect(a).toMatchObject({ spend: 100_000, validLeads: 2, cpa: 50_000 });
+    expect(d.ad.totals).toEqual({ impressions: 8000, clicks: 160, spend: 400_000, leads: 3, validLeads: 3, ctr: 2, cvr: 1.88, cpl: 133_333, cpa: 133_333 });
+  });
+
+  it('leaves the money out for an account without 계약 현황 and 광고 현황', async () => {
+    const type = await l.admin.post('/api/account-types', { name: '현황 보조', area: 'admin', dataScope: 'all' });
+    expect(type.statusCode, type.body).toBe(201);
+    const set = await l.admin.put(`/api/permissions/${type.json().id}`, { permissions: { dashboard: 'read' }, canUnmask: false, canExport: false });
+    expect(set.statusCode, set.body).toBe(200);
+    expect((await l.admin.post('/api/accounts', { loginId: 'viewer', password: TEST_PASSWORD, name: '현황 보조', accountTypeId: type.json().id })).statusCode).toBe(201);
+    const d = await dashboard(await l.login('viewer', TEST_PASSWORD));
+    expect(d.contracts).toBeNull();
+    expect(d.ad).toBeNull();
+    expect(d.delivery).toBeNull();
+    expect(d.reservations).toBeNull();
+    expect(d.leads.today).toBe(0);
+  });
+});
+
+describe('delivery and system reservations on the dashboard', () => {
+  let l: LandingTestApp;
+  let landing: number;
+  let other: number;
+  let quiet: number;
+  beforeEach(async () => {
+    l = await landingTestApp({ sessionIdleMinutes: 1_000_000, sessionAbsoluteHours: 100_000 });
+    landing = await openLanding(l);
+    other = await createShop(l.admin, 'other');
+    quiet = await createShop(l.admin, 'quiet');
+  });
+  afterEach(async () => {
+    await l.close();
+  });
+
+  const NOW = '2026-11-21T01:00:00.000Z';
+  const dashboard = async (c: Client = l.admin) => {
+    const res = await c.get('/api/dashboard');
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  };
+  async function channel(shopId: number, name: string, o: { enabled?: boolean; gone?: boolean } = {}): Promise<number> {
+    return (await l.app.db
+      .insertInto('delivery_channels')
+      .values({
+        shop_id: shopId, name, kind: 'webhook', enabled: o.enabled === false || o.gone ? 0 : 1, mode: 'instant', config: '{"url":"https://crm.example.com/hook"}', secret: 'whsec_test',
+        disabled_reason: o.gone ? '수신 서버가 410 Gone으로 답했습니다.' : null, disabled_at: o.gone ? NOW : null, created_at: NOW, updated_at: NOW,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()).id;
+  }
+  /** A job of a lead entered by hand in the shop, as it stands after `attempts` tries. */
+  let entered = 0;
+  async function job(shopId: number, channelId: number, status: 'pending' | 'succeeded' | 'failed' | 'cancelled', attempts: number): Promise<void> {
+    const phone = `010-7300-${String(++entered).padStart(4, '0')}`;
+    const res = await l.admin.post(`/api/shops/${shopId}/data-insertion/leads`, { name: '고객', phone, landingId: null, mediaTypeId: null, consentBasis: 'phone-verbal' });
+    expect(res.statusCode, res.body).toBe(201);
+    const lead = await l.app.db.selectFrom('leads').select('id').where('shop_id', '=', shopId).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    await l.app.db.insertInto('delivery_jobs').values({
+      shop_id: shopId, channel_id: channelId, lead_id: lead.id, status, trigger: 'intake', attempts, next_attempt_at: NOW, idempotency_key: crypto.randomUUID(),
+      last_error: status === 'failed' ? '수신 서버가 HTTP 503으로 답했습니다.' : null, created_at: NOW, updated_at: NOW,
+    }).execute();
+  }
+
+  it('lists the shops whose delivery is in trouble, the most failed first, with totals', async () => {
+    // 미소치과: one failed, one retrying, one waiting its first try, one delivered, one cancelled; a channel a 410 turned off.
+    const crm = await channel(l.shopId, 'CRM');
+    await channel(l.shopId, '문자', { gone: true });
+    await job(l.shopId, crm, 'failed', 8);
+    await job(l.shopId, crm, 'pending', 1);
+    await job(l.shopId, crm, 'pending', 0);
+    await job(l.shopId, crm, 'succeeded', 1);
+    await job(l.shopId, crm, 'cancelled', 2);
+    // other: two failed on channels since turned off by 410s; a channel paused by staff does not count.
+    const gone1 = await channel(other, '본사 CRM', { gone: true });
+    const gone2 = await channel(other, '지점 CRM', { gone: true });
+    await channel(other, '쉬는 채널', { enabled: false });
+    await job(other, gone1, 'failed', 8);
+    await job(other, gone2, 'failed', 1);
+    // quiet: only deliveries that went well.
+    const fine = await channel(quiet, '정상 채널');
+    await job(quiet, fine, 'succeeded', 1);
+    await job(quiet, fine, 'succeeded', 2);
+
+    const d = await dashboard();
+    expect(d.delivery).toEqual({
+      totals: { failed: 3, retrying: 1, channelsOff: 3 },
+      byShop: [
+        { shopId: other, shopName: '업체 other', failed: 2, retrying: 0, channelsOff: 2 },
+        { shopId: l.shopId, shopName: '미소치과', failed: 1, retrying: 1, channelsOff: 1 },
+      ],
+    });
+    // Each shop's own 대기·실패 중 counts the same failures.
+    for (const row of d.delivery.byShop) {
+      const summary = await l.admin.get(`/api/shops/${row.shopId}/deliveries/summary`);
+      expect(summary.statusCode, summary.body).toBe(200);
+      expect(summary.json().failed).toBe(row.failed);
+    }
+  });
+
+  it('shows the next five system reservations under way or scheduled, the earliest first', async () => {
+    const reserve = async (body: Record<string, unknown>) => {
+      const res = await l.admin.post('/api/system-reservations', body);
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().id as number;
+    };
+    const announcement = await reserve({ kind: 'announcement', title: '12월 정산 안내', startsAt: NOW, endsAt: '2026-11-28T01:00:00.000Z', message: '정산서는 5일에 발행합니다.', accountTypeIds: [] });
+    const maintenance = await reserve({ kind: 'maintenance', title: '정기 점검', startsAt: '2026-11-29T17:00:00.000Z', endsAt: '2026-11-29T19:00:00.000Z', message: '서버 점검' });
+    const close = await reserve({ kind: 'landing-close', title: '이벤트 종료', startsAt: '2026-11-22T15:00:00.000Z', landingId: landing });
+    const opens: number[] = [];
+    for (const day of ['23', '24', '25']) opens.push(await reserve({ kind: 'landing-open', title: `${day}일 재게시`, startsAt: `2026-11-${day}T00:00:00.000Z`, landingId: landing }));
+    const cancelled = await reserve({ kind: 'landing-close', title: '취소된 종료', startsAt: '2026-11-21T12:00:00.000Z', landingId: landing });
+    expect((await l.admin.post(`/api/system-reservations/${cancelled}/cancel`, { reason: '일정 변경' })).statusCode).toBe(200);
+    // The worker puts the announcement up.
+    expect((await reservationsJob(l.app.db, l.clock.now, { setLandingStatus: l.app.links.setLandingStatus }).run()).map((r) => [r.id, r.status])).toEqual([[announcement, 'running']]);
+
+    const d = await dashboard();
+    expect(d.reservations).toEqual([
+      { id: announcement, kind: 'announcement', title: '12월 정산 안내', startsAt: NOW, endsAt: '2026-11-28T01:00:00.000Z', status: 'running' },
+      { id: close, kind: 'landing-close', title: '이벤트 종료', startsAt: '2026-11-22T15:00:00.000Z', endsAt: null, status: 'scheduled' },
+      ...opens.map((id, i) => ({ id, kind: 'landing-open', title: `${23 + i}일 재게시`, startsAt: `2026-11-${23 + i}T00:00:00.000Z`, endsAt: null, status: 'scheduled' })),
+    ]);
+
+    // Once the closing ran it is history: the maintenance window comes into the five.
+    l.clock.current = new Date('2026-11-22T15:00:10.000Z');
+    await reservationsJob(l.app.db, l.clock.now, { setLandingStatus: l.app.links.setLandingStatus }).run();
+    const later = await dashboard();
+    expect(later.reservations.map((r: { id: number; status: string }) => [r.id, r.status])).toEqual([
+      [announcement, 'running'], ...opens.map((id) => [id, 'scheduled']), [maintenance, 'scheduled'],
+    ]);
   });
 });

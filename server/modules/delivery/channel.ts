@@ -51,6 +51,8 @@ export interface SendInput {
   /** The job's attempt number (1 for the first). */
   attempt: number;
   now: Date;
+  /** When the delivery was made, the same for each of its attempts (the first job's creation); `now` when absent. */
+  sentAt?: string;
 }
 
 export interface SendResult {

@@ -22,7 +22,7 @@ export async function landingsRoutes(app: FastifyInstance, links: ModuleLinks): 
 
   defineRoute(app, api.list, { access: read, handler: (c) => service.list(c.shopId, c.query) });
   defineRoute(app, api.options, {
-    access: { screen: ['landing-status', 'database-status', 'landing-script-management'], action: 'read', shop: true },
+    access: { screen: ['landing-status', 'database-status', 'landing-script-management', 'shop-data-delivery'], action: 'read', shop: true },
     handler: (c) => service.options(c.shopId),
   });
   defineRoute(app, api.create, { access: write, handler: (c) => service.create(c.shopId, c.body, c.actor) });

@@ -8,7 +8,7 @@ import { uncoveredFields } from '../../../contracts/privacy.ts';
 import { OPERATOR_MISSING } from '../../../contracts/operator.ts';
 import { imageInfo } from './image-info.ts';
 import { AppError, badRequest, conflict, foundOr404, notFound } from '../../lib/errors.ts';
-import { auditBy, type Actor } from '../audit/audit.service.ts';
+import { audit, auditBy, type Actor } from '../audit/audit.service.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { inTransaction, isUniqueViolation } from '../../db/dialect-sql.ts';
 import { addDays, periodInstants, seoulDay } from '../../../contracts/kst.ts';
@@ -94,11 +94,15 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
     if (same && same.id !== selfId) throw conflict('이미 사용 중인 랜딩 코드입니다.', { landingCode: '이미 사용 중인 랜딩 코드입니다.' });
   }
 
-  /** A change to a landing and its audit entry, in one transaction. */
-  const write = (id: number, row: Parameters<typeof repo.update>[1], actor: Actor, action: string) =>
+  /**
+   * A change to a landing and its audit entry, in one transaction. No actor: the system made it
+   * (a scheduled 시스템 예약), recorded without an account and with the reason.
+   */
+  const write = (id: number, row: Parameters<typeof repo.update>[1], actor: Actor | null, action: string, reason?: string) =>
     inTransaction(db, async (trx) => {
       await landingsRepository(trx).update(id, row);
-      await auditBy(trx, actor, { action, target: 'landing', targetId: id }, clock());
+      const entry = { action, target: 'landing', targetId: id, ...(reason ? { detail: { reason } } : {}) };
+      await (actor ? auditBy(trx, actor, entry, clock()) : audit(trx, { ...entry, accountId: null }, clock()));
     });
 
   async function policyFor(shopId: number, pinned: number | null) {
@@ -169,7 +173,7 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
       return get(shopId, id);
     },
 
-    async publish(shopId: number, id: number, actor: Actor) {
+    async publish(shopId: number, id: number, actor: Actor | null, reason?: string) {
       const current = await row(shopId, id);
       const now = clock();
       if (current.close_at && new Date(current.close_at) <= now) {
@@ -179,17 +183,17 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
       if (!policy) throw conflict('게시된 개인정보 처리방침이 없습니다. 개인정보 처리방침을 먼저 게시하세요.');
       // The privacy page must name who collects: the agency, unless the shop collects for itself.
       if (policy.collector === 'operator' && !(await repo.operator())) throw conflict(OPERATOR_MISSING);
-      await write(id, { status: 'open', published_at: now.toISOString(), updated_at: now.toISOString(), closed_by_contract_id: null, reopen_at: null }, actor, 'landing-publish');
+      await write(id, { status: 'open', published_at: now.toISOString(), updated_at: now.toISOString(), closed_by_contract_id: null, reopen_at: null }, actor, 'landing-publish', reason);
       await hooks.changed([id]);
       return get(shopId, id);
     },
 
-    async close(shopId: number, id: number, actor: Actor) {
+    async close(shopId: number, id: number, actor: Actor | null, reason?: string) {
       const current = await row(shopId, id);
       if (current.status === 'draft') throw conflict('게시하지 않은 랜딩은 종료할 수 없습니다.');
       const now = clock();
       // Closed by hand: no longer the contract's closing, and it does not reopen at midnight.
-      await write(id, { status: 'closed', updated_at: now.toISOString(), closed_by_contract_id: null, reopen_at: null }, actor, 'landing-close');
+      await write(id, { status: 'closed', updated_at: now.toISOString(), closed_by_contract_id: null, reopen_at: null }, actor, 'landing-close', reason);
       await hooks.changed([id]);
       return get(shopId, id);
     },

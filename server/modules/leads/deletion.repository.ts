@@ -59,9 +59,13 @@ export function deletionRepository(db: Kysely<Database>) {
       return out;
     },
 
-    /** Brings deleted leads of the shop back, if not destroyed yet; answers those it restored. */
+    /**
+     * Brings deleted leads of the shop back, if not destroyed yet; answers those it restored. They
+     * leave the pull feed's order (feed_seq null) to be numbered anew at its end: a reader already
+     * past their old place still gets them (lead-feed-seq.ts).
+     */
     async unmarkDeleted(shopId: number, ids: number[], at: string) {
-      return db.updateTable('leads').set({ deleted_at: null, deleted_by: null, delete_reason: null, updated_at: at })
+      return db.updateTable('leads').set({ deleted_at: null, deleted_by: null, delete_reason: null, updated_at: at, feed_seq: null })
         .where('shop_id', '=', shopId).where('id', 'in', ids).where('deleted_at', 'is not', null).where('purged_at', 'is', null)
         .returning(['id', 'assignee_id']).execute();
     },

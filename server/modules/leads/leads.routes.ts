@@ -7,10 +7,10 @@ import { allocationService } from './allocation.ts';
 import { allocationApi } from '../../../contracts/allocation.ts';
 import { LEAD_STREAM_EVENT, leadsApi as api, type LeadChange, type LeadStreamEvent } from '../../../contracts/leads.ts';
 
-const LEAD_LISTERS = ['database-status', 'data-allocation', 'data-allocation-modify', 'data-deletion'];
+const LEAD_LISTERS = ['database-status', 'data-allocation', 'data-allocation-modify', 'data-deletion', 'shop-data-delivery'];
 
 /** The screens that work leads, each reading the shop's counselors. */
-const COUNSELOR_READERS = ['database-status', 'data-allocation', 'data-allocation-modify', 'database-calendar', 'cs-stats', 'data-deletion'];
+const COUNSELOR_READERS = ['database-status', 'data-allocation', 'data-allocation-modify', 'database-calendar', 'cs-stats', 'data-deletion', 'shop-data-delivery'];
 
 export async function leadsRoutes(app: FastifyInstance, links: ModuleLinks): Promise<void> {
   const service = leadsService(app.db, app.clock, links.leadsChanged);

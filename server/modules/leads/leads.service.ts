@@ -12,6 +12,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { auditBy, type Actor } from '../audit/audit.service.ts';
 import { autoAllocate } from './allocation.ts';
 import { closeAtCaps, lockRunningContracts, withCapsSettled } from './contract-caps.ts';
+import { writeDeliveryJobs } from './delivery-outbox.ts';
 import { addDays, periodInstants, seoulDay } from '../../../contracts/kst.ts';
 import { formatPhone, maskPhone } from '../../../contracts/rules.ts';
 import {
@@ -22,6 +23,10 @@ import {
 export type { NewLead };
 // Contract caps (contract-caps.ts): intake's gate, the review after a contract changed, the reopening at midnight.
 export { contractCapGate, reopenDue, reviewContractCaps, type CapChanges, type CapGate } from './contract-caps.ts';
+// The pull feed's order (lead-feed-seq.ts): committed leads numbered by one serial step.
+export { assignFeedSeq } from './lead-feed-seq.ts';
+// The delivery outbox (delivery-outbox.ts): the manual send enqueues chosen leads for a channel.
+export { enqueueDeliveries, nextDigestAt, type DeliveryRequest } from './delivery-outbox.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -55,11 +60,11 @@ export interface InsertOptions<T extends AcceptedLead> {
 
 /**
  * Work that runs in the transaction accepting leads, after they are written, in this order
- * (the automatic allocation, then the contracts' caps closing landings; the delivery outbox
- * joins later). Statically listed: no module registers itself at run time.
+ * (the automatic allocation, then the contracts' caps closing landings, then the delivery
+ * outbox's jobs). Statically listed: no module registers itself at run time.
  */
 type SameTransactionStep = (trx: Transaction<Database>, leads: Array<AcceptedLead & CreatedLead>, now: Date) => Promise<void>;
-const SAME_TRANSACTION_STEPS: readonly SameTransactionStep[] = [autoAllocate, closeAtCaps];
+const SAME_TRANSACTION_STEPS: readonly SameTransactionStep[] = [autoAllocate, closeAtCaps, writeDeliveryJobs];
 
 /**
  * Writes accepted leads in order, in `trx`: a lead whose shop has a live lead with the same
@@ -147,8 +152,8 @@ function toListItem(r: ListRow, overdueBefore: string): LeadListItem {
   };
 }
 
-/** The form's answers with the landing's labels (a field since removed keeps its key as label). */
-function labelledAnswers(answersJson: string, formFieldsJson: string | null): LeadDetail['answers'] {
+/** The form's answers with the landing's labels (a field since removed keeps its key as label); the delivery worker sends them so too. */
+export function labelledAnswers(answersJson: string, formFieldsJson: string | null): LeadDetail['answers'] {
   const answers = JSON.parse(answersJson) as Record<string, string | string[]>;
   const fields = formFieldsJson ? (JSON.parse(formFieldsJson) as Array<{ key: string; label: string }>) : [];
   const label = new Map(fields.map((f) => [f.key, f.label]));
@@ -375,6 +380,22 @@ export function leadsService(db: Kysely<Database>, clock: Clock, announce: (chan
 /** An approved return takes a lead out of the counts for good (validity 'returned'; a later status change keeps it). */
 export async function markReturned(trx: Kysely<Database>, leadId: number, now: Date): Promise<void> {
   await leadsRepository(trx).update([leadId], { validity: 'returned', updated_at: now.toISOString() });
+}
+
+/** Events in leads' access records, written by another part with its transaction (the delivery worker's `deliver`, many at once). */
+export async function recordLeadEvents(
+  trx: Kysely<Database>,
+  events: ReadonlyArray<{ leadId: number; shopId: number; accountId: number | null; action: string; before: unknown; after: unknown; ip: string | null }>,
+  now: Date,
+): Promise<void> {
+  if (!events.length) return;
+  const at = now.toISOString();
+  const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+  const rows = events.map((e) => ({
+    lead_id: e.leadId, shop_id: e.shopId, account_id: e.accountId, action: e.action, ip: e.ip, at, before: json(e.before), after: json(e.after),
+  }));
+  // 500 rows of 8 values a statement: well inside both engines' parameter limits.
+  for (let i = 0; i < rows.length; i += 500) await leadsRepository(trx).insertEvents(rows.slice(i, i + 500));
 }
 
 /** One event in a lead's access record, written by another module's step with its transaction (a return's request or decision). */

@@ -148,6 +148,20 @@ export function shopContractsService(db: Kysely<Database>, clock: Clock, links: 
     };
   }
 
+  /** 계약 현황's figures of these contracts, in their order: one grouped query per contract, the rest read for all at once. */
+  async function figuresOf(rows: ContractRow[], today: string): Promise<ContractFigures[]> {
+    const ids = rows.map((c) => c.id);
+    const [scopes, counts, closed] = await Promise.all([scopesOf(repo, ids), repo.returnCounts(ids), repo.closedLandings(ids)]);
+    const returns = (id: number) => {
+      const of = (status: string) => Number(counts.find((x) => x.contract_id === id && x.status === status)?.n ?? 0);
+      return { requested: of('requested'), approved: of('approved'), rejected: of('rejected') };
+    };
+    return Promise.all(
+      rows.map((c) => figures(c, scopes.get(c.id)!, today, returns(c.id),
+        closed.filter((l) => l.closed_by_contract_id === c.id).map((l) => ({ id: l.id, title: l.title, reopenAt: l.reopen_at })))),
+    );
+  }
+
   return {
     /** 계약 관리's table: status is computed (it depends on the counted leads), so the shop's contracts are filtered and paged here. */
     async list(shopId: number, q: ContractListQuery) {
@@ -277,17 +291,18 @@ export function shopContractsService(db: Kysely<Database>, clock: Clock, links: 
           .sort((a, b) => (a.starts_on < b.starts_on ? 1 : a.starts_on > b.starts_on ? -1 : b.id - a.id))
           .slice(0, STATUS_MAX_CONTRACTS);
       }
-      const ids = rows.map((c) => c.id);
-      const [scopes, counts, closed] = await Promise.all([scopesOf(repo, ids), repo.returnCounts(ids), repo.closedLandings(ids)]);
-      const returns = (id: number) => {
-        const of = (status: string) => Number(counts.find((x) => x.contract_id === id && x.status === status)?.n ?? 0);
-        return { requested: of('requested'), approved: of('approved'), rejected: of('rejected') };
-      };
-      const contracts = await Promise.all(
-        rows.map((c) => figures(c, scopes.get(c.id)!, today, returns(c.id),
-          closed.filter((l) => l.closed_by_contract_id === c.id).map((l) => ({ id: l.id, title: l.title, reopenAt: l.reopen_at })))),
-      );
-      return { today, contracts };
+      return { today, contracts: await figuresOf(rows, today) };
+    },
+
+    /**
+     * The dashboards' contracts: of these shops, those running and those whose last day is at
+     * most `recentDays` days past, each with 계약 현황's figures (the same computation).
+     */
+    async progress(shopIds: readonly number[], recentDays: number): Promise<ContractFigures[]> {
+      const today = seoulDay(clock());
+      const since = addDays(today, -recentDays);
+      const rows = (await repo.recentContracts(shopIds, since, today)).filter((c) => lastDayOf(c) >= since);
+      return figuresOf(rows, today);
     },
 
     /** The leads behind one of a contract's figures (masked); the view is in the access record. */

@@ -1,7 +1,7 @@
 // The shop dashboard's SQL. Every query names the shop and a lower bound of created_at (or a
 // range of reserved_at), so it reads one stretch of a (shop_id, …, created_at) index however
 // many leads the shop has gathered over the years.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { seoulDay } from '../../db/dialect-sql.ts';
 
@@ -27,6 +27,9 @@ export interface CountBounds {
 const TOP_LANDINGS = 10;
 
 const n = (v: unknown) => Number(v ?? 0);
+/** A delivery row whose lead (by the row's lead column) is assigned to the account. */
+const ownLead = (leadColumn: string, accountId: number) =>
+  sql<SqlBool>`exists (select 1 from leads ol where ol.id = ${sql.ref(leadColumn)} and ol.assignee_id = ${accountId})`;
 const dup = sql<number>`sum(case when l.duplicate_of is not null then 1 else 0 end)`;
 
 export function shopDashboardRepository(db: Kysely<Database>) {
@@ -113,6 +116,76 @@ export function shopDashboardRepository(db: Kysely<Database>) {
         .executeTakeFirst();
       return n(row?.n);
     },
+
+    /** The shop's latest closings and reopenings by its contracts' caps, newest first. */
+    capEvents: (shopId: number, limit: number) =>
+      db
+        .selectFrom('contract_cap_events as e')
+        .innerJoin('shop_contracts as c', 'c.id', 'e.contract_id')
+        .leftJoin('landings as g', 'g.id', 'e.landing_id')
+        .select(['e.id', 'e.kind', 'e.landing_id', 'g.title as landing_title', 'e.count', 'e.at', 'e.contract_id', 'c.name as contract_name'])
+        .where('e.shop_id', '=', shopId)
+        .orderBy('e.at', 'desc')
+        .orderBy('e.id', 'desc')
+        .limit(limit)
+        .execute(),
+
+    /**
+     * How the shop's delivery stands, in one statement: jobs that stay failed, jobs tried and
+     * waiting for their next attempt (both found through the status index, a short list), and
+     * leads delivered since `todayStart` — counted by their successful attempt, through the
+     * attempts' (shop, at) index, as each delivered job has exactly one. An 'assigned' viewer
+     * counts the jobs of its own leads, as DB 전송 이력 lists them.
+     */
+    async deliveryCounts(shopId: number, who: DashboardViewer, todayStart: string) {
+      const mine = who.scope === 'assigned';
+      const row = await db
+        .selectNoFrom((eb) => {
+          const jobs = () => eb.selectFrom('delivery_jobs as j').select(sql<number>`count(*)`.as('n')).where('j.shop_id', '=', shopId).$if(mine, (qb) => qb.where(ownLead('j.lead_id', who.accountId)));
+          return [
+            jobs().where('j.status', '=', 'failed').as('failed'),
+            jobs().where('j.status', '=', 'pending').where('j.attempts', '>', 0).as('retrying'),
+            eb
+              .selectFrom('delivery_attempts as a')
+              .select(sql<number>`count(*)`.as('n'))
+              .where('a.shop_id', '=', shopId)
+              .where('a.at', '>=', todayStart)
+              .where('a.status', '=', 'succeeded')
+              .$if(mine, (qb) => qb.where(ownLead('a.lead_id', who.accountId)))
+              .as('delivered'),
+          ];
+        })
+        .executeTakeFirst();
+      return { failed: n(row?.failed), retrying: n(row?.retrying), deliveredToday: n(row?.delivered) };
+    },
+
+    /** The latest jobs that stay failed, with their lead's name and channel, newest first. */
+    deliveryFailures(shopId: number, who: DashboardViewer, limit: number) {
+      let qb = db
+        .selectFrom('delivery_jobs as j')
+        .innerJoin('leads as l', 'l.id', 'j.lead_id')
+        .innerJoin('delivery_channels as c', 'c.id', 'j.channel_id')
+        .select([
+          'j.id', 'j.lead_id', 'l.name as lead_name', 'l.purged_at as lead_purged_at', 'j.channel_id', 'c.name as channel_name', 'c.kind as channel_kind',
+          'j.updated_at', 'j.attempts', 'j.response_code', 'j.last_error',
+        ])
+        .where('j.shop_id', '=', shopId)
+        .where('j.status', '=', 'failed');
+      if (who.scope === 'assigned') qb = qb.where('l.assignee_id', '=', who.accountId);
+      return qb.orderBy('j.updated_at', 'desc').orderBy('j.id', 'desc').limit(limit).execute();
+    },
+
+    /** The shop's channels a receiver's 410 turned off (not those staff paused), the latest first. */
+    channelsOff: (shopId: number) =>
+      db
+        .selectFrom('delivery_channels')
+        .select(['id', 'name', 'kind', 'disabled_reason', 'disabled_at'])
+        .where('shop_id', '=', shopId)
+        .where('enabled', '=', 0)
+        .where('disabled_reason', 'is not', null)
+        .orderBy('disabled_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute(),
 
     /** Leads and duplicates among them per Seoul day since `fromIso`. */
     async daily(shopId: number, who: DashboardViewer, fromIso: string) {
