@@ -85,7 +85,7 @@ describe('DB 등록', () => {
     await page.getByTitle('전화 상담 중 구두 동의').click();
     await page.getByRole('button', { name: '등록', exact: true }).click();
     await expect.poll(() => page.getByText('수기등록 (010-5999-0001) 님을 등록했습니다.').isVisible(), WAIT).toBe(true);
-    expect(await page.locator('.ant-alert').first().innerText()).toMatch(/담당: \S+/);
+    expect(await page.locator('.ant-alert', { hasText: '담당' }).first().innerText()).toMatch(/담당: \S+/);
     await screenshot(page, 'e2e-data-insertion-manual');
   });
 });

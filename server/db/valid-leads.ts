@@ -81,8 +81,9 @@ export function dayBounds(s: LeadScope): DayBound[] {
  * computed for every row, then every row sorted or hashed). `bounds` must not be empty.
  */
 export function perDayCounts(db: Kysely<Database>, s: LeadScope, bounds: readonly DayBound[], o: { onlyValid?: boolean } = {}) {
-  // VALUES names its columns column1, column2 on both engines.
-  const days = sql<{ column1: string; column2: string }>`(values ${sql.join(bounds.map((b) => sql`(${b.from}, ${b.to})`))})`.as('d');
+  // VALUES names its columns column1, column2 on both engines. The bounds are literals (our own
+  // toISOString()s): a long scope's days would otherwise run into SQLite's limit on parameters.
+  const days = sql<{ column1: string; column2: string }>`(values ${sql.join(bounds.map((b) => sql`(${sql.lit(b.from)}, ${sql.lit(b.to)})`))})`.as('d');
   return db.selectFrom(days).select((eb) => {
     let count = eb.selectFrom('leads as l').select((x) => x.fn.countAll<number | string>().as('n'))
       .where('l.shop_id', 'in', [...s.shopIds]).whereRef('l.created_at', '>=', 'd.column1').whereRef('l.created_at', '<', 'd.column2');

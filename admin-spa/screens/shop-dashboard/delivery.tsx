@@ -20,12 +20,27 @@ type Delivery = NonNullable<ShopDashboard['delivery']>;
 
 export function DeliveryRow({ delivery, today, canSettings }: { delivery: Delivery; today: string; canSettings: boolean }) {
   const figures = [
-    { title: '실패', value: delivery.failed, warn: delivery.failed > 0, note: '직접 다시 보내야 합니다', to: deliveryHistoryPath({ tab: 'jobs', status: 'failed' }) },
-    { title: '재시도 대기', value: delivery.retrying, warn: false, note: '자동으로 다시 보냅니다', to: deliveryHistoryPath({ tab: 'jobs', status: 'pending' }) },
-    { title: '오늘 전송 완료', value: delivery.deliveredToday, warn: false, note: '오늘 받는 곳에 도착', to: deliveryHistoryPath({ from: today, to: today, status: 'succeeded' }) },
+    { title: '실패', value: delivery.failed, warn: delivery.failed > 0, note: '다시 보내기 필요', to: deliveryHistoryPath({ tab: 'jobs', status: 'failed' }) },
+    { title: '재시도 대기', value: delivery.retrying, warn: false, note: '자동 재시도', to: deliveryHistoryPath({ tab: 'jobs', status: 'pending' }) },
+    { title: '오늘 전송 완료', value: delivery.deliveredToday, warn: false, note: '받는 곳 도착', to: deliveryHistoryPath({ from: today, to: today, status: 'succeeded' }) },
   ];
   return (
     <Row gutter={[16, 16]}>
+      {delivery.channelsOff.map((c) => (
+        <Col key={c.id} xs={24}>
+          <Alert
+            type="error"
+            showIcon
+            title={`'${c.name}' 채널이 꺼졌습니다${c.at ? ` · ${formatDateTime(c.at)}` : ''}`}
+            description={
+              <Typography.Text type="secondary" style={{ fontSize: 13 }}>
+                {c.reason} 받는 쪽 주소를 확인한 뒤 DB 전송 설정에서 다시 켜세요. 꺼져 있는 동안 접수된 DB는 보내지 않습니다.
+              </Typography.Text>
+            }
+            action={canSettings && <Link to="/database-delivery-settings">전송 설정</Link>}
+          />
+        </Col>
+      ))}
       <Col xs={24} xl={8}>
         <Card variant="borderless" title="전송" extra={<Link to={deliveryHistoryPath({ tab: 'jobs' })}>대기·실패 중</Link>} style={{ height: '100%' }}>
           <Row gutter={8}>
@@ -40,29 +55,10 @@ export function DeliveryRow({ delivery, today, canSettings }: { delivery: Delive
                     styles={{ content: f.warn ? { color: RED } : undefined }}
                   />
                 </Link>
-                <Typography.Text type="secondary" style={{ fontSize: 12 }}>{f.note}</Typography.Text>
+                <Typography.Text type="secondary" style={{ fontSize: 12, whiteSpace: 'nowrap' }}>{f.note}</Typography.Text>
               </Col>
             ))}
           </Row>
-          {delivery.channelsOff.length > 0 && (
-            <Space orientation="vertical" size={8} style={{ width: '100%', marginTop: 16 }}>
-              {delivery.channelsOff.map((c) => (
-                <Alert
-                  key={c.id}
-                  type="error"
-                  showIcon
-                  title={`'${c.name}' 채널이 꺼졌습니다${c.at ? ` (${formatDateTime(c.at)})` : ''}`}
-                  description={
-                    <>
-                      <div>{c.reason}</div>
-                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>받는 쪽 주소를 확인한 뒤 DB 전송 설정에서 다시 켜세요.</Typography.Text>
-                    </>
-                  }
-                  action={canSettings && <Link to="/database-delivery-settings">전송 설정</Link>}
-                />
-              ))}
-            </Space>
-          )}
         </Card>
       </Col>
       <Col xs={24} xl={16}>

@@ -64,10 +64,10 @@ export function AttemptsTab({ shopId, onOpen }: { shopId: number; onOpen?: (id: 
     { title: '구분', dataIndex: 'trigger', key: 'trigger', render: (v: DeliveryAttemptItem['trigger']) => <span style={{ whiteSpace: 'nowrap' }}>{JOB_TRIGGER_LABELS[v]}</span> },
     { title: '결과', dataIndex: 'status', key: 'status', render: (v: DeliveryAttemptItem['status']) => <AttemptTag status={v} /> },
     {
-      title: '응답 코드', dataIndex: 'responseCode', key: 'responseCode', align: 'right',
+      title: '응답', dataIndex: 'responseCode', key: 'responseCode', align: 'right',
       render: (v: number | null) => (v === null ? <Typography.Text type="secondary">없음</Typography.Text> : v),
     },
-    { title: '오류', dataIndex: 'error', key: 'error', render: (v: string | null) => <ErrorText error={v} /> },
+    { title: '오류', dataIndex: 'error', key: 'error', render: (v: string | null) => <ErrorText error={v} width={170} /> },
     { title: '소요', dataIndex: 'durationMs', key: 'durationMs', align: 'right', render: (v: number) => <span style={{ whiteSpace: 'nowrap' }}>{formatDuration(v)}</span> },
     {
       title: '시도', dataIndex: 'attempt', key: 'attempt', align: 'right',

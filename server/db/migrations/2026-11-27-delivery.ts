@@ -86,6 +86,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('delivery_attempts_shop_at_idx').on('delivery_attempts').columns(['shop_id', 'at', 'id']).execute();
   await db.schema.createIndex('delivery_attempts_job_idx').on('delivery_attempts').columns(['job_id']).execute();
+  // The purge forgets what receivers answered about a destroyed lead.
+  await db.schema.createIndex('delivery_attempts_lead_idx').on('delivery_attempts').columns(['lead_id']).execute();
 
   await id(db.schema.createTable('api_keys'), d)
     .addColumn('shop_id', 'integer', (c) => c.notNull().references('shops.id'))

@@ -193,10 +193,14 @@ export function deletionRepository(db: Kysely<Database>) {
       for (const part of chunks(eventIds)) await db.updateTable('lead_events').set({ before, after }).where('id', 'in', part).execute();
     },
 
-    /** Forgets the visitor's address on the leads' events nobody on staff made (the submission). */
+    /**
+     * Forgets the visitor's address on the leads' events nobody on staff made (the submission),
+     * and what receivers answered to their deliveries (an answer may repeat what was sent).
+     */
     async forgetVisitorAddresses(leadIds: number[]) {
       for (const part of chunks(leadIds)) {
         await db.updateTable('lead_events').set({ ip: null }).where('lead_id', 'in', part).where('account_id', 'is', null).execute();
+        await db.updateTable('delivery_attempts').set({ response_excerpt: null }).where('lead_id', 'in', part).where('response_excerpt', 'is not', null).execute();
       }
     },
 

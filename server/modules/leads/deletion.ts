@@ -38,7 +38,7 @@ export const SCRUBBED = '(파기됨)';
  */
 const SAFE_EVENT_KEYS = new Set([
   'csStatus', 'reservedAt', 'source', 'landingId', 'duplicateOf', 'assigneeId', 'assigneeName', 'mode', 'deleted', 'trigger', 'validity', 'consentBasis',
-  'importId',
+  'importId', 'channelId', 'channelName', 'kind', 'jobId', 'returnId', 'contractId',
 ]);
 
 type Announce = (change: LeadChange) => void;
