@@ -39,6 +39,12 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
+/** PostgreSQL's invalid_schema_name or undefined_table about a schema that is not `ours`. */
+function otherSchemaVanished(error: unknown, ours: string | undefined): boolean {
+  const e = error as { code?: string; message?: string };
+  return (e?.code === '3F000' || e?.code === '42P01') && !!ours && !(e.message ?? '').includes(ours);
+}
+
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   // On PostgreSQL Kysely looks for its migration tables in every schema unless told which one:
   // name ours (the first on the search path), so another schema's tables (another app's, a
@@ -46,7 +52,10 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   const schema =
     dialectOf(db) === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
   const migrator = new Migrator({ db, provider: new StaticProvider(), ...(schema ? { migrationTableSchema: schema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
+  // Kysely looks for its tables through the catalogue of every schema: another schema dropped at
+  // that moment (another app's, a parallel test's) fails the look-up. Ours is unaffected: look again.
+  let { error, results } = await migrator.migrateToLatest();
+  for (let attempt = 1; error && attempt < 5 && otherSchemaVanished(error, schema); attempt++) ({ error, results } = await migrator.migrateToLatest());
   if (error) throw error instanceof Error ? error : new Error(String(error));
   // SQLite plans from the statistics ANALYZE keeps, and nothing else gathers them (PostgreSQL's
   // autovacuum does): without them, or without those of an index a migration just made, it

@@ -6,18 +6,15 @@
 // and only matching channels get one; digests go at their time; the manual send, the retry and
 // the test send; two workers never send one job twice; a worker killed by SIGKILL mid-send
 // loses nothing; the worker inside the app delivers at once and stops gracefully.
+import { sharedDatabase } from '../test-databases.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { openDatabase, type DbHandle } from '../db/dialect.ts';
-import { migrateToLatest } from '../db/migrate.ts';
 import { formToken, landingTestApp, leadBody, openLanding, submit, type LandingTestApp } from '../test-landings.ts';
 import { deliveryWorker, CANCEL_REASONS, GONE_REASON, retryJobs, sendTest, type DeliveryWorker } from './delivery.ts';
 import { enqueueDeliveries, insertAccepted, type AcceptedLead } from '../modules/leads/leads.service.ts';
@@ -511,37 +508,6 @@ describe('the outbox', () => {
 
 // ── Several workers on one database ───────────────────────────────────────────────────────
 
-/** A database of its own for tests that open several handles on it (PostgreSQL schema, or SQLite file). */
-async function sharedDatabase(handles: number): Promise<{ handles: DbHandle[]; env: Record<string, string>; dir: string; close(): Promise<void> }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadroom-delivery-'));
-  if (pgUrl) {
-    const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
-    const list: DbHandle[] = [];
-    for (let i = 0; i < handles; i++) list.push(await openDatabase({ url: pgUrl, pgSchema: schema, poolSize: 5 }));
-    await migrateToLatest(list[0]!.db);
-    const url = new URL(pgUrl);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    return {
-      handles: list, dir, env: { DATABASE_URL: url.toString() },
-      async close() {
-        await list[0]!.db.schema.dropSchema(schema).ifExists().cascade().execute();
-        for (const h of list) await h.close();
-        fs.rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  // SQLite: one handle (two connections of one thread would wait on each other's write lock).
-  const file = path.join(dir, 'leadroom.sqlite');
-  const h = await openDatabase({ url: file });
-  await migrateToLatest(h.db);
-  return {
-    handles: Array.from({ length: handles }, () => h), dir, env: { DATABASE_URL: file },
-    async close() {
-      await h.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** A shop, a landing, a webhook channel and `leads` leads, written straight to the tables. */
 async function seed(db: Kysely<Database>, url: string, leads: number): Promise<{ shopId: number; channelId: number; leadIds: number[] }> {
@@ -595,11 +561,11 @@ describe('several workers', () => {
 
   it(`two workers never send one job twice (${pgUrl ? '10,000 jobs, two PostgreSQL handles' : '2,000 jobs, one SQLite file'})`, async () => {
     const n = pgUrl ? 10_000 : 2_000;
-    shared = await sharedDatabase(2);
+    shared = await sharedDatabase([5, 5]);
     const db = shared.handles[0]!.db;
     const s = await seed(db, receiver.url, 100);
     await addJobs(db, s, n);
-    for (const [i, h] of shared.handles.entries()) {
+    for (const [i, h] of [shared.handle(0), shared.handle(1)].entries()) {
       const w = deliveryWorker(h.db, () => new Date(), { id: `worker-${i + 1}`, pollMs: 50 });
       workers.push(w);
     }
@@ -625,7 +591,7 @@ describe('several workers', () => {
   }, 60_000);
 
   it('a worker killed by SIGKILL mid-delivery loses nothing: the next one takes the job once the lease runs out', async () => {
-    shared = await sharedDatabase(1);
+    shared = await sharedDatabase([5]);
     const db = shared.handles[0]!.db;
     const s = await seed(db, receiver.url, 1);
     await addJobs(db, s, 1);

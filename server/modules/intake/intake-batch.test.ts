@@ -1,12 +1,9 @@
 // Duplicate decisions hold across connections: two server processes on one database (two
 // PostgreSQL pools, or two threads with their own connections to one SQLite file) committing
 // the same phone at the same moment must not both take it for a new lead.
+import { sharedDatabase } from '../../test-databases.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { openDatabase, type DbHandle } from '../../db/dialect.ts';
+import { type DbHandle } from '../../db/dialect.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { commitBatch, type Outcome, type PendingLead } from './intake-batch.ts';
 import { threadWriter, type BatchWriter } from './intake-writer.ts';
@@ -19,23 +16,9 @@ let shopId: number;
 
 /** Handles on one fresh database: two PostgreSQL pools, as two processes would have, or one SQLite file. */
 async function twoHandles(): Promise<DbHandle[]> {
-  if (pgUrl) {
-    const pgSchema = `t_${crypto.randomBytes(6).toString('hex')}`;
-    const list = [await openDatabase({ url: pgUrl, pgSchema, poolSize: 2 }), await openDatabase({ url: pgUrl, pgSchema, poolSize: 2 })];
-    cleanup = async () => {
-      await list[0]!.db.schema.dropSchema(pgSchema).ifExists().cascade().execute();
-      for (const h of list) await h.close();
-    };
-    return list;
-  }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadroom-dup-'));
-  const file = path.join(dir, 'leadroom.sqlite');
-  const handle = await openDatabase({ url: file });
-  cleanup = async () => {
-    await handle.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  };
-  return [handle];
+  const shared = await sharedDatabase([2, 2]);
+  cleanup = shared.close;
+  return shared.handles;
 }
 
 beforeEach(async () => {

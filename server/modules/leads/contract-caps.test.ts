@@ -1,15 +1,11 @@
 // Contract caps in lead intake: a contract with automatic closing refuses leads past its caps,
 // closes the landings it covers at once (the public page answers 410), reopens them at the next
 // Seoul midnight, and records each closing and reopening — on both engines, with two writers.
+import { sharedDatabase } from '../../test-databases.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { openDatabase, type DbHandle } from '../../db/dialect.ts';
-import { migrateToLatest } from '../../db/migrate.ts';
+import { type DbHandle } from '../../db/dialect.ts';
 import { inTransaction } from '../../db/dialect-sql.ts';
 import { landingTestApp, leadBody, openLanding, submit, type LandingTestApp } from '../../test-landings.ts';
 import { commitBatch, type Outcome, type PendingLead } from '../intake/intake-batch.ts';
@@ -428,23 +424,9 @@ describe('contract caps with two writers', () => {
   let writer: BatchWriter | undefined;
 
   beforeEach(async () => {
-    if (pgUrl) {
-      const pgSchema = `t_${crypto.randomBytes(6).toString('hex')}`;
-      handles = [await openDatabase({ url: pgUrl, pgSchema, poolSize: 3 }), await openDatabase({ url: pgUrl, pgSchema, poolSize: 3 })];
-      cleanup = async () => {
-        await handles[0]!.db.schema.dropSchema(pgSchema).ifExists().cascade().execute();
-        for (const h of handles) await h.close();
-      };
-    } else {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadroom-caps-'));
-      const handle = await openDatabase({ url: path.join(dir, 'leadroom.sqlite') });
-      handles = [handle];
-      cleanup = async () => {
-        await handle.close();
-        fs.rmSync(dir, { recursive: true, force: true });
-      };
-    }
-    await migrateToLatest(handles[0]!.db);
+    const shared = await sharedDatabase([3, 3]);
+    handles = shared.handles;
+    cleanup = shared.close;
   });
   afterEach(async () => {
     await writer?.close();

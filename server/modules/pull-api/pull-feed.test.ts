@@ -4,15 +4,11 @@
 // `since=nextCursor` the whole time. At the end it has every lead exactly once, in feed order.
 // On PostgreSQL a lead that took its id first and commits last is the case an id cursor would
 // lose: it is made to happen on purpose.
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { sharedDatabase } from '../../test-databases.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { openDatabase, type DbHandle } from '../../db/dialect.ts';
-import { migrateToLatest } from '../../db/migrate.ts';
+import { type DbHandle } from '../../db/dialect.ts';
 import { commitBatch, type Outcome, type PendingLead } from '../intake/intake-batch.ts';
 import { threadWriter, type BatchWriter } from '../intake/intake-writer.ts';
 import { assignFeedSeq, insertAccepted } from '../leads/leads.service.ts';
@@ -49,28 +45,10 @@ describe('the pull feed while leads arrive', () => {
   let writer: BatchWriter | undefined;
 
   beforeEach(async () => {
-    if (pgUrl) {
-      const pgSchema = `t_${crypto.randomBytes(6).toString('hex')}`;
-      // The reader's process and two writers' processes.
-      handles = [
-        await openDatabase({ url: pgUrl, pgSchema, poolSize: 3 }),
-        await openDatabase({ url: pgUrl, pgSchema, poolSize: 4 }),
-        await openDatabase({ url: pgUrl, pgSchema, poolSize: 4 }),
-      ];
-      cleanup = async () => {
-        await handles[0]!.db.schema.dropSchema(pgSchema).ifExists().cascade().execute();
-        for (const h of handles) await h.close();
-      };
-    } else {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadroom-feed-'));
-      const handle = await openDatabase({ url: path.join(dir, 'leadroom.sqlite') });
-      handles = [handle];
-      cleanup = async () => {
-        await handle.close();
-        fs.rmSync(dir, { recursive: true, force: true });
-      };
-    }
-    await migrateToLatest(handles[0]!.db);
+    // The reader's process and two writers' processes.
+    const shared = await sharedDatabase([3, 4, 4]);
+    handles = shared.handles;
+    cleanup = shared.close;
   });
   afterEach(async () => {
     await writer?.close();
