@@ -21,12 +21,13 @@
 //      handle, p50 / p95 of 20 runs (goal p95 ≤ 200 ms); and over HTTP, where only the per-shop route
 //      exists, 20 GET /api/shops/:shopId/ad-spend one after the other as the marketer: p50 / p95 of
 //      the sum of such a round, 10 rounds (no goal); the two must add up to the same totals
-// and the plans of the list and phone-search queries, built by the leads repository itself, of the
-// contract's counting query (the shop-contracts repository's scopeDays: a count per day, and the
-// leads that do not count grouped) and of the ad figures' lead query (the ad-spend repository's
-// leads) — EXPLAIN QUERY PLAN on SQLite, EXPLAIN ANALYZE on PostgreSQL; the money ones should read
-// the covering index leads_shop_created_cover_idx alone (SQLite: USING COVERING INDEX; PostgreSQL:
-// Index Only Scan, Heap Fetches: 0).
+// and the plans of the queries behind them, built by the repositories themselves: the list and
+// phone-search queries (leads repository), the contract's counting query (shop-contracts
+// repository scopeDays: every bucket counted per day, each day over its own stretch of the index)
+// and the ad figures' lead query (ad-spend repository leads) — EXPLAIN QUERY PLAN on SQLite,
+// EXPLAIN ANALYZE on PostgreSQL; the money ones should read the covering index
+// leads_shop_created_cover_idx alone (SQLite: USING COVERING INDEX; PostgreSQL: Index Only Scan,
+// Heap Fetches: 0).
 //
 // --only=sqlite|postgres runs one engine; --only-figures=<groups> (comma-separated) runs only those
 // groups of figures, with their plans: list (1), search (2), stats (3), allocation (4), live (5),
@@ -208,10 +209,18 @@ async function capturedPlans(db: Kysely<Database>, engine: Engine, title: string
   await run(db.withPlugin(capture));
   for (const q of capture.queries.filter(keep)) {
     say(`\n  ── ${title} — ${name(q)} (${ENGINE_LABEL[engine]})`);
-    say(`  ${q.sql}`);
+    say(`  ${shortValues(q.sql)}`);
     say(`  parameters: ${JSON.stringify(q.parameters)}`);
     say((await explain(db, engine, q)).replace(/^/gm, '    '));
   }
+}
+
+/** A long VALUES list (a contract's days) as its first and last rows and how many there are. */
+function shortValues(sqlText: string): string {
+  return sqlText.replace(/\(values ((?:\([^()]*\)(?:, )?){4,})\)/g, (_, rows: string) => {
+    const each = rows.match(/\([^()]*\)/g)!;
+    return `(values ${each[0]}, … ${each.length - 2} more …, ${each[each.length - 1]})`;
+  });
 }
 
 /** The SQL the repository runs for one list request (its count and its page), with their plans. */
@@ -435,8 +444,7 @@ async function runEngine(engine: Engine) {
     if (want('contract')) {
       const scope = await contractScopeOf(db, shopId, contract!.id);
       await capturedPlans(db, engine, `계약 현황, contract ${contract!.id} (${contract!.starts_on} … ${contract!.ends_on})`, (d) => shopContractsRepository(d).scopeDays(scope),
-        () => 'counting query (shop-contracts repository scopeDays: every lead per day, one index range count each, UNION ALL the leads that do not count, grouped)',
-        (q) => / union all /.test(q.sql));
+        () => 'counting query (shop-contracts repository scopeDays → valid-leads countsPerDay: each day\'s buckets counted over its own index range)');
     }
     if (want('ads')) {
       await capturedPlans(db, engine, `광고 현황, ${monthFrom} … ${monthTo} × ${shopIds.length} shops`,

@@ -2,7 +2,7 @@
 // settlement sheet, in CPA and the advertising figures: it is alive (not deleted), not a
 // duplicate, and valid (neither 무효 nor returned). Every screen that shows such a count
 // builds it from here, so the figures agree everywhere.
-import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { expressionBuilder, sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database, LeadsTable } from './schema.ts';
 import { addDays, seoulDay, seoulDayStart } from '../../contracts/kst.ts';
 
@@ -54,14 +54,14 @@ export function seoulDayOfKeys(utcDay: string, late: number | string): string {
 }
 
 /** A Seoul day of a scope with its bounds (clipped to the scope's instants). */
-export interface DayBound {
+interface DayBound {
   day: string;
   from: string;
   to: string;
 }
 
 /** The Seoul days a scope touches, oldest first, each with its bounds. */
-export function dayBounds(s: LeadScope): DayBound[] {
+function dayBounds(s: LeadScope): DayBound[] {
   const out: DayBound[] = [];
   if (s.fromIso >= s.toIso) return out;
   const lastDay = seoulDay(new Date(Date.parse(s.toIso) - 1));
@@ -73,36 +73,46 @@ export function dayBounds(s: LeadScope): DayBound[] {
   return out;
 }
 
+/** A condition on `l` (leads), such as validLead. */
+export type LeadCondition = (eb: ExpressionBuilder<WithLeads, 'l'>) => Expression<SqlBool>;
+
 /**
- * One row per bound: `from` (its start) and `n`, the scope's leads within it (only the valid
- * ones with `onlyValid`). Each is one count(*) over its own range of the covering
- * (shop, created_at, …) index, the bounds a VALUES list, so no lead row is grouped or sorted:
- * a year of a busy shop per day costs a fraction of grouping its rows by day (group keys
- * computed for every row, then every row sorted or hashed). `bounds` must not be empty.
+ * The leads of a scope per Seoul day — all of them (`total`) and, for each named condition, how
+ * many meet it — the days without a lead left out, oldest first. One statement, and no lead row
+ * is grouped or sorted: the days' bounds are a VALUES list, and each day is one pass over its
+ * own range of the covering (shop, created_at, …) index whose counts come back together, as one
+ * text ("total n1 n2 …": both engines concatenate numbers, neither returns several columns from
+ * a subquery in a select list). Grouping a year of a busy shop by day instead costs several
+ * times as much: group keys computed for every row, then every row sorted or hashed.
  */
-export function perDayCounts(db: Kysely<Database>, s: LeadScope, bounds: readonly DayBound[], o: { onlyValid?: boolean } = {}) {
+export async function countsPerDay<K extends string>(db: Kysely<Database>, s: LeadScope, conditions: Record<K, LeadCondition>):
+  Promise<Array<{ day: string; total: number; counts: Record<K, number> }>> {
+  const bounds = dayBounds(s);
+  if (!bounds.length || !s.shopIds.length) return [];
+  const keys = Object.keys(conditions) as K[];
+  const eb = expressionBuilder<WithLeads, 'l'>();
+  const packed = sql.join([sql`count(*)`, ...keys.map((k) => sql`count(*) filter (where ${conditions[k](eb)})`)], sql` || ' ' || `);
   // VALUES names its columns column1, column2 on both engines. The bounds are literals (our own
   // toISOString()s): a long scope's days would otherwise run into SQLite's limit on parameters.
   const days = sql<{ column1: string; column2: string }>`(values ${sql.join(bounds.map((b) => sql`(${sql.lit(b.from)}, ${sql.lit(b.to)})`))})`.as('d');
-  return db.selectFrom(days).select((eb) => {
-    let count = eb.selectFrom('leads as l').select((x) => x.fn.countAll<number | string>().as('n'))
-      .where('l.shop_id', 'in', [...s.shopIds]).whereRef('l.created_at', '>=', 'd.column1').whereRef('l.created_at', '<', 'd.column2');
-    if (s.landingIds?.length) count = count.where('l.landing_id', 'in', [...s.landingIds]);
-    if (s.mediaTypeIds?.length) count = count.where('l.media_type_id', 'in', [...s.mediaTypeIds]);
-    if (o.onlyValid) count = count.where((x) => validLead(x as unknown as ExpressionBuilder<WithLeads, 'l'>));
-    return [sql<string | null>`d.column1`.as('from'), count.$castTo<number | string>().as('n')];
+  const rows = await db
+    .selectFrom(days)
+    .select((x) => {
+      let day = x.selectFrom('leads as l').select(sql<string | number>`${packed}`.as('n'))
+        .where('l.shop_id', 'in', [...s.shopIds]).whereRef('l.created_at', '>=', 'd.column1').whereRef('l.created_at', '<', 'd.column2');
+      if (s.landingIds?.length) day = day.where('l.landing_id', 'in', [...s.landingIds]);
+      if (s.mediaTypeIds?.length) day = day.where('l.media_type_id', 'in', [...s.mediaTypeIds]);
+      return [sql<string>`d.column1`.as('from'), day.$castTo<string | number>().as('packed')];
+    })
+    .execute();
+  const byFrom = new Map(rows.map((r) => [r.from, String(r.packed ?? '0').split(' ').map(Number)]));
+  return bounds.flatMap((b) => {
+    const [total = 0, ...n] = byFrom.get(b.from) ?? [];
+    return total ? [{ day: b.day, total, counts: Object.fromEntries(keys.map((k, i) => [k, n[i] ?? 0])) as Record<K, number> }] : [];
   });
 }
 
-/** Leads of a scope (only the valid ones with `onlyValid`) per Seoul day, the days with none left out, oldest first: one statement (perDayCounts). */
-export async function leadsPerDay(db: Kysely<Database>, s: LeadScope, o: { onlyValid?: boolean } = {}): Promise<Array<{ day: string; count: number }>> {
-  const bounds = dayBounds(s);
-  if (!bounds.length || !s.shopIds.length) return [];
-  const counts = new Map((await perDayCounts(db, s, bounds, o).execute()).map((r) => [r.from, Number(r.n ?? 0)]));
-  return bounds.map((b) => ({ day: b.day, count: counts.get(b.from) ?? 0 })).filter((d) => d.count > 0);
-}
-
 /** Valid leads per Seoul day in a scope, oldest day first. */
-export function validPerDay(db: Kysely<Database>, s: LeadScope): Promise<Array<{ day: string; count: number }>> {
-  return leadsPerDay(db, s, { onlyValid: true });
+export async function validPerDay(db: Kysely<Database>, s: LeadScope): Promise<Array<{ day: string; count: number }>> {
+  return (await countsPerDay(db, s, { valid: validLead })).filter((d) => d.counts.valid > 0).map((d) => ({ day: d.day, count: d.counts.valid }));
 }

@@ -89,10 +89,10 @@ export function adSpendRepository(db: Kysely<Database>) {
 
     /**
      * Leads received (not deleted) and valid leads per shop × Seoul day × medium (× landing) in
-     * [fromIso, toIso). Grouped by the Seoul-day keys of the stored UTC text (createdDayKeys) and
-     * whether the lead counts, with only count(*), and folded into days here: converting every
-     * row's time zone in SQL doubled the cost of a month over twenty shops on PostgreSQL, and
-     * narrow keys with a bare count let it hash the groups instead of sorting the month's rows.
+     * [fromIso, toIso). Grouped by the Seoul-day keys of the stored UTC text (createdDayKeys),
+     * folded into days here: converting every row's time zone in SQL doubled the cost of a month
+     * over twenty shops on PostgreSQL. Whether a lead counts is a group key too, so the only
+     * aggregate is count(*) and PostgreSQL may hash the groups rather than sort the month's rows.
      */
     async leads(s: FigureScope & { fromIso: string; toIso: string }): Promise<LeadGroup[]> {
       const { utcDay, late } = createdDayKeys();

@@ -1,12 +1,12 @@
 // The SQL of contracts, their figures, returns and settlement. A contract's figures are one
 // statement over the leads covering index (shop, created_at, deleted_at, duplicate_of, validity,
-// landing, medium): a count per Seoul day, and the leads that do not count grouped per day and
-// bucket, so neither lead rows nor a query per figure leave the database.
+// landing, medium): every bucket a lead can fall in counted per Seoul day, so neither lead rows
+// nor a query per figure leave the database.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, LeadReturnsTable, ShopContractsTable } from '../../db/schema.ts';
 import { seoulDay } from '../../db/dialect-sql.ts';
 import { paginate } from '../../db/paging.ts';
-import { createdDayKeys, dayBounds, perDayCounts, scopedLeads, seoulDayOfKeys, validLead, type LeadScope } from '../../db/valid-leads.ts';
+import { countsPerDay, scopedLeads, validLead, type LeadScope } from '../../db/valid-leads.ts';
 import type { ContractLeadsQuery, ReturnListQuery } from '../../../contracts/shop-contracts.ts';
 import { periodInstants } from '../../../contracts/kst.ts';
 
@@ -42,9 +42,6 @@ export interface CountedRule {
 }
 
 export type LeadKind = ContractLeadsQuery['kind'];
-
-/** scopeDays' bucket numbers (valid is what is left). */
-const BUCKETS = [null, 'deleted', 'duplicates', 'invalid', 'returned'] as const satisfies ReadonlyArray<Exclude<keyof ScopeDay, 'day' | 'valid'> | null>;
 
 export function shopContractsRepository(db: Kysely<Database>) {
   const contractColumns = [
@@ -144,56 +141,22 @@ export function shopContractsRepository(db: Kysely<Database>) {
     // ── Figures ───────────────────────────────────────────────────────────────────────
 
     /**
-     * Every lead of a scope, per Seoul day and bucket, oldest day first. This figure reads a
-     * contract's whole period on every 계약 현황 view, so it groups as few rows as it can: the
-     * leads of each day are one index range count (perDayCounts), and only those that do not
-     * count (about one in ten) are grouped — by bucket (one CASE, a small number) and the
-     * Seoul-day keys of the stored UTC text (createdDayKeys), folded into days here; the valid
-     * ones are the rest. One statement (UNION ALL), so both parts see the same leads. Grouping
-     * every lead, or converting each one's time zone in SQL, costs a year of a busy shop
-     * several times as much.
+     * Every lead of a scope, per Seoul day and bucket, oldest day first: one statement that
+     * counts each day's leads over its own stretch of the covering index (countsPerDay), the
+     * valid ones by the shared rule. This figure reads a contract's whole period on every
+     * 계약 현황 view; grouping a year of a busy shop's leads by day, or converting each one's time
+     * zone in SQL, costs several times as much.
      */
     async scopeDays(scope: LeadScope): Promise<ScopeDay[]> {
-      const bounds = dayBounds(scope);
-      if (!bounds.length || !scope.shopIds.length) return [];
-      const { utcDay, late } = createdDayKeys();
-      const none = <T>() => sql<T | null>`null`;
-      const totals = perDayCounts(db, scope, bounds).select([none<string>().as('utc_day'), none<number>().as('late'), none<number>().as('bucket')]);
-      const rest = scopedLeads(db, scope)
-        .where((eb) => eb.not(validLead(eb)))
-        .select((eb) => [
-          none<string>().as('from'),
-          eb.fn.countAll<number | string>().as('n'),
-          utcDay.$castTo<string | null>().as('utc_day'),
-          late.$castTo<number | null>().as('late'),
-          // Deleted whatever else it was; then the rest alive. Anything else (no such validity) is in no bucket, and still not valid.
-          eb.case().when('l.deleted_at', 'is not', null).then(sql.lit(1))
-            .when('l.duplicate_of', 'is not', null).then(sql.lit(2))
-            .when('l.validity', '=', sql.lit('invalid')).then(sql.lit(3))
-            .when('l.validity', '=', sql.lit('returned')).then(sql.lit(4))
-            .end().$castTo<number | null>().as('bucket'),
-        ])
-        .groupBy(['utc_day', 'late', 'bucket']);
-      // Same columns in the same order; only the builders' table lists differ (the days' VALUES).
-      const rows = await totals.unionAll(rest as unknown as typeof totals).execute();
-      const dayOf = new Map(bounds.map((b) => [b.from, b.day]));
-      // Days without a lead are left out; each day's count is every lead of it, valid to begin with.
-      const days = new Map<string, ScopeDay>();
-      for (const r of rows) {
-        if (r.from === null || !n(r.n)) continue;
-        const day = dayOf.get(r.from)!;
-        days.set(day, { day, valid: n(r.n), duplicates: 0, invalid: 0, returned: 0, deleted: 0 });
-      }
-      for (const r of rows) {
-        if (r.from !== null || r.utc_day === null || r.late === null) continue;
-        // One statement: the day's count holds every lead grouped here.
-        const d = days.get(seoulDayOfKeys(r.utc_day, r.late));
-        if (!d) continue;
-        d.valid -= n(r.n);
-        const bucket = r.bucket === null ? undefined : BUCKETS[r.bucket];
-        if (bucket) d[bucket] += n(r.n);
-      }
-      return bounds.flatMap((b) => days.get(b.day) ?? []);
+      const days = await countsPerDay(db, scope, {
+        valid: validLead,
+        // The rarer test first: most leads fail it at once.
+        duplicates: (eb) => eb.and([eb('l.duplicate_of', 'is not', null), eb('l.deleted_at', 'is', null)]),
+        invalid: (eb) => eb.and([eb('l.validity', '=', 'invalid'), eb('l.deleted_at', 'is', null), eb('l.duplicate_of', 'is', null)]),
+        returned: (eb) => eb.and([eb('l.validity', '=', 'returned'), eb('l.deleted_at', 'is', null), eb('l.duplicate_of', 'is', null)]),
+        deleted: (eb) => eb('l.deleted_at', 'is not', null),
+      });
+      return days.map((d) => ({ day: d.day, ...d.counts }));
     },
 
     /** Returns per contract and status. */
