@@ -41,6 +41,13 @@ export interface Config {
   smtpUrl?: string;
   /** The From of delivery e-mails (MAIL_FROM). */
   mailFrom: string;
+  /**
+   * Redis for the state every process must share (REDIS_URL, e.g. redis://127.0.0.1:6379): rate
+   * limits and cross-process messages. Unset: one process keeps them in memory, as before.
+   */
+  redisUrl?: string;
+  /** Started by `npm run start:cluster` (LEADROOM_CLUSTER=1): one of several processes — LANDING_SECRET is required. */
+  cluster: boolean;
 }
 
 export const DEFAULT_MAIL_FROM = 'Leadroom <no-reply@leadroom.local>';
@@ -91,5 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deliveryLeaseMs: Math.max(1000, num(env.DELIVERY_LEASE_MS, LEASE_MS)),
     smtpUrl: env.SMTP_URL?.trim() || undefined,
     mailFrom: env.MAIL_FROM?.trim() || DEFAULT_MAIL_FROM,
+    redisUrl: env.REDIS_URL?.trim() || undefined,
+    cluster: env.LEADROOM_CLUSTER === '1',
   };
 }
