@@ -165,7 +165,7 @@ describe('running on time', () => {
   });
 
   it('records a run the landing refuses as failed, with the reason', async () => {
-    const draft = (await t.admin.post(`/api/shops/${t.shopId}/landings`, landingInput({ landingCode: 'draft', title: '준비 중 이벤트' }))).json().id as number;
+    const draft = (await t.admin.post(`/api/shops/${t.shopId}/landings`, landingInput({ landingCode: 'draft', title: '게시 전 초안 이벤트' }))).json().id as number;
     const close = await reserve({ kind: 'landing-close', title: '마감', startsAt: inMinutes(1), landingId: draft });
     t.clock.advanceMinutes(1);
     expect(await job().run()).toEqual([{ id: close.id, kind: 'landing-close', status: 'failed', result: '종료하지 못했습니다: 게시하지 않은 랜딩은 종료할 수 없습니다.' }]);
