@@ -88,7 +88,7 @@ describe('every path renders for 최고관리자', () => {
       expect(await page.locator('body').innerText(), path).not.toContain('Unexpected Application Error!');
       if (path.length > 1 && path !== '/bclog') {
         const title = SCREENS.find((s) => `/${s.key}` === path)!.title;
-        await expect.poll(() => page.locator('header h4').innerText(), { message: path }).toBe(title);
+        await expect.poll(() => page.locator('header h1').innerText(), { message: path }).toBe(title);
       }
     }
     const landing = await fetch(`${e2e.product.url}/view/smile-dental/implant-event`);

@@ -7,10 +7,10 @@ import koKR from 'antd/locale/ko_KR';
 import dayjs from 'dayjs';
 import 'dayjs/locale/ko';
 import { queryClient } from '@/lib/query-client.ts';
+import { THEME } from '@/lib/theme.ts';
+import './ant-shell.css';
 
 dayjs.locale('ko');
-
-const THEME = { token: { colorPrimary: '#1677ff', fontSize: 14, controlHeight: 32, borderRadius: 6 } };
 
 export function AntShell({ children }: { children: ReactNode }) {
   return (

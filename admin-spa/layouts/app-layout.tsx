@@ -148,7 +148,9 @@ function AppLayout({ area }: { area: Area }) {
             {area === 'admin' ? '관리자' : '업체'}
           </Typography.Text>
         </div>
-        <Menu mode="inline" selectedKeys={[pathname]} items={menuItems(area, can, badges)} style={{ borderInlineEnd: 'none' }} />
+        <nav aria-label="주 메뉴">
+          <Menu mode="inline" selectedKeys={[pathname]} items={menuItems(area, can, badges)} style={{ borderInlineEnd: 'none' }} />
+        </nav>
       </Sider>
       <Layout>
         <Header
@@ -161,7 +163,8 @@ function AppLayout({ area }: { area: Area }) {
             borderBottom: `1px solid ${token.colorSplit}`,
           }}
         >
-          <Typography.Title level={4} style={{ margin: 0, flex: 1 }}>
+          {/* The screen's one h1, at the size of a section title. */}
+          <Typography.Title level={1} style={{ margin: 0, flex: 1, fontSize: token.fontSizeHeading4, lineHeight: token.lineHeightHeading4 }}>
             {screen?.title}
           </Typography.Title>
           {selector}

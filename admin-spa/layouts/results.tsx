@@ -14,7 +14,7 @@ export function NotFound() {
       subTitle="요청하신 주소의 페이지를 찾을 수 없습니다."
       extra={
         <>
-          <p style={{ color: 'rgba(0,0,0,0.45)' }}>주소가 올바른지 확인하시거나 잠시 후 다시 시도해 주세요.</p>
+          <p style={{ color: 'rgba(0,0,0,0.6)' }}>주소가 올바른지 확인하시거나 잠시 후 다시 시도해 주세요.</p>
           <Button type="primary" onClick={() => navigate('/')}>
             처음 화면으로
           </Button>

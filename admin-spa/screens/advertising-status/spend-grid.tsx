@@ -16,6 +16,8 @@ import {
 import { adMetrics } from '@contracts/money.ts';
 import { ApiError, call } from '@/lib/api.ts';
 import { invalidate } from '@/lib/use-call.ts';
+import { ERROR } from '@/lib/theme.ts';
+import { useScrollRegion } from '@/lib/scroll-region.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { registerDraft, takeDraft } from '@/lib/drafts.ts';
 import { Help } from './summary.tsx';
@@ -78,7 +80,7 @@ function moveInColumn(e: KeyboardEvent<HTMLInputElement>, row: number, col: numb
 /** A cell with its error: red and explained on hover or focus. */
 function withError(error: string | undefined, node: ReactNode) {
   return error ? (
-    <Tooltip title={error} color="#ff4d4f" trigger={['hover', 'focus']} placement="topLeft">
+    <Tooltip title={error} color={ERROR} trigger={['hover', 'focus']} placement="topLeft">
       <span style={{ display: 'block' }}>{node}</span>
     </Tooltip>
   ) : (
@@ -113,6 +115,7 @@ export function SpendGrid({ shopId, figures: f, writable, draftKey, onDirtyChang
   const [state, setState] = useState<GridEdits>(restored ?? NO_EDITS);
   const [errors, setErrors] = useState<RowErrors>({});
   const [saving, setSaving] = useState(false);
+  const scrollRegion = useScrollRegion('광고비 표');
   const seq = useRef(Math.max(0, ...(restored?.added ?? []).map((n) => Number(n.id.replace('new-', '')) || 0)));
 
   const activeMedia = useMemo(() => new Map(f.mediaTypes.map((m) => [m.id, m])), [f.mediaTypes]);
@@ -451,18 +454,20 @@ export function SpendGrid({ shopId, figures: f, writable, draftKey, onDirtyChang
           {!f.byLanding && ' 랜딩별 광고비는 랜딩별 보기에서 입력하세요.'}
         </Typography.Paragraph>
       )}
-      <Table<GridRow>
-        className="ad-spend-grid"
-        rowKey="key"
-        size="small"
-        pagination={false}
-        // A month of a few media is a hundred rows: the table scrolls inside the card, its header in view.
-        scroll={{ x: 'max-content', y: 560 }}
-        dataSource={rows}
-        columns={columns}
-        rowClassName={(r) => (errors[r.key] && Object.keys(errors[r.key]!).length ? 'ad-row-error' : r.dirty ? 'ad-row-dirty' : '')}
-        locale={{ emptyText: writable ? '이 기간에 입력한 광고비도 접수된 DB도 없습니다. 행 추가로 광고비를 입력하거나 CSV를 가져오세요.' : '이 기간에 입력된 광고비도 접수된 DB도 없습니다.' }}
-      />
+      <div ref={scrollRegion}>
+        <Table<GridRow>
+          className="ad-spend-grid"
+          rowKey="key"
+          size="small"
+          pagination={false}
+          // A month of a few media is a hundred rows: the table scrolls inside the card, its header in view.
+          scroll={{ x: 'max-content', y: 560 }}
+          dataSource={rows}
+          columns={columns}
+          rowClassName={(r) => (errors[r.key] && Object.keys(errors[r.key]!).length ? 'ad-row-error' : r.dirty ? 'ad-row-dirty' : '')}
+          locale={{ emptyText: writable ? '이 기간에 입력한 광고비도 접수된 DB도 없습니다. 행 추가로 광고비를 입력하거나 CSV를 가져오세요.' : '이 기간에 입력된 광고비도 접수된 DB도 없습니다.' }}
+        />
+      </div>
     </Card>
   );
 }

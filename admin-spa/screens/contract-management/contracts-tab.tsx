@@ -117,7 +117,7 @@ export function ContractsTab() {
             <Typography.Text style={{ whiteSpace: 'nowrap' }}>
               {count(r.counted)} / {count(r.quantity)}
             </Typography.Text>
-            <Progress percent={Math.min(100, Math.floor((r.counted / r.quantity) * 100))} size="small" showInfo={false} status="normal" />
+            <Progress percent={Math.min(100, Math.floor((r.counted / r.quantity) * 100))} size="small" showInfo={false} status="normal" aria-label={`${r.name} 집계 진행률`} />
           </div>
         ),
       },

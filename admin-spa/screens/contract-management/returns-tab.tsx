@@ -12,6 +12,7 @@ import { useCall } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
 import { formatDateTime } from '@/lib/format.ts';
+import { ERROR, PRIMARY, WARNING_TEXT } from '@/lib/theme.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { RowButton } from '@/components/crud.tsx';
 import { LeadDrawer } from '@/screens/database-status/lead-drawer.tsx';
@@ -135,7 +136,9 @@ export function ReturnsTab() {
 function ReturnRate({ f, onPick }: { f: ContractFigures; onPick?: () => void }) {
   const used = f.returnRate ?? 0;
   const share = f.maxReturnRate > 0 ? Math.min(100, (used / f.maxReturnRate) * 100) : used > 0 ? 100 : 0;
-  const color = share >= 100 ? '#ff4d4f' : share >= 80 ? '#faad14' : '#1677ff';
+  // The bar may be bright amber; the rate beside it is text and takes the readable shade.
+  const color = share >= 100 ? ERROR : share >= 80 ? '#faad14' : PRIMARY;
+  const textColor = share >= 100 ? ERROR : share >= 80 ? WARNING_TEXT : undefined;
   return (
     <div>
       <Space size={6} wrap>
@@ -148,11 +151,11 @@ function ReturnRate({ f, onPick }: { f: ContractFigures; onPick?: () => void }) 
         )}
         <ContractStatusTag status={f.contract.status} />
       </Space>
-      <Progress percent={share} showInfo={false} size="small" strokeColor={color} status="normal" />
+      <Progress percent={share} showInfo={false} size="small" strokeColor={color} status="normal" aria-label={`${f.contract.name} 반품률`} />
       <Typography.Text type="secondary" style={{ fontSize: 13 }}>
-        반품률 <span style={{ color: share >= 80 ? color : undefined, fontSize: 'inherit' }}>{percent(f.returnRate)}</span> / 최대 {f.maxReturnRate}% · 요청{' '}
+        반품률 <span style={{ color: textColor, fontSize: 'inherit' }}>{percent(f.returnRate)}</span> / 최대 {f.maxReturnRate}% · 요청{' '}
         {count(f.returns.requested)} · 승인 {count(f.returns.approved)}
-        {f.replacementsOwed > 0 && <span style={{ whiteSpace: 'nowrap', color: '#d48806' }}> · 교체 필요 {count(f.replacementsOwed)}</span>}
+        {f.replacementsOwed > 0 && <span style={{ whiteSpace: 'nowrap', color: WARNING_TEXT }}> · 교체 필요 {count(f.replacementsOwed)}</span>}
       </Typography.Text>
     </div>
   );

@@ -9,6 +9,7 @@ import { Alert, Card, Col, Empty, Progress, Row, Skeleton, Space, Table, Tabs, T
 import type { CapEventItem, ContractFigures, ContractLeadKind } from '@contracts/shop-contracts.ts';
 import { won0 } from '@contracts/money.ts';
 import { formatDateTime, formatNumber } from '@/lib/format.ts';
+import { WARNING_TEXT } from '@/lib/theme.ts';
 import { ContractStatusTag, count, percent, period } from '@/screens/contract-management/tags.tsx';
 import { progressOption } from './progress-option.ts';
 import { SettlementPanel } from './settlement-panel.tsx';
@@ -16,7 +17,7 @@ import { SettlementPanel } from './settlement-panel.tsx';
 const Chart = lazy(() => import('@/components/chart.tsx'));
 
 const RED = '#cf1322';
-const AMBER = '#d48806';
+const AMBER = WARNING_TEXT;
 
 const CAP_EVENT_LABELS: Record<string, { label: string; color: string }> = {
   'closed-daily': { label: '일 한도 마감', color: 'orange' },
@@ -46,7 +47,7 @@ function Figure({ label, value, note, tone }: { label: ReactNode; value: ReactNo
     >
       <Typography.Text type="secondary" style={{ fontSize: 13 }}>{label}</Typography.Text>
       <div style={{ fontSize: 22, fontWeight: 600, lineHeight: 1.4, color, whiteSpace: 'nowrap' }}>{value}</div>
-      {note && <div style={{ fontSize: 12, color: 'rgba(0,0,0,0.45)' }}>{note}</div>}
+      {note && <div style={{ fontSize: 12, color: 'rgba(0,0,0,0.6)' }}>{note}</div>}
     </div>
   );
 }

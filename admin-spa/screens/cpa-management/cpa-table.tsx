@@ -14,6 +14,7 @@ import {
 import { cpaVariance } from '@contracts/money.ts';
 import { ApiError, call } from '@/lib/api.ts';
 import { invalidate } from '@/lib/use-call.ts';
+import { ERROR } from '@/lib/theme.ts';
 import { HELP, Help, Variance, formatLeads, formatPercent, formatWon } from './figures.tsx';
 
 const DIRTY_BG = '#fffbe6';
@@ -159,7 +160,7 @@ export function CpaTable({ shopId, month, rows, totals, targets, writable, canAd
               style={{ width: 150, background: dirty ? DIRTY_BG : undefined }}
             />
             {errors[id] && (
-              <div role="alert" style={{ color: '#ff4d4f', fontSize: 12, textAlign: 'left', maxWidth: 160, whiteSpace: 'normal' }}>
+              <div role="alert" style={{ color: ERROR, fontSize: 12, textAlign: 'left', maxWidth: 160, whiteSpace: 'normal' }}>
                 {errors[id]}
               </div>
             )}

@@ -18,7 +18,7 @@ type DeliveryShop = Delivery['byShop'][number];
 type Reservation = NonNullable<Dashboard['reservations']>[number];
 
 const count = (n: number, unit = '건', warn = false) => (
-  <span style={warn && n > 0 ? { color: RED, fontWeight: 600 } : n === 0 ? { color: 'rgba(0,0,0,0.35)' } : undefined}>
+  <span style={warn && n > 0 ? { color: RED, fontWeight: 600 } : n === 0 ? { color: 'rgba(0,0,0,0.6)' } : undefined}>
     {formatNumber(n)}
     {unit}
   </span>

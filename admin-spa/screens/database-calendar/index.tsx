@@ -13,6 +13,7 @@ import { useCall } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
 import { formatNumber } from '@/lib/format.ts';
+import { useScrollRegion } from '@/lib/scroll-region.ts';
 import { StatusTag } from '@/components/status-tag.tsx';
 import { ServerError } from '@/layouts/results.tsx';
 import { LeadDrawer } from '@/screens/database-status/lead-drawer.tsx';
@@ -172,6 +173,8 @@ function DayPanel({ shopId, day, mine, canList, onOpen }: {
 }) {
   const q = useCall(leadCalendarApi.day, { params: { shopId, day } });
   const d = q.data;
+  // The day's lists scroll inside the card (database-calendar.css).
+  const scrollRegion = useScrollRegion(`${dayjs(day).format('M월 D일')} 목록`, '.ant-card-body');
   const name = (id: number, text: string) => (onOpen ? <Typography.Link onClick={() => onOpen(id)}>{text}</Typography.Link> : <Typography.Text strong>{text}</Typography.Text>);
   const who = (assignee: string | null) => (mine ? null : assignee ?? '미배분');
 
@@ -181,6 +184,7 @@ function DayPanel({ shopId, day, mine, canList, onOpen }: {
       title={dayjs(day).format('M월 D일 (dd)')}
       extra={canList && <Link to={`/database-status?from=${day}&to=${day}`}>DB 현황에서 보기</Link>}
       className="lr-cal-day"
+      ref={scrollRegion}
       styles={{ body: { paddingTop: 8 } }}
     >
       {q.isError && <Alert type="error" showIcon title={(q.error as Error).message} />}

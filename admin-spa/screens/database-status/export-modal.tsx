@@ -173,7 +173,7 @@ function ExportModal({ shopId, from, to, filterNames, onClose }: ExportButtonPro
       </Form>
       {progress && (
         <div role="status" aria-live="polite">
-          <Progress percent={percent} status="active" />
+          <Progress percent={percent} status="active" aria-label="내보내기 진행률" />
           <Typography.Text type="secondary">
             {progress.bytes === 0
               ? format === 'xlsx' && form.getFieldValue('password')

@@ -248,7 +248,7 @@ function OverdueSetting({ shopId, minutes }: { shopId: number; minutes: number }
         </Form>
       }
     >
-      <Button icon={<SettingOutlined />} aria-label="미처리 경고 설정" title="접수 후 이 시간이 지나도록 미처리면 빨갛게 표시합니다">
+      <Button icon={<SettingOutlined />} title="접수 후 이 시간이 지나도록 미처리면 빨갛게 표시합니다">
         미처리 경고 {minutes}분
       </Button>
     </Popover>

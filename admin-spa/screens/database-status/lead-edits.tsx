@@ -177,7 +177,7 @@ export function MemoCell({ shopId, id, excerpt, writable, load }: {
       }
     >
       {shown ? (
-        <Button type="link" size="small" style={{ paddingInline: 0, color: 'inherit' }} aria-label="메모 편집">
+        <Button type="link" size="small" style={{ paddingInline: 0, color: 'inherit' }} aria-label={`메모 편집: ${excerpt}`}>
           {shown}
         </Button>
       ) : (

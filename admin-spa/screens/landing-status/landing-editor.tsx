@@ -4,12 +4,12 @@ import { useState } from 'react';
 import dayjs from 'dayjs';
 import { useQueryClient } from '@tanstack/react-query';
 import {
-  Alert, App, Button, Col, ColorPicker, DatePicker, Drawer, Form, Input, InputNumber, Popconfirm, Radio, Row, Select, Skeleton, Space, Switch, Tabs, Tag,
+  Alert, App, Button, Col, DatePicker, Drawer, Form, Input, InputNumber, Popconfirm, Radio, Row, Select, Skeleton, Space, Switch, Tabs, Tag,
   Typography, type FormInstance,
 } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import {
-  LANDING_STATE_LABELS, landingColors, landingContent, landingInput, landingPath, landingsApi, type Landing,
+  DEFAULT_COLORS, LANDING_STATE_LABELS, landingColors, landingContent, landingInput, landingPath, landingsApi, type Landing,
 } from '@contracts/landings.ts';
 import { josa } from '@contracts/korean.ts';
 import { privacyPoliciesApi, uncoveredFields } from '@contracts/privacy.ts';
@@ -21,6 +21,8 @@ import { fieldErrors, zodRule } from '@/lib/zod-rule.ts';
 import { useDraft } from '@/lib/use-draft.ts';
 import { FormBuilder } from './form-builder.tsx';
 import { HeroImageInput } from './hero-image-input.tsx';
+import { ColorContrast } from './color-contrast.tsx';
+import { ColorInput } from './color-input.tsx';
 import { LandingPreview } from './landing-preview.tsx';
 import { landingRule, newLandingValues, parseInput, toEditorValues, type EditorField, type EditorValues } from './landing-form.ts';
 import { STATE_COLORS } from './state.ts';
@@ -359,12 +361,13 @@ const colorField = (key: 'primary' | 'background' | 'text', label: string) => (
       rules={[zodRule(landingColors, key)]}
       getValueFromEvent={(color: { toHexString(): string }) => color.toHexString().slice(0, 7)}
     >
-      <ColorPicker showText disabledAlpha format="hex" />
+      <ColorInput label={label} />
     </Form.Item>
   </Col>
 );
 
 function ContentTab({ form, shopId, disabled }: { form: FormInstance<EditorValues>; shopId: number; disabled: boolean }) {
+  const colors = Form.useWatch(['content', 'colors'], form) as Partial<typeof DEFAULT_COLORS> | undefined;
   return (
     <>
       <Form.Item label="대표 이미지" name={['content', 'hero']} extra="PNG·JPEG·WebP·GIF, 3MB 이하. 가로 1200px 정도를 권장합니다.">
@@ -407,6 +410,7 @@ function ContentTab({ form, shopId, disabled }: { form: FormInstance<EditorValue
         {colorField('background', '배경색')}
         {colorField('text', '글자색')}
       </Row>
+      <ColorContrast colors={{ ...DEFAULT_COLORS, ...colors }} />
     </>
   );
 }

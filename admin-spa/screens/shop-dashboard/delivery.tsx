@@ -46,7 +46,7 @@ export function DeliveryRow({ delivery, today, canSettings }: { delivery: Delive
           <Row gutter={8}>
             {figures.map((f) => (
               <Col key={f.title} span={8}>
-                <Link to={f.to} aria-label={`${f.title} 보기`} style={{ display: 'block', color: 'inherit' }}>
+                <Link to={f.to} style={{ display: 'block', color: 'inherit' }}>
                   <Statistic
                     title={f.title}
                     value={f.value}

@@ -110,7 +110,7 @@ export default function ShopDashboardScreen() {
           return (
             <Col key={c.title} xs={24} sm={12} lg={8} xl={{ flex: '1 1 0' }}>
               {c.to ? (
-                <Link to={c.to} aria-label={`${c.title} 보기`} style={{ display: 'block', height: '100%' }}>
+                <Link to={c.to} style={{ display: 'block', height: '100%' }}>
                   {body}
                 </Link>
               ) : (
@@ -246,7 +246,7 @@ function Breakdown({ title, rows, total, nameTitle }: { title: string; rows: Bre
             title: '비중', key: 'share', width: 160,
             render: (_: unknown, r) => (
               // 'normal': a share of 100% is not a task finished (no tick).
-              <Progress percent={total ? Math.round((r.count / total) * 100) : 0} size="small" status="normal" strokeColor={BLUE} />
+              <Progress percent={total ? Math.round((r.count / total) * 100) : 0} size="small" status="normal" strokeColor={BLUE} aria-label={`${r.name} 비중`} />
             ),
           },
         ]}

@@ -11,6 +11,7 @@ import { deliveryApi } from '@contracts/delivery-history.ts';
 import { invalidate, useCall } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
+import { ERROR, WARNING_TEXT } from '@/lib/theme.ts';
 import { LeadDrawer } from '@/screens/database-status/lead-drawer.tsx';
 import { AttemptsTab } from './attempts-tab.tsx';
 import { JobsTab } from './jobs-tab.tsx';
@@ -70,7 +71,7 @@ export default function ShopDataDeliverHistory() {
             key: 'jobs',
             label: (
               <span>
-                대기·실패 중 <Badge count={open} overflowCount={9999} color={s?.failed ? '#ff4d4f' : '#faad14'} showZero={false} />
+                대기·실패 중 <Badge count={open} overflowCount={9999} color={s?.failed ? ERROR : WARNING_TEXT} showZero={false} />
               </span>
             ),
             children: tab === 'jobs' && <JobsTab shopId={shop.id} onOpen={canOpen ? openLead : undefined} />,
