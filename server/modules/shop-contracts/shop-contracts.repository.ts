@@ -159,6 +159,14 @@ export function shopContractsRepository(db: Kysely<Database>) {
       return days.map((d) => ({ day: d.day, ...d.counts }));
     },
 
+    /** Whether any of these leads of the shop was created before `beforeIso`, or is not there (purged): one primary-key read. */
+    async anyBefore(shopId: number, ids: readonly number[], beforeIso: string): Promise<boolean> {
+      if (!ids.length) return false;
+      const r = await db.selectFrom('leads').select([sql<number | string>`count(*)`.as('n'), sql<string | null>`min(created_at)`.as('first')])
+        .where('id', 'in', [...ids]).where('shop_id', '=', shopId).executeTakeFirst();
+      return n(r?.n) < new Set(ids).size || (r?.first != null && r.first < beforeIso);
+    },
+
     /** Returns per contract and status. */
     returnCounts: (contractIds: number[]) =>
       contractIds.length

@@ -12,7 +12,14 @@ import { shopContractsApi as api } from '../../../contracts/shop-contracts.ts';
  */
 export async function shopContractsRoutes(app: FastifyInstance, links: ModuleLinks): Promise<void> {
   const service = shopContractsService(app.db, app.clock, links);
-  const returns = returnsService(app.db, app.clock, links);
+  // A decided return changes a lead's past day: this process's kept figures forget it before the feed's echo arrives.
+  const returns = returnsService(app.db, app.clock, {
+    ...links,
+    leadsChanged: (change) => {
+      service.leadsChanged(change.shopId);
+      links.leadsChanged(change);
+    },
+  });
   const status = { screen: 'contract-status', action: 'read', shop: true } as const;
   const read = { screen: 'contract-management', action: 'read', shop: true } as const;
   const write = { screen: 'contract-management', action: 'write', shop: true } as const;

@@ -13,6 +13,7 @@ import { reviewContractCaps } from '../leads/leads.service.ts';
 import { shopContractsRepository, type ContractRow } from './shop-contracts.repository.ts';
 import { computeDays, contractScope, everyDay, lastDayOf, monthLastDay, stoppedOn, type ComputedDays } from './figures.ts';
 import { settlementSheet } from './settlement-sheet.ts';
+import { pastDays, type PastDays } from './past-days.ts';
 import type { FileReply } from '../../../contracts/endpoint.ts';
 import { addDays, periodInstants, seoulDay } from '../../../contracts/kst.ts';
 import { contractStatus, contractsOverlap, projection, replacementsOwed, vatOf, type ContractStatus } from '../../../contracts/money.ts';
@@ -51,10 +52,22 @@ async function scopesOf(repo: Repo, ids: number[]): Promise<Map<number, Scope>> 
   return out;
 }
 
-/** A contract's per-day figures (none when it covers no day). */
-async function daysOf(repo: Repo, c: ContractRow, s: Scope): Promise<ComputedDays> {
-  const scope = contractScope(c, s.landingIds, s.mediaTypeIds);
-  return computeDays(scope ? await repo.scopeDays(scope) : [], c.quantity, c.daily_cap);
+type Links = Pick<ModuleLinks, 'landingsChanged' | 'watchAllLeads'>;
+
+/**
+ * One app's kept past days (past-days.ts), shared by its instances of this service (the routes'
+ * and the dashboards'), which all hear the app's lead feed: keyed by the app's links.
+ */
+const keptDays = new WeakMap<Links, PastDays>();
+
+function keptDaysOf(db: Kysely<Database>, links: Links): PastDays {
+  let kept = keptDays.get(links);
+  if (!kept) {
+    const repo = shopContractsRepository(db);
+    kept = pastDays({ watch: (fn) => links.watchAllLeads(fn), anyBefore: (shopId, ids, before) => repo.anyBefore(shopId, ids, before) });
+    keptDays.set(links, kept);
+  }
+  return kept;
 }
 
 const statusOf = (c: ContractRow, counted: number, today: string): ContractStatus =>
@@ -83,9 +96,17 @@ async function refuseOverlap(repo: Repo, shopId: number, candidate: { startsOn: 
   }
 }
 
-export function shopContractsService(db: Kysely<Database>, clock: Clock, links: Pick<ModuleLinks, 'landingsChanged'>) {
+export function shopContractsService(db: Kysely<Database>, clock: Clock, links: Links) {
   const repo = shopContractsRepository(db);
   const load = (shopId: number, id: number) => foundOr404(repo.contract(shopId, id), CONTRACT_NOT_FOUND);
+  const kept = keptDaysOf(db, links);
+
+  /** A contract's per-day figures (none when it covers no day): its past days as kept, today's counted now. */
+  async function daysOf(repo: Repo, c: ContractRow, s: Scope): Promise<ComputedDays> {
+    const scope = contractScope(c, s.landingIds, s.mediaTypeIds);
+    const days = scope ? await kept.scopeDays(c, scope, seoulDay(clock()), (x) => repo.scopeDays(x)) : [];
+    return computeDays(days, c.quantity, c.daily_cap);
+  }
 
   async function item(shopId: number, id: number): Promise<ContractItem> {
     const c = await load(shopId, id);
@@ -163,6 +184,9 @@ export function shopContractsService(db: Kysely<Database>, clock: Clock, links: 
   }
 
   return {
+    /** A change this process made to the shop's past leads (a return decided): kept past days are counted again at once, before the feed tells. */
+    leadsChanged: (shopId: number) => kept.invalidate(shopId),
+
     /** 계약 관리's table: status is computed (it depends on the counted leads), so the shop's contracts are filtered and paged here. */
     async list(shopId: number, q: ContractListQuery) {
       const today = seoulDay(clock());
