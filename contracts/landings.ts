@@ -76,7 +76,7 @@ export const imageRef = z.object({
 });
 export type ImageRef = z.infer<typeof imageRef>;
 
-export const DEFAULT_COLORS = { primary: '#1677ff', background: '#f5f7fb', text: '#1f2329' };
+export const DEFAULT_COLORS = { primary: '#1263dc', background: '#f5f7fb', text: '#1f2329' };
 export const landingColors = z.object({ primary: hex, background: hex, text: hex });
 
 export const landingContent = z.object({

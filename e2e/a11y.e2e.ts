@@ -76,6 +76,16 @@ async function settle(page: Page, what: string): Promise<void> {
 
 /** Runs axe on the page (or only inside `include`) and returns its violations as findings. */
 async function axe(page: Page, where: string, include?: string): Promise<Finding[]> {
+  // axe reads colours as drawn: a message still fading in (antd's motion classes, CSS
+  // animations) would be measured half transparent. Wait until nothing moves.
+  await expect
+    .poll(
+      () => page.evaluate(() =>
+        document.getAnimations().filter((a) => a.playState === 'running').length +
+        document.querySelectorAll('[class*="-appear-active"], [class*="-enter-active"], [class*="-leave-active"]').length),
+      { message: `${where}: animations`, timeout: 10_000 },
+    )
+    .toBe(0);
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE_SOURCE });
   const violations = await page.evaluate(
     async ({ tags, include }) => {

@@ -211,10 +211,10 @@ describe('landing pages', () => {
     const res = await page.goto(`${publicPath}?utm_source=naver&utm_medium=cpc&utm_campaign=summer-whitening`);
     expect(res?.status()).toBe(200);
     await expect.poll(() => page.getByRole('heading', { name: HEADLINE }).isVisible(), WAIT).toBe(true);
-    // The hero image is the uploaded one, with its stored dimensions.
+    // The hero image is the uploaded one, with its stored dimensions, loaded as the AVIF copy a 390 px phone needs.
     const hero = page.locator('img.hero');
     expect(await hero.getAttribute('width')).toBe('1200');
-    expect(await hero.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1200);
+    expect(await hero.evaluate((img: HTMLImageElement) => [img.complete, img.currentSrc.replace(/^.*\/uploads\/[\w-]+/, '')])).toEqual([true, '.480.avif']);
     await screenshot(page, 'e2e-landing-mobile');
 
     await fillForm(page, '김방문', '010-2345-6789', openedAt);

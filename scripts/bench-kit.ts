@@ -1,6 +1,7 @@
 // Shared by the benchmark scripts: start our server (or `serve`) as a child process, wait
 // for it, and drive lead intake with a fixed number of keep-alive connections.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { buildIfStale, serverEntry } from './build-if-stale.mjs';
@@ -216,4 +217,105 @@ export async function wrkIntake(baseUrl: string, o: { connections: number; secon
   const line = /WRK_RESULT (\{.*\})/.exec(out);
   if (!line) throw new Error(`no result in wrk output: ${out}`);
   return JSON.parse(line[1]!) as WrkIntakeResult;
+}
+
+/** `npm run start:cluster` (scripts/cluster.mjs) as a child; the pids of its processes by role, as its log names them. */
+export interface ClusterChild extends Child {
+  pids: { web: Map<number, number>; worker: Map<number, number> };
+  /** Waits until `role n` runs with a pid other than `oldPid` (the primary replaced it). */
+  replaced(role: 'web' | 'worker', n: number, oldPid: number, timeoutMs?: number): Promise<number>;
+}
+
+export async function startCluster(o: { port: number; env: Record<string, string> }): Promise<ClusterChild> {
+  if (!buildIfStale('  (building: npm run build)')) throw new Error('npm run build failed');
+  const proc = spawn(process.execPath, [path.join(ROOT, 'scripts/cluster.mjs')], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(o.port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', INITIAL_ADMIN_PASSWORD: 'Bench-admin-2026!', ...o.env },
+  });
+  const pids = { web: new Map<number, number>(), worker: new Map<number, number>() };
+  let log = '';
+  let banner = false;
+  const onLine = (d: Buffer) => {
+    const text = d.toString();
+    log = (log + text).slice(-20_000);
+    for (const m of text.matchAll(/\[cluster\] (web|worker) (\d+) 시작 \(pid (\d+)\)/g)) pids[m[1] as 'web' | 'worker'].set(Number(m[2]), Number(m[3]));
+    if (text.includes('클러스터 실행 중')) banner = true;
+  };
+  proc.stdout!.on('data', onLine);
+  proc.stderr!.on('data', onLine);
+  const c = child(proc, `http://127.0.0.1:${o.port}`);
+  const until = Date.now() + 120_000;
+  while (!banner) {
+    if (proc.exitCode !== null) throw new Error(`start:cluster exited (${proc.exitCode}):\n${log}`);
+    if (Date.now() > until) throw new Error(`start:cluster did not start:\n${log}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    ...c,
+    pids,
+    async replaced(role, n, oldPid, timeoutMs = 30_000) {
+      const end = Date.now() + timeoutMs;
+      while (pids[role].get(n) === oldPid || pids[role].get(n) === undefined) {
+        if (Date.now() > end) throw new Error(`${role} ${n} was not replaced:\n${log}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return pids[role].get(n)!;
+    },
+  };
+}
+
+/** nginx (Debian's) on a config written to `dir` (its pid and logs there too). */
+export async function startNginx(dir: string, conf: string, url: string): Promise<Child> {
+  fs.mkdirSync(path.join(dir, 'logs'), { recursive: true });
+  const file = path.join(dir, 'nginx.conf');
+  fs.writeFileSync(file, conf);
+  const test = spawnSync('nginx', ['-t', '-q', '-p', dir, '-c', file], { encoding: 'utf8' });
+  if (test.status !== 0) throw new Error(`nginx -t refused ${file}: ${test.stderr}`);
+  const proc = spawn('nginx', ['-p', dir, '-c', file, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const c = child(proc, url);
+  await waitForHttp(url);
+  return c;
+}
+
+/** Receipts per Idempotency-Key of a webhook receiver (node:http on 127.0.0.1, answers 200 at once). */
+export interface Receiver {
+  url: string;
+  perKey: Map<string, number>;
+  total(): number;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(port: number): Promise<Receiver> {
+  const perKey = new Map<string, number>();
+  let total = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const key = String(req.headers['idempotency-key']);
+      perKey.set(key, (perKey.get(key) ?? 0) + 1);
+      total++;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': 11 }).end('{"ok":true}');
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${port}/leads`,
+    perKey,
+    total: () => total,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** Rows printed as a table: the first row is the header, columns padded to their widest cell (the first left-aligned). */
+export function printTable(rows: string[][]): void {
+  const width = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  for (const [n, r] of rows.entries()) {
+    console.log(`  ${r.map((cell, c) => (c === 0 || c === r.length - 1 ? cell.padEnd(width[c]!) : cell.padStart(width[c]!))).join('  ')}`.trimEnd());
+    if (n === 0) console.log(`  ${'─'.repeat(width.reduce((a, w) => a + w + 2, -2))}`);
+  }
 }

@@ -4,7 +4,10 @@
 // npm start, and as many of these as the deliveries need (PostgreSQL: they share the queue,
 // each job claimed by one; SQLite: one process writes at a time, so run at most one, or keep
 // the worker inside npm start). SIGTERM / SIGINT: stops taking jobs, lets the sends still out
-// finish (or hands their jobs back), then exits.
+// finish (or hands their jobs back), then exits. Its heartbeat shows in every web process's
+// /api/health; with METRICS_PORT its own metrics (deliveries sent and failed by channel kind,
+// the outbox) are served at http://127.0.0.1:METRICS_PORT/metrics for Prometheus.
+import http from 'node:http';
 import { build } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 
@@ -16,6 +19,17 @@ const app = await build({ config, onSeed: (m) => notes.push(m) });
 await app.ready();
 // Nothing listens on a port: this keeps the process up until a signal.
 const keepAlive = setInterval(() => {}, 1 << 30);
+// Loopback only: the worker's metrics for a Prometheus on this machine (or its agent).
+const metricsPort = Number(process.env.METRICS_PORT);
+const metricsServer = metricsPort > 0
+  ? http.createServer((req, res) => {
+    if (req.url !== '/metrics') return void res.writeHead(404).end();
+    app.metrics.registry.metrics().then(
+      (text) => res.writeHead(200, { 'content-type': app.metrics.registry.contentType, 'cache-control': 'no-store' }).end(text),
+      () => res.writeHead(500).end(),
+    );
+  }).listen(metricsPort, '127.0.0.1')
+  : null;
 
 let closing = false;
 async function shutdown(signal: string) {
@@ -25,6 +39,7 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 15_000);
   force.unref();
   try {
+    metricsServer?.close();
     await app.close();
     clearInterval(keepAlive);
     process.exit(0);

@@ -12,15 +12,17 @@ import type { Database } from './db/schema.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { ensureEssentials } from './db/seed.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
-import { loggerFor } from './lib/logger.ts';
+import { eventLevel, loggerFor, REQUEST_ID_HEADER, requestIdOf } from './lib/logger.ts';
+import { withSetupLock } from './db/dialect-sql.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
+import { operationsRoutes } from './modules/operations/operations.routes.ts';
+import { heartbeatJob } from './worker/heartbeat.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { httpBasics } from './plugins/http-basics.ts';
 import { publicOriginPlugin } from './plugins/public-origin.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { spaPlugin } from './plugins/spa.ts';
 import { installFastPaths } from './plugins/fast-path.ts';
-import { defineRoute } from './plugins/route.ts';
-import { healthApi } from '../contracts/health.ts';
 import type { ModuleLinks, ResourceModule } from './links.ts';
 import { publicLandingPages } from './modules/landings/public/page-cache.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -58,7 +60,13 @@ import { startScheduler } from './worker/scheduler.ts';
 import { purgeJob } from './worker/purge.ts';
 import { reopenJob } from './worker/reopen.ts';
 import { DELIVERY_NOTICE, deliveryWorker } from './worker/delivery.ts';
-import { openNotifier } from './db/notify.ts';
+import { databaseIdentity, openNotifier } from './db/notify.ts';
+import { closeRedis, openRedis, redisConnected, redisPrefix, type RedisClient } from './lib/redis.ts';
+import { sharedRateLimitStore } from './lib/rate-limit-store.ts';
+import { localWindow, sharedWindow, type WindowLimiter } from './lib/rate-limit.ts';
+import { CROSS_PROCESS_CHANNELS, crossProcessPages, crossProcessVisitFlush } from './lib/cross-process.ts';
+import { checkLandingSecret } from './lib/render-stamp.ts';
+import { sharedSettings } from './db/shared-settings.ts';
 import { systemReservationsRoutes } from './modules/system-reservations/system-reservations.routes.ts';
 import { landingsService } from './modules/landings/landings.service.ts';
 import { maintenancePlugin } from './plugins/maintenance.ts';
@@ -93,6 +101,12 @@ declare module 'fastify' {
     config: Config;
     /** The links between modules (tests reach the page cache and the visit counter through them). */
     links: ModuleLinks;
+    /** The Redis command connection when REDIS_URL is set (shared rate limits, messages), else null. */
+    redis: RedisClient | null;
+    /** This database's Redis key prefix (lib/redis.ts redisPrefix): apps of one database share it. */
+    redisPrefix: string;
+    /** A per-minute limiter (`limit` per key; 0: none) shared by every process with Redis, else this process's own. */
+    windowLimiter(name: string, limit: number): WindowLimiter;
   }
 }
 
@@ -110,13 +124,18 @@ export interface BuildOptions {
 export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
   const config = { ...loadConfig(), ...opts.config };
   const handle = opts.database ?? (await openDatabase({ url: config.databaseUrl }));
-  await migrateToLatest(handle.db);
-  await ensureEssentials(handle.db, config, opts.onSeed ?? (() => {}), (opts.clock ?? systemClock)());
+  // Once, not once per process: processes starting together take turns (the first migrates and seeds).
+  await withSetupLock(handle.db, async (db) => {
+    await migrateToLatest(db);
+    await ensureEssentials(db, config, opts.onSeed ?? (() => {}), (opts.clock ?? systemClock)());
+  });
 
   const app = Fastify({
     ...loggerFor(config),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // The caller's X-Request-Id when sane, else a new one (logger.ts); the fast paths use the same.
+    genReqId: requestIdOf,
   });
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   app.decorate('db', handle.db);
@@ -124,6 +143,29 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
   app.decorate('sqliteFile', handle.sqliteFile ?? null);
   app.decorate('clock', opts.clock ?? systemClock);
   app.decorate('config', config);
+  // Every process must sign forms with the same secret: checked before anything is served.
+  await checkLandingSecret({
+    dataDir: config.dataDir, cluster: config.cluster, sharedDatabase: !!handle.pg,
+    store: sharedSettings(handle.db, 'landing-secret-fingerprint'), now: (opts.clock ?? systemClock)(),
+    warn: (message) => app.log.warn(message),
+  }).catch(async (err: unknown) => {
+    if (!opts.database) await handle.close();
+    throw err;
+  });
+  // Redis (REDIS_URL): the rate limits and messages every process shares, under this database's prefix.
+  const redis = config.redisUrl ? openRedis(config.redisUrl) : null;
+  const prefix = redisPrefix((await databaseIdentity(handle)) ?? `memory:${process.pid}:${Math.random()}`);
+  app.decorate('redis', redis);
+  app.decorate('redisPrefix', prefix);
+  if (redis) {
+    redis.on('error', (err) => app.log.warn({ err }, 'redis'));
+    if (!(await redisConnected(redis))) app.log.error({ redisUrl: config.redisUrl }, 'redis not reachable: starting with rate limits per process until it is');
+    // Closed last (hooks run last-added first): the notifier and intake's limiters use it until then.
+    app.addHook('onClose', async () => closeRedis(redis));
+  }
+  const limiterFallback = (err: unknown) => app.log.warn({ err }, 'redis unavailable: rate limits counted in this process only');
+  app.decorate('windowLimiter', (name: string, limit: number): WindowLimiter =>
+    redis ? sharedWindow({ redis, prefix, name, limit, onFallback: limiterFallback }) : localWindow(limit));
   if (!opts.database) app.addHook('onClose', async () => handle.close());
 
   // Routes validate and serialize with their zod schemas (contracts/).
@@ -135,28 +177,38 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   httpBasics(app);
   publicOriginPlugin(app);
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, { global: false, ...(redis ? { store: sharedRateLimitStore(redis, `${prefix}rate:`, limiterFallback) } : {}) });
 
   await authPlugin(app);
   // After the session is known: during a maintenance window the back office answers 503 to all but 최고관리자.
   maintenancePlugin(app);
 
-  defineRoute(app, healthApi.get, { access: { public: true }, handler: () => ({ status: 'ok' as const, database: app.dialect }) });
+  // Before the fast paths, which count into it; health, readiness and the outbox gauges next.
+  metricsPlugin(app);
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, req.id);
+    done();
+  });
+  await operationsRoutes(app);
 
   // Public landing pages first: their fast path and routes come before the modules'.
   installFastPaths(app);
   const pages = await publicLandingPages(app);
   // Intake registers last (its route follows the modules'); the links reach it once it exists.
   const late: { intake?: IntakeHandle } = {};
-  const notifier = await openNotifier(handle, (err) => app.log.error({ err }, 'database notifications'));
+  const notifier = await openNotifier(handle, (err) => app.log.error({ err }, 'database notifications'), redis ? { client: redis, prefix } : undefined);
   app.addHook('onClose', async () => notifier.close());
   const feed = leadFeed(notifier, (err) => app.log.error({ err }, 'lead feed'));
+  // A landing, policy, tag or contract changed here: every process's pages and intake definitions follow at once.
+  const crossLog = (err: unknown, what: string) => app.log.error({ err }, what);
+  const pageLinks = crossProcessPages(notifier, { changed: (ids) => pages.changed(ids), stale: () => pages.revalidate() }, crossLog);
+  const flushVisits = crossProcessVisitFlush(notifier, async () => late.intake?.flushVisits(), crossLog);
   // Listening before the app answers anything: no change is missed by a stream opened right away.
-  await feed.ready();
+  await Promise.all([feed.ready(), ...CROSS_PROCESS_CHANNELS.map((c) => notifier.ready(c))]);
   const links: ModuleLinks = {
-    landingsChanged: (ids) => pages.changed(ids),
-    pagesStale: () => pages.revalidate(),
-    flushVisits: async () => late.intake?.flushVisits(),
+    landingsChanged: (ids) => pageLinks.changed(ids),
+    pagesStale: () => pageLinks.stale(),
+    flushVisits,
     renderPreview: (view) => pages.preview(view),
     leadsChanged: (change) => void feed.publish(change).catch((err) => app.log.error({ err }, 'lead feed')),
     watchLeads: (shopId, fn) => feed.watch(shopId, fn),
@@ -180,7 +232,10 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
   await spaPlugin(app);
   if (config.workerEnabled) {
     // The scheduled jobs start once the app is ready and stop before the database closes (onClose runs last-added first).
+    // This process's sign of life for /api/health (every process that runs the worker beats).
+    const heartbeat = heartbeatJob(app.db, app.clock);
     const jobs = [
+      heartbeat,
       purgeJob(app.db, app.clock, { announce: links.leadsChanged, onRun: (run) => app.log.info({ run }, 'automatic purge') }),
       reopenJob(app.db, app.clock, { changed: links.landingsChanged }),
       feedSeqJob(app.db),
@@ -192,13 +247,27 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
     ];
     let scheduler: ReturnType<typeof startScheduler> | undefined;
     app.addHook('onReady', async () => {
-      scheduler = startScheduler(jobs, (job, err) => app.log.error({ err }, `scheduled job ${job.name}`));
+      scheduler = startScheduler(jobs, (job, err, runId) => app.log.error({ err, job: job.name, runId }, `scheduled job ${job.name}`));
     });
-    app.addHook('onClose', async () => scheduler?.stop());
+    app.addHook('onClose', async () => {
+      await scheduler?.stop();
+      // A clean stop: no row is left saying this worker is alive.
+      await heartbeat.forget().catch((err: unknown) => app.log.warn({ err }, 'heartbeat not removed'));
+    });
+    const sendLevel = eventLevel(config);
     // The delivery worker: woken when leads were accepted (in any process) or jobs queued otherwise, polling meanwhile.
     const delivery = deliveryWorker(app.db, app.clock, {
       concurrency: config.deliveryConcurrency, leaseMs: config.deliveryLeaseMs, deps: { smtpUrl: config.smtpUrl, mailFrom: config.mailFrom },
       onError: (err) => app.log.error({ err }, 'delivery worker'),
+      // One line per send, naming its claim (runId), jobs and leads: a lead is followed from its intake line to here.
+      onSent: (sent) => {
+        const failed = sent.jobs.some((j) => j.status === 'failed');
+        if (sent.ok) app.metrics.deliverySent.inc({ kind: sent.kind }, sent.jobs.length);
+        else app.metrics.deliveryFailures.inc({ kind: sent.kind, final: String(failed) }, sent.jobs.length);
+        const line = { delivery: sent, leadIds: sent.jobs.map((j) => j.leadId) };
+        if (sent.ok) app.log[sendLevel](line, 'delivery sent');
+        else app.log.warn(line, failed ? 'delivery failed' : 'delivery will be retried');
+      },
     });
     const unwatch = [links.watchAllLeads((c) => c.kind === 'created' && delivery.wake()), notifier.subscribe(DELIVERY_NOTICE, () => delivery.wake())];
     app.addHook('onReady', async () => delivery.start());

@@ -48,6 +48,14 @@ export interface Config {
   redisUrl?: string;
   /** Started by `npm run start:cluster` (LEADROOM_CLUSTER=1): one of several processes — LANDING_SECRET is required. */
   cluster: boolean;
+  /**
+   * On SIGTERM, how long /api/ready answers 503 while everything else is still served, before
+   * the process stops (READY_DRAIN_MS): a load balancer's health check sees it and sends no more
+   * requests. Default 0 for one process, 5 s in the cluster.
+   */
+  readyDrainMs: number;
+  /** /metrics for a scraper that is not on this machine: `Authorization: Bearer <METRICS_TOKEN>` (loopback needs none). */
+  metricsToken?: string;
 }
 
 export const DEFAULT_MAIL_FROM = 'Leadroom <no-reply@leadroom.local>';
@@ -100,5 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM?.trim() || DEFAULT_MAIL_FROM,
     redisUrl: env.REDIS_URL?.trim() || undefined,
     cluster: env.LEADROOM_CLUSTER === '1',
+    readyDrainMs: Math.max(0, num(env.READY_DRAIN_MS, env.LEADROOM_CLUSTER === '1' ? 5000 : 0)),
+    metricsToken: env.METRICS_TOKEN?.trim() || undefined,
   };
 }

@@ -2,19 +2,33 @@
 import { build } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openLandingUrls } from './modules/landings/public/views.ts';
+import { listenWhileStarting } from './modules/operations/early-ready.ts';
 
 const config = loadConfig();
 const notes: string[] = [];
+// The port answers 503 (/api/ready: starting) while the database is migrated and seeded.
+const early = await listenWhileStarting(config.port, config.host);
 const app = await build({ config, onSeed: (m) => notes.push(m) });
 
 let closing = false;
+/**
+ * A stop in two steps: first draining — /api/ready answers 503 while every other request is
+ * still served, for READY_DRAIN_MS, so a load balancer's health check takes this process out
+ * before it goes — then closing: no new connections, requests under way finish, the worker
+ * hands back its jobs, the database closes.
+ */
 async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
-  app.log.info({ signal }, 'shutting down');
-  const force = setTimeout(() => process.exit(1), 10_000);
+  app.readiness.drain();
+  app.log.info({ signal, drainMs: config.readyDrainMs }, config.readyDrainMs ? 'draining before shutdown' : 'shutting down');
+  const force = setTimeout(() => process.exit(1), config.readyDrainMs + 10_000);
   force.unref();
   try {
+    if (config.readyDrainMs) {
+      await new Promise((resolve) => setTimeout(resolve, config.readyDrainMs));
+      app.log.info({ signal }, 'shutting down');
+    }
     await app.close();
     process.exit(0);
   } catch (err) {
@@ -25,6 +39,7 @@ async function shutdown(signal: string) {
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 
+await early.close();
 await app.listen({ port: config.port, host: config.host });
 const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
 const landings = await openLandingUrls(app.db, config.publicOrigin ?? base);

@@ -200,7 +200,7 @@ describe('route table', () => {
     const open = routes.filter((r) => r.url.startsWith('/api') && accessOf(r) && 'public' in accessOf(r)!);
     const names = [...new Set(open.map((r) => r.url))];
     expect(names.filter((u) => !u.startsWith('/api/public/')).sort()).toEqual(
-      [authApi.login.path, healthApi.get.path, pullApi.openapi.path, pullApi.docs.path].sort(),
+      [authApi.login.path, healthApi.get.path, healthApi.ready.path, pullApi.openapi.path, pullApi.docs.path].sort(),
     );
   });
 

@@ -38,6 +38,14 @@ export const THEME: ThemeConfig = {
     colorInfo: PRIMARY,
     colorLink: PRIMARY,
     colorError: ERROR,
+    // antd lightens these for hover and press; a lighter blue or red under white text drops below
+    // 4.5:1 while the pointer rests on the button, so they go darker instead.
+    colorPrimaryHover: '#0b4fb8',
+    colorPrimaryActive: '#083f94',
+    colorLinkHover: '#0b4fb8',
+    colorLinkActive: '#083f94',
+    colorErrorHover: '#b31d22',
+    colorErrorActive: '#8f171b',
     colorTextTertiary: TEXT_TERTIARY,
     colorTextDescription: TEXT_TERTIARY,
     colorTextPlaceholder: TEXT_PLACEHOLDER,

@@ -3,20 +3,21 @@
 // database and no server code; a request without a view is a 404.
 import type { PageContextServer } from 'vike/types';
 import { render } from 'vike/abort';
-import type { LandingView, PrivacyPageView } from '../../contracts/landings.ts';
+import type { PrivacyPageView } from '../../contracts/landings.ts';
+import type { LandingPageView } from './render/picture.tsx';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- Vike's pageContext is typed through its global namespace
   namespace Vike {
     interface PageContextServer {
       /** The landing page's view (with its signed form token), or the editor preview's. */
-      landingView?: LandingView;
+      landingView?: LandingPageView;
       privacyView?: PrivacyPageView;
     }
   }
 }
 
-export type PageData = { kind: 'landing'; view: LandingView } | { kind: 'privacy'; view: PrivacyPageView };
+export type PageData = { kind: 'landing'; view: LandingPageView } | { kind: 'privacy'; view: PrivacyPageView };
 
 export function landingData(pc: PageContextServer): PageData {
   if (!pc.landingView) throw render(404);

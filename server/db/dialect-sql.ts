@@ -41,9 +41,61 @@ export function secondsBetween(db: Kysely<Database>, from: string, to: string): 
  * order (no deadlock between two lockers). SQLite: nothing to do — our transactions begin
  * immediate, so they run one at a time anyway.
  */
-export async function lockKeys(trx: Transaction<Database>, keys: readonly string[]): Promise<void> {
-  if (!keys.length || dialectOf(trx) !== 'postgres') return;
-  await sql`select pg_advisory_xact_lock(k) from (select distinct hashtextextended(x, 0) as k from unnest(${[...keys]}::text[]) as x order by k) as ordered`.execute(trx);
+export async function lockKeys(trx: Transaction<Database>, keys: readonly string[], o: { shared?: readonly string[] } = {}): Promise<void> {
+  const shared = o.shared ?? [];
+  if ((!keys.length && !shared.length) || dialectOf(trx) !== 'postgres') return;
+  if (!shared.length) {
+    await sql`select pg_advisory_xact_lock(k) from (select distinct hashtextextended(x, 0) as k from unnest(${[...keys]}::text[]) as x order by k) as ordered`.execute(trx);
+    return;
+  }
+  // `shared` keys first (holders of one in shared mode wait only for an exclusive holder), then
+  // `keys`: one statement, one fixed order within each group.
+  await sql`select case when s then pg_advisory_xact_lock_shared(k) else pg_advisory_xact_lock(k) end
+    from (select distinct s, hashtextextended(x, 0) as k from (select x, true as s from unnest(${[...shared]}::text[]) as x
+      union all select x, false from unnest(${[...keys]}::text[]) as x) as both_groups order by s desc, k) as ordered`.execute(trx);
+}
+
+/**
+ * Write transactions that usefully run at once on one process: PostgreSQL several (each waits
+ * for its own commit's flush while the next one works); SQLite one (its writes are serial).
+ */
+export function concurrentWriters(db: Kysely<Database>): number {
+  return dialectOf(db) === 'postgres' ? 3 : 1;
+}
+
+/**
+ * `n` new ids of `table`'s serial id, ascending, for a multi-row insert that names its ids (so
+ * rows of one statement can refer to each other, and each row's id is known exactly), in `trx`.
+ * SQLite has no sequence to draw from: null, and rows are inserted one by one, each answering its id.
+ */
+export async function reserveIds(trx: Transaction<Database>, table: 'leads', n: number): Promise<number[] | null> {
+  if (dialectOf(trx) !== 'postgres') return null;
+  if (n <= 0) return [];
+  const { rows } = await sql<{ id: number }>`select nextval(pg_get_serial_sequence(${table}, 'id')) as id from generate_series(1, ${n})`.execute(trx);
+  return rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+}
+
+/**
+ * Rows handed to one statement as a table `alias(...columns, ord)` (ord numbers them from 1),
+ * so a set-based statement costs one round trip however many rows it reads. PostgreSQL: one
+ * array parameter per column through unnest; SQLite: one JSON text of the rows through json_each.
+ * `source` is compiled with placeholders (compile the statement once); `params` gives, for
+ * rows in column order, the parameters it takes, in order.
+ */
+export function rowsParameter(db: Kysely<Database>, alias: string, columns: ReadonlyArray<readonly [name: string, type: 'integer' | 'text']>) {
+  const names = sql.raw(columns.map(([c]) => c).join(', '));
+  if (dialectOf(db) === 'postgres') {
+    const arrays = sql.join(columns.map(([, type]) => sql`${null}::${sql.raw(type)}[]`));
+    return {
+      source: sql`unnest(${arrays}) with ordinality as ${sql.raw(alias)}(${names}, ord)`,
+      params: (rows: ReadonlyArray<readonly unknown[]>): unknown[] => columns.map((_, j) => rows.map((r) => r[j] ?? null)),
+    };
+  }
+  const picks = sql.raw(columns.map(([c], j) => `json_extract(value, '$[${j}]') as ${c}`).join(', '));
+  return {
+    source: sql`(select ${picks}, key + 1 as ord from json_each(${null})) as ${sql.raw(alias)}`,
+    params: (rows: ReadonlyArray<readonly unknown[]>): unknown[] => [JSON.stringify(rows)],
+  };
 }
 
 /** Runs `fn` in a transaction on `db`, or straight on it when `db` already is one. */
@@ -81,4 +133,25 @@ export function forUpdateSkipLocked<DB, TB extends keyof DB, O>(db: Kysely<Datab
  */
 export async function commitWithoutFlush(trx: Transaction<Database>): Promise<void> {
   if (dialectOf(trx) === 'postgres') await sql`set local synchronous_commit = off`.execute(trx);
+}
+
+/**
+ * Runs `fn` — a database's set-up: its migrations and first seed — while holding the one lock
+ * of that set-up, so processes starting together take turns: the first migrates and seeds, the
+ * next finds it done. PostgreSQL: a session-level advisory lock named by the schema (tests'
+ * schemas do not wait on each other), held on one connection that `fn` runs on too (a pool of
+ * one cannot wait on itself). SQLite: no lock here — migrations already take the file's write
+ * lock, and several processes on one file is a one-machine set-up started by one command.
+ */
+export async function withSetupLock<T>(db: Kysely<Database>, fn: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  if (dialectOf(db) !== 'postgres') return fn(db);
+  return db.connection().execute(async (conn) => {
+    const key = sql`hashtextextended('leadroom:setup:' || current_schema(), 0)`;
+    await sql`select pg_advisory_lock(${key})`.execute(conn);
+    try {
+      return await fn(conn);
+    } finally {
+      await sql`select pg_advisory_unlock(${key})`.execute(conn);
+    }
+  });
 }

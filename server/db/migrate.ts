@@ -14,6 +14,9 @@ import * as purgeIndexes from './migrations/2026-11-25-purge-indexes.ts';
 import * as recordIndexes from './migrations/2026-11-25-record-indexes.ts';
 import * as money from './migrations/2026-11-26-money.ts';
 import * as delivery from './migrations/2026-11-27-delivery.ts';
+import * as landingImages from './migrations/2026-11-28-landing-images.ts';
+import * as operations from './migrations/2026-11-29-operations.ts';
+import * as sharedState from './migrations/2026-11-30-shared-state.ts';
 
 /** Migrations in order; file names are dated and frozen. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -31,6 +34,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-25-record-indexes': recordIndexes,
   '2026-11-26-money': money,
   '2026-11-27-delivery': delivery,
+  '2026-11-28-landing-images': landingImages,
+  '2026-11-29-operations': operations,
+  '2026-11-30-shared-state': sharedState,
 };
 
 class StaticProvider implements MigrationProvider {

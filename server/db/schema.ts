@@ -256,6 +256,20 @@ export interface UploadsTable {
   data: Buffer;
   created_by: number | null;
   created_at: string;
+  /** When its AVIF/WebP copies were made (or found impossible); null until then. */
+  variants_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** An upload's copy in a modern format and one width (upload_variants). */
+export interface UploadVariantsTable {
+  id: Id;
+  upload_id: number;
+  format: 'avif' | 'webp';
+  width: number;
+  height: number;
+  size: number;
+  data: Buffer;
+  created_at: string;
 }
 
 /** The agency's own details: one row (id 1). */
@@ -543,6 +557,23 @@ export interface SystemReservationsTable {
   cancelled_at: string | null;
 }
 
+/** One row per process running the worker: its last sign of life (operations). */
+export interface WorkerHeartbeatsTable {
+  id: string;
+  host: string;
+  pid: number;
+  started_at: string;
+  seen_at: string;
+}
+
+/** Settings every process of one database must agree on (the landing secret's fingerprint). */
+export interface SharedSettingsTable {
+  key: string;
+  value: string;
+  source: string;
+  updated_at: string;
+}
+
 export interface Database {
   operator_settings: OperatorSettingsTable;
   account_types: AccountTypesTable;
@@ -562,6 +593,7 @@ export interface Database {
   blocked_submissions: BlockedSubmissionsTable;
   visits: VisitsTable;
   uploads: UploadsTable;
+  upload_variants: UploadVariantsTable;
   access_events: AccessEventsTable;
   destructions: DestructionsTable;
   lead_imports: LeadImportsTable;
@@ -578,6 +610,8 @@ export interface Database {
   delivery_attempts: DeliveryAttemptsTable;
   api_keys: ApiKeysTable;
   system_reservations: SystemReservationsTable;
+  worker_heartbeats: WorkerHeartbeatsTable;
+  shared_settings: SharedSettingsTable;
 }
 
 export type AccountTypeRow = Selectable<AccountTypesTable>;

@@ -3,6 +3,7 @@
 import crypto from 'node:crypto';
 import { escapeHtml, landingCsp, withNonce } from '../../contracts/page-safety.ts';
 import { tagHosts, tagNoscript, tagScript, type TrackingTag } from '../../contracts/tracking-tags.ts';
+import { readableOn } from '../../contracts/contrast.ts';
 
 // As pages/view/render/csp.ts makes them for the landing pages (pages/ and server/ share only contracts/).
 const sha256Source = (code: string) => `'sha256-${crypto.createHash('sha256').update(code).digest('base64')}'`;
@@ -12,12 +13,13 @@ const newNonce = () => crypto.randomBytes(16).toString('base64url');
 const CSS =
   'body{margin:0;font:16px/1.6 -apple-system,BlinkMacSystemFont,"Apple SD Gothic Neo","Malgun Gothic",sans-serif;color:#1f2329;background:#f5f7fb;word-break:keep-all}' +
   'main{max-width:480px;margin:0 auto;padding:56px 20px;text-align:center}h1{font-size:22px;margin:0 0 12px}p{margin:0 0 16px;color:#4e5969}' +
-  'ul{text-align:left;color:#c4302b;padding-left:20px}a{display:inline-block;margin-top:8px;padding:12px 20px;border-radius:10px;background:var(--c,#1677ff);color:#fff;text-decoration:none;font-weight:600}';
+  'ul{text-align:left;color:#c4302b;padding-left:20px}a{display:inline-block;margin-top:8px;padding:12px 20px;border-radius:10px;background:var(--c,#1263dc);color:var(--ct,#fff);text-decoration:none;font-weight:600}';
 
 export const STATIC_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'self'";
 
 function page(title: string, inner: string, opts: { head?: string; tail?: string; color?: string } = {}): string {
-  const style = opts.color ? `:root{--c:${opts.color}}` : '';
+  // The button's text follows its staff-chosen colour: white or near-black, whichever reads (WCAG).
+  const style = opts.color ? `:root{--c:${opts.color};--ct:${readableOn(opts.color)}}` : '';
   return `<!doctype html><html lang="ko"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${CSS}${style}</style>${opts.head ?? ''}</head><body><main>${inner}</main>${opts.tail ?? ''}</body></html>`;
 }
 

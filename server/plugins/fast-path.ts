@@ -2,6 +2,7 @@
 // JSON lead submission. Each handler says whether it took the request; the rest go to Fastify.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { REQUEST_ID_HEADER, requestIdOf } from '../lib/logger.ts';
 
 export type FastHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
@@ -18,8 +19,18 @@ export function installFastPaths(app: FastifyInstance): void {
   const [fastify] = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
   if (!fastify || server.listenerCount('request') !== 1) return;
   server.removeAllListeners('request');
+  // Counted as plain integers (metrics.ts reads them when scraped): no per-request timing here.
+  const fast = app.hasDecorator('metrics') ? app.metrics.fast : { landing: 0, intake: 0 };
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    for (const handle of handlers) if (handle(req, res)) return;
+    // Every answer names its request (logger.ts); Fastify's request id is this same one.
+    res.setHeader(REQUEST_ID_HEADER, requestIdOf(req));
+    for (const handle of handlers) {
+      if (handle(req, res)) {
+        if (req.method === 'POST') fast.intake++;
+        else fast.landing++;
+        return;
+      }
+    }
     fastify.call(server, req, res);
   });
 }

@@ -9,7 +9,7 @@ import { NOT_FOUND_PAGE, STATIC_PAGE_CSP } from '../lib/static-pages.ts';
 import { ERROR_CODES } from '../../contracts/errors.ts';
 
 const PUBLIC_PATHS = ['/view/', '/uploads/', '/api/public/'];
-const isPublicPath = (pathname: string) => PUBLIC_PATHS.some((p) => pathname.startsWith(p)) || pathname === '/api/health';
+const isPublicPath = (pathname: string) => PUBLIC_PATHS.some((p) => pathname.startsWith(p)) || pathname === '/api/health' || pathname === '/api/ready';
 
 /** The host a request names, as Fastify's req.host gives it: X-Forwarded-Host only behind a trusted proxy. */
 export function requestHost(app: FastifyInstance, req: IncomingMessage): string {

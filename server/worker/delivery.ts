@@ -74,6 +74,25 @@ export interface DeliveryWorkerOptions {
   /** The backoff's jitter (tests pin it). */
   random?: () => number;
   onError?: (err: unknown) => void;
+  /** Each send's outcome, for the logs and metrics: its claim's run id, the channel, each job with its lead. */
+  onSent?: (sent: SentReport) => void;
+}
+
+/** One send as the logs follow it: a lead's intake line names its id, these name it again. */
+export interface SentReport {
+  /** The claim the jobs came in (one claim, one run id, however many sends). */
+  runId: string;
+  worker: string;
+  channelId: number;
+  kind: DeliveryKind;
+  attempt: number;
+  ok: boolean;
+  /** The receiver's HTTP status, when it answered one. */
+  responseCode: number | null;
+  error: string | null;
+  durationMs: number;
+  /** succeeded; pending: tried again later; failed: for good. */
+  jobs: Array<{ jobId: number; leadId: number; status: JobOutcome['status'] }>;
 }
 
 export interface DeliveryWorker {
@@ -130,6 +149,8 @@ function toLead(r: LeadRow): DeliveryLeadRow {
 
 /** One send: a job, or a digest channel's due jobs together. */
 interface SendGroup {
+  /** The claim's run id (logs). */
+  run: string;
   channel: SendChannel;
   jobs: ClaimedJob[];
   items: SendItem[];
@@ -323,7 +344,13 @@ export function deliveryWorker(db: Kysely<Database>, clock: Clock, o: DeliveryWo
     }
     if (result.gone) gone.set(g.channel.id, clock().toISOString());
     dispatch();
-    await record(outcomesOf(g, result, clock()));
+    const outcomes = outcomesOf(g, result, clock());
+    o.onSent?.({
+      runId: g.run, worker: me, channelId: g.channel.id, kind: g.channel.kind, attempt: outcomes[0]?.outcome.attempt ?? 1, ok: result.ok,
+      responseCode: result.status ?? null, error: result.ok ? null : (result.error ?? null), durationMs: Math.round(result.durationMs),
+      jobs: outcomes.map((f) => ({ jobId: f.outcome.jobId, leadId: f.outcome.leadId, status: f.outcome.status })),
+    });
+    await record(outcomes);
   }
 
   /** Starts waiting groups while slots are free; a group of a channel found gone meanwhile is cancelled, not sent. */
@@ -346,7 +373,7 @@ export function deliveryWorker(db: Kysely<Database>, clock: Clock, o: DeliveryWo
     const first = jobs.length;
     for (const j of jobs) held.add(j.id);
     try {
-      await prepare(jobs, now, lease);
+      await prepare(jobs, now, lease, crypto.randomBytes(4).toString('hex'));
     } catch (err) {
       // Nothing sent yet: the claims go back at once rather than at the lease's end.
       await repo.release(me, jobs.map((j) => j.id), clock().toISOString()).catch(onError);
@@ -358,7 +385,7 @@ export function deliveryWorker(db: Kysely<Database>, clock: Clock, o: DeliveryWo
   }
 
   /** Reads what the claimed jobs' sends need, cancels those that must not go, queues the rest in groups. */
-  async function prepare(jobs: ClaimedJob[], now: Date, lease: string): Promise<void> {
+  async function prepare(jobs: ClaimedJob[], now: Date, lease: string, run: string): Promise<void> {
     const [channelRows, leadRows] = await Promise.all([repo.channels([...new Set(jobs.map((j) => j.channel_id))]), repo.leads([...new Set(jobs.map((j) => j.lead_id))])]);
     const channels = new Map(channelRows.map((c) => [c.id, c]));
     // A digest channel's other due jobs join this claim: its leads go in one message.
@@ -397,7 +424,7 @@ export function deliveryWorker(db: Kysely<Database>, clock: Clock, o: DeliveryWo
           open.items.push(item);
           continue;
         }
-        const g: SendGroup = { channel, jobs: [j], items: [item], event: j.trigger === 'manual' ? EVENTS.manual : digest ? EVENTS.digest : EVENTS.instant };
+        const g: SendGroup = { run, channel, jobs: [j], items: [item], event: j.trigger === 'manual' ? EVENTS.manual : digest ? EVENTS.digest : EVENTS.instant };
         if (digest) digestGroups.set(row.id, g);
         ready.push(g);
       }

@@ -2,7 +2,7 @@
 // wraps the rendered Page with these; renderLanding()/renderPrivacy() do the same without
 // Vike's router for tests and for a server started without a build.
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { LandingView, PrivacyPageView } from '../../../contracts/landings.ts';
+import type { PrivacyPageView } from '../../../contracts/landings.ts';
 import { cspOrigin, escapeHtml, landingCsp, withNonce } from '../../../contracts/page-safety.ts';
 import { newNonce, sha256Source } from './csp.ts';
 import { INLINE_SCRIPT } from './inline-script.ts';
@@ -10,6 +10,7 @@ import { tagHosts, tagNoscript, tagScript } from '../../../contracts/tracking-ta
 import { landingCss, privacyCss } from './style.ts';
 import { LandingBody, safeUrl } from './landing-body.tsx';
 import { PrivacyBody } from './privacy-body.tsx';
+import { heroPreload, type LandingPageView } from './picture.tsx';
 
 const INLINE_HASH = sha256Source(INLINE_SCRIPT);
 
@@ -19,6 +20,8 @@ interface DocumentParts {
   image?: string;
   css: string;
   csp: string;
+  /** Resource hints of our own (the hero's responsive preload), before the styles. */
+  preload?: string;
   head?: string;
   body: string;
 }
@@ -35,14 +38,14 @@ function htmlDocument(p: DocumentParts): string {
   ].join('');
   return (
     `<!DOCTYPE html><html lang="ko"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,">` +
-    `${meta}${hints}<style>${p.css}</style>${p.head ?? ''}</head><body>${p.body.slice(hints.length)}</body></html>`
+    `${meta}${hints}${p.preload ?? ''}<style>${p.css}</style>${p.head ?? ''}</head><body>${p.body.slice(hints.length)}</body></html>`
   );
 }
 
 const summary = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 120);
 
 /** The landing document around an already rendered body (the Page). */
-export function landingDocument(view: LandingView, bodyHtml: string): string {
+export function landingDocument(view: LandingPageView, bodyHtml: string): string {
   const l = view.landing;
   const scripts = view.preview ? { head: '', body: '', conversion: '' } : { head: l.headScript.trim(), body: l.bodyScript.trim(), conversion: l.conversionScript.trim() };
   const tags = view.preview ? [] : l.trackingTags;
@@ -65,6 +68,7 @@ export function landingDocument(view: LandingView, bodyHtml: string): string {
     image: hero && hero.startsWith('http') ? hero : undefined,
     css: landingCss(l.content.colors),
     csp,
+    preload: heroPreload(view),
     head: (tagCode ? `<script>${tagCode}</script>` : '') + nonced(scripts.head),
     body:
       bodyHtml +
@@ -84,6 +88,6 @@ export function privacyDocument(view: PrivacyPageView, bodyHtml: string): string
   });
 }
 
-export const renderLanding = (view: LandingView) => landingDocument(view, renderToStaticMarkup(<LandingBody view={view} />));
+export const renderLanding = (view: LandingPageView) => landingDocument(view, renderToStaticMarkup(<LandingBody view={view} />));
 export const renderPrivacy = (view: PrivacyPageView) => privacyDocument(view, renderToStaticMarkup(<PrivacyBody view={view} />));
 export { INLINE_SCRIPT };

@@ -7,6 +7,7 @@ import { HONEYPOT_FIELD, TOKEN_FIELD, UTM_KEYS } from '../../../contracts/intake
 import { formatBusinessNumber, formatPhone } from '../../../contracts/rules.ts';
 import { collectedItems, sensitiveItems } from '../../../contracts/privacy.ts';
 import { partiesOf } from './parties.ts';
+import { PictureImage, pictureOf, type LandingPageView } from './picture.tsx';
 
 export const safeUrl = (url: string | null | undefined): string | undefined =>
   url && (UPLOAD_URL_RE.test(url) || isHttpUrl(url)) ? url : undefined;
@@ -30,9 +31,11 @@ export function Paragraphs({ text }: { text: string }) {
   );
 }
 
-function Image({ image, hero }: { image: ImageRef; hero?: boolean }) {
+function Image({ view, image, hero }: { view: LandingPageView; image: ImageRef; hero?: boolean }) {
   const src = safeUrl(image.url);
   if (!src) return null;
+  const found = pictureOf(view, image);
+  if (found) return <PictureImage image={image} src={src} found={found} hero={hero} />;
   return hero ? (
     <img className="hero" src={src} alt={image.alt} width={image.width} height={image.height} decoding="async" />
   ) : (
@@ -125,7 +128,7 @@ export function ShopFooter({ shop, privacyHref }: { shop: LandingView['shop']; p
   );
 }
 
-export function LandingBody({ view }: { view: LandingView }) {
+export function LandingBody({ view }: { view: LandingPageView }) {
   const { shop, landing, policy } = view;
   const c = landing.content;
   const sensitive = sensitiveItems(landing.formFields);
@@ -135,7 +138,7 @@ export function LandingBody({ view }: { view: LandingView }) {
   return (
     <main>
       {view.preview && <div className="pv">미리보기 화면입니다. 여기서는 신청이 접수되지 않습니다.</div>}
-      {c.hero && <Image image={c.hero} hero />}
+      {c.hero && <Image view={view} image={c.hero} hero />}
       <div className="in">
         <h1>{c.headline}</h1>
         {c.subheadline && <p className="sub">{c.subheadline}</p>}
@@ -154,7 +157,7 @@ export function LandingBody({ view }: { view: LandingView }) {
         {c.images.length > 0 && (
           <div className="imgs">
             {c.images.map((img, i) => (
-              <Image key={i} image={img} />
+              <Image key={i} view={view} image={img} />
             ))}
           </div>
         )}

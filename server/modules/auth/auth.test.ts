@@ -14,7 +14,7 @@ describe('health', () => {
   it('reports the database engine', async () => {
     const res = await t.anonymous.get('/api/health');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok', database: process.env.LR_TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite' });
+    expect(res.json()).toMatchObject({ database: { dialect: process.env.LR_TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite', reachable: true } });
   });
 });
 

@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { commitBatch, type Outcome, type PendingBlock, type PendingLead } from './intake-batch.ts';
 import { startWorker } from '../../lib/worker.ts';
+import { concurrentWriters } from '../../db/dialect-sql.ts';
 
 export type BatchItem = PendingLead | PendingBlock;
 
@@ -13,13 +14,19 @@ export interface BatchWriter {
   /** Commits one batch in one transaction; one outcome per item, in order. */
   commit(items: BatchItem[], now: Date): Promise<Outcome[]>;
   close(): Promise<void>;
+  /** Batches it commits at once (default one). */
+  concurrency?: number;
 }
 
 export type WriterRequest = { kind: 'commit'; id: number; items: BatchItem[]; now: string } | { kind: 'close' };
 export type WriterReply = { ready: true } | { id: number; outcomes: Outcome[] } | { id: number; error: string };
 
+/**
+ * On PostgreSQL a few batches commit at once: the duplicate rule stays exact because each batch
+ * locks its shops' phones (insertAccepted) and the contracts (the cap gate) until it commits.
+ */
 export function inlineWriter(db: Kysely<Database>): BatchWriter {
-  return { commit: (items, now) => commitBatch(db, items, now), close: async () => {} };
+  return { commit: (items, now) => commitBatch(db, items, now), close: async () => {}, concurrency: concurrentWriters(db) };
 }
 
 /**

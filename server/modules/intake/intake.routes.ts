@@ -14,6 +14,7 @@ import { formErrorPage, STATIC_PAGE_CSP, thankYouPage } from '../../lib/static-p
 import { INTAKE_MESSAGES, UTM_KEYS } from '../../../contracts/intake.ts';
 import { landingPath } from '../../../contracts/landings.ts';
 import { SHOP_CODE_RE } from '../../../contracts/rules.ts';
+import { eventLevel, requestIdOf } from '../../lib/logger.ts';
 
 export const INTAKE_BODY_LIMIT = 16 * 1024;
 
@@ -81,6 +82,7 @@ export async function intakeRoutes(app: FastifyInstance, links: ModuleLinks): Pr
   let secret: Buffer | undefined;
   const service = intakeService(app.db, app.clock, {
     rateLimit: app.config.intakeRateLimit,
+    limiter: app.windowLimiter,
     secret: () => (secret ??= landingSecret(app.config.dataDir)),
     tokenMaxAgeMs: app.config.landingTokenMaxAgeHours * 3_600_000,
     writer: app.sqliteFile && app.config.intakeWriterThread
@@ -101,8 +103,18 @@ export async function intakeRoutes(app: FastifyInstance, links: ModuleLinks): Pr
 
   const errorJson = (e: AppError) => JSON.stringify(errorBody(e.code, e.message, e.fields));
 
+  // Each decision is counted (/metrics), and an accepted lead's id is logged with its request's
+  // id: the delivery worker's lines name the lead again, so it can be followed to its sends.
+  const acceptedLevel = eventLevel(app.config);
+  function accepted(reqId: string, leadId: number, duplicateOf: number | null, landing: LandingDefinition) {
+    app.metrics.intakeAccepted.inc({ duplicate: String(duplicateOf !== null) });
+    app.log[acceptedLevel]({ reqId, leadId, duplicateOf, shopId: landing.shopId, landingId: landing.id }, 'lead accepted');
+  }
+  const refused = (e: AppError) => app.metrics.intakeRefused.inc({ reason: e.code });
+
   function sendRefusal(err: unknown, req: FastifyRequest, reply: FastifyReply) {
     const e = refusal(err);
+    refused(e);
     if (e.status >= 500) req.log.error({ err }, 'intake failed');
     if (wantsHtml(req)) {
       const landing: LandingDefinition | undefined = err instanceof IntakeError ? err.landing : undefined;
@@ -133,11 +145,13 @@ export async function intakeRoutes(app: FastifyInstance, links: ModuleLinks): Pr
         throw new AppError(400, ERROR_CODES.BAD_REQUEST, INTAKE_MESSAGES.badRequest);
       }
       const body = withRefererUtm(bodyObject(parsed), req.headers.referer, req.headers.host);
-      await service.submit(body, { ip: clientIp(app, req), userAgent: req.headers['user-agent'] });
+      const { landing, leadId, duplicateOf } = await service.submit(body, { ip: clientIp(app, req), userAgent: req.headers['user-agent'] });
+      accepted(requestIdOf(req), leadId, duplicateOf, landing);
       send(201, '{"ok":true}');
     } catch (err) {
       const e = refusal(err);
-      if (e.status >= 500) app.log.error({ err }, 'intake failed');
+      refused(e);
+      if (e.status >= 500) app.log.error({ err, reqId: requestIdOf(req) }, 'intake failed');
       send(e.status, errorJson(e));
     }
   }
@@ -155,7 +169,8 @@ export async function intakeRoutes(app: FastifyInstance, links: ModuleLinks): Pr
     errorHandler: (err, req, reply) => sendRefusal(err, req, reply),
     async handler(req, reply) {
       const body = withRefererUtm(bodyObject(req.body), req.headers.referer, req.headers.host);
-      const { landing } = await service.submit(body, { ip: req.ip, userAgent: req.headers['user-agent'] });
+      const { landing, leadId, duplicateOf } = await service.submit(body, { ip: req.ip, userAgent: req.headers['user-agent'] });
+      accepted(req.id, leadId, duplicateOf, landing);
       if (!wantsHtml(req)) return reply.code(201).type('application/json; charset=utf-8').send('{"ok":true}');
       if (landing.thankYouUrl) return reply.redirect(landing.thankYouUrl, 303);
       const freeScripts = !!app.config.publicOrigin;

@@ -11,6 +11,7 @@ import { ERROR_CODES, type ErrorCode } from '../../../contracts/errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import { verifyRenderStamp } from '../../lib/render-stamp.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { localWindow, type WindowLimiter } from '../../lib/rate-limit.ts';
 import { seoulDay } from '../../../contracts/kst.ts';
 import { stripControls } from '../../../contracts/zod.ts';
 import { trackingTags as trackingTagsSchema, type TrackingTag } from '../../../contracts/tracking-tags.ts';
@@ -76,6 +77,11 @@ export interface IntakeMeta {
 export interface IntakeOptions {
   /** Submissions per IP and landing per minute; 0 turns the limit off. */
   rateLimit: number;
+  /**
+   * Makes the per-minute limiters (app.windowLimiter: shared by every process with Redis);
+   * without it each counts in this process's memory.
+   */
+  limiter?: (name: string, limit: number) => WindowLimiter;
   secret: () => Buffer;
   /** A form token older than this is refused (the page is re-rendered well before). */
   tokenMaxAgeMs: number;
@@ -88,23 +94,6 @@ export interface IntakeOptions {
    * hold them as open): their pages and definitions go. Awaited before the batch is answered.
    */
   landingsClosed?: (landingIds: number[]) => Promise<void>;
-}
-
-/** Fixed one-minute windows; the counters are dropped every window. */
-function windowLimiter(limit: number) {
-  let window = -1;
-  let counts = new Map<string, number>();
-  return (key: string, nowMs: number): boolean => {
-    if (limit <= 0) return true;
-    const w = Math.floor(nowMs / 60_000);
-    if (w !== window) {
-      window = w;
-      counts = new Map();
-    }
-    const n = (counts.get(key) ?? 0) + 1;
-    counts.set(key, n);
-    return n <= limit;
-  };
 }
 
 /** A raw form value as text, without control characters (they never reach a database). */
@@ -138,8 +127,14 @@ function closedLandings(items: Array<PendingLead | PendingBlock>, outcomes: Outc
 export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOptions) {
   const repo = intakeRepository(db);
   const definitions = new Map<string, { def: LandingDefinition | null; until: number }>();
-  const allow = windowLimiter(opts.rateLimit);
-  const allowVisit = windowLimiter(VISITS_PER_MINUTE);
+  const limiter = opts.limiter ?? ((_name: string, limit: number) => localWindow(limit));
+  const allow = limiter('intake', opts.rateLimit);
+  const allowVisit = limiter('visit', VISITS_PER_MINUTE);
+  // A limiter answers at once when it can (off, in memory, refused locally): only a shared count is awaited.
+  const allowed = async (limit: WindowLimiter, key: string, nowMs: number) => {
+    const ok = limit(key, nowMs);
+    return ok === true || ok === false ? ok : await ok;
+  };
   const { writer } = opts;
   const committer = new GroupCommit<PendingLead | PendingBlock, Outcome>(async (items) => {
     const outcomes = await writer.commit(items, clock());
@@ -148,7 +143,7 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
     // The batch has committed: a failure to refresh caches must not fail it (nor have it retried).
     if (closed.length) await opts.landingsClosed!(closed).catch(() => {});
     return outcomes;
-  });
+  }, 200, writer.concurrency ?? 1);
   // Every visitor of a cached page posts the same token: remember the verified ones.
   const stamps = new Map<string, number>();
   const renderTime = (landingId: number, token: unknown): number | null => {
@@ -215,7 +210,7 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
       const def = await openLanding(raw);
       const now = clock();
       const refuse = (status: number, code: ErrorCode, message: string, fields?: Record<string, string>) => new IntakeError(status, code, message, fields, def);
-      if (!allow(`${meta.ip}|${def.id}`, now.getTime())) throw refuse(429, ERROR_CODES.RATE_LIMITED, INTAKE_MESSAGES.rateLimited);
+      if (opts.rateLimit > 0 && !(await allowed(allow, `${meta.ip}|${def.id}`, now.getTime()))) throw refuse(429, ERROR_CODES.RATE_LIMITED, INTAKE_MESSAGES.rateLimited);
 
       const block = async (reason: PendingBlock['row']['reason'], message: string) => {
         await committer.submit({
@@ -267,7 +262,7 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
     async countVisit(raw: Record<string, unknown>, meta: IntakeMeta) {
       if (meta.userAgent && CRAWLER_RE.test(meta.userAgent)) return;
       const def = await openLanding(raw).catch(() => null);
-      if (!def || !allowVisit(`${meta.ip}|${def.id}`, clock().getTime())) return;
+      if (!def || !(await allowed(allowVisit, `${meta.ip}|${def.id}`, clock().getTime()))) return;
       const day = seoulDay(clock());
       const source = visitSource(str(raw.source));
       const key = `${def.id}|${day}|${source}`;

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Database, LandingRow } from '../../db/schema.ts';
 import { paginate } from '../../db/paging.ts';
 import { effectivePolicyId } from '../../db/landing-sql.ts';
@@ -70,7 +70,7 @@ export function landingsRepository(db: Kysely<Database>) {
     update: (id: number, row: Partial<LandingFields> & { updated_at: string; published_at?: string | null; closed_by_contract_id?: null; reopen_at?: null }) =>
       db.updateTable('landings').set({ ...row, version: sql<number>`version + 1` }).where('id', '=', id).execute(),
 
-    insertUpload: (row: Omit<Database['uploads'], 'id'>) => db.insertInto('uploads').values(row).returning('id').executeTakeFirstOrThrow(),
+    insertUpload: (row: Omit<Insertable<Database['uploads']>, 'id'>) => db.insertInto('uploads').values(row).returning('id').executeTakeFirstOrThrow(),
     findUpload: (key: string) => db.selectFrom('uploads').select(['mime', 'data', 'size']).where('key', '=', key).executeTakeFirst(),
     uploadsByKey: (keys: string[]) =>
       keys.length ? db.selectFrom('uploads').select(['key', 'mime', 'data']).where('key', 'in', keys).execute() : Promise.resolve([]),

@@ -7,6 +7,8 @@ import { inputView, landingFieldsView, operatorView, policyView, shopView } from
 import { uncoveredFields } from '../../../contracts/privacy.ts';
 import { OPERATOR_MISSING } from '../../../contracts/operator.ts';
 import { imageInfo } from './image-info.ts';
+import { convertImage, UnreadableImage } from './image-variants.ts';
+import { uploadsRepository } from './uploads.repository.ts';
 import { AppError, badRequest, conflict, foundOr404, notFound } from '../../lib/errors.ts';
 import { audit, auditBy, type Actor } from '../audit/audit.service.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -219,10 +221,19 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
       await shopOf(shopId);
       const info = imageInfo(data);
       if (!info) throw new AppError(415, ERROR_CODES.UNSUPPORTED_MEDIA_TYPE, 'PNG, JPEG, WebP, GIF 이미지만 올릴 수 있습니다.');
+      // Converted once, here: pages then offer AVIF and WebP in a few widths (image-variants.ts).
+      const variants = await convertImage(data).catch((err: unknown) => {
+        if (err instanceof UnreadableImage) throw new AppError(415, ERROR_CODES.UNSUPPORTED_MEDIA_TYPE, '이미지를 읽을 수 없습니다. 손상되지 않은 PNG, JPEG, WebP, GIF 파일을 올리세요.');
+        throw err;
+      });
       const key = crypto.randomBytes(16).toString('base64url');
       const now = clock().toISOString();
-      const { id } = await repo.insertUpload({
-        key, shop_id: shopId, mime: info.mime, width: info.width, height: info.height, size: data.length, data, created_by: actor.id, created_at: now,
+      const { id } = await inTransaction(db, async (trx) => {
+        const row = await landingsRepository(trx).insertUpload({
+          key, shop_id: shopId, mime: info.mime, width: info.width, height: info.height, size: data.length, data, created_by: actor.id, created_at: now, variants_at: now,
+        });
+        await uploadsRepository(trx).insertVariants(row.id, variants, now);
+        return row;
       });
       return { id, url: `/uploads/${key}.${info.ext}`, mime: info.mime, width: info.width, height: info.height, size: data.length };
     },

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { prerenderLandings } from './public/prerender.ts';
 import { pageRenderer } from './public/renderer.ts';
@@ -35,7 +36,7 @@ describe('landing editor API', () => {
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({
       landingCode: 'implant', status: 'draft', state: 'draft', duplicateWindowDays: 30, url: '/view/smile/implant', hasScripts: false,
-      content: { headline: '임플란트 무료 상담', colors: { primary: '#1677ff' }, hero: null },
+      content: { headline: '임플란트 무료 상담', colors: { primary: '#1263dc' }, hero: null },
       formFields: [{ key: 'area', type: 'select', required: true }, { key: 'time', type: 'radio', required: false }],
     });
     const dup = await t.admin.post(base(), landingInput());
@@ -108,9 +109,7 @@ describe('landing editor API', () => {
   });
 
   it('uploads images checked by their bytes, stores their size and serves them', async () => {
-    const png = Buffer.concat([
-      Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.from([0, 0, 2, 128, 0, 0, 1, 224]), Buffer.alloc(64, 7),
-    ]);
+    const png = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#0e7c86' } }).png().toBuffer();
     const upload = (data: Buffer, filename: string, type: string) => {
       const boundary = '----leadroom';
       const payload = Buffer.concat([

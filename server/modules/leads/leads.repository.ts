@@ -1,12 +1,14 @@
-// The SQL of leads and their access-record events. The statements a batch runs per lead are
-// compiled once per engine and run straight on the transaction's connection: Kysely would
-// build the SQL on every call, which costs more than SQLite running it.
-import { CompiledQuery, type DatabaseConnection, type Insertable, type Kysely, type QueryResult, type Transaction, type Updateable } from 'kysely';
+// The SQL of leads and their access-record events. The statements a batch runs are compiled
+// once per engine (and row count) and run straight on the transaction's connection: Kysely
+// would build the SQL on every call, which costs more than SQLite running it. A batch costs a
+// few statements however many leads it holds (one duplicate probe, multi-row inserts): on
+// PostgreSQL every statement is a round trip.
+import { CompiledQuery, sql, type DatabaseConnection, type Insertable, type Kysely, type QueryResult, type Transaction, type Updateable } from 'kysely';
 import type { Database, LeadEventsTable, LeadSettingsTable, LeadsTable } from '../../db/schema.ts';
 import { paginate, textMatch } from '../../db/paging.ts';
 import { OPEN_STATUSES, type LeadListQuery } from '../../../contracts/leads.ts';
 import type { AllocationHistoryQuery, CounselorSettingsInput } from '../../../contracts/allocation.ts';
-import { dialectOf } from '../../db/dialect-sql.ts';
+import { dialectOf, rowsParameter } from '../../db/dialect-sql.ts';
 import type { DialectName } from '../../db/dialect.ts';
 
 export type NewLead = Omit<Insertable<LeadsTable>, 'duplicate_of' | 'created_at' | 'updated_at'>;
@@ -17,18 +19,25 @@ const LEAD_COLUMNS = [
   'cs_status', 'duplicate_of', 'created_at', 'updated_at', 'phone_last4', 'memo', 'consent_basis', 'consent_note', 'import_id',
 ] as const satisfies ReadonlyArray<keyof LeadsTable>;
 export type LeadValues = { [K in (typeof LEAD_COLUMNS)[number]]: unknown };
+const LEAD_COLUMNS_WITH_ID = ['id', ...LEAD_COLUMNS] as const;
 
 const EVENT_COLUMNS = ['lead_id', 'shop_id', 'account_id', 'action', 'before', 'after', 'ip', 'at'] as const;
 export type EventValues = { [K in (typeof EVENT_COLUMNS)[number]]: unknown };
 
-/** `created` events one statement writes (an import's batches); fewer are written one by one. */
-const EVENT_ROWS = 100;
+/** Rows one multi-row statement writes at most (leads: 29 values a row; well inside both engines' parameter limits). */
+const ROWS_PER_STATEMENT = 100;
+
+/** The columns of a duplicate probe's rows, in order. */
+const PROBE_COLUMNS = [['shop_id', 'integer'], ['phone', 'text'], ['since', 'text']] as const;
 
 interface Statements {
   insertLead: string;
-  earliestLead: string;
-  insertEvent: string;
-  insertEvents: string;
+  /** The earliest live lead of each probe row: one statement for a whole batch. */
+  earliestLeads: string;
+  probeParams: (rows: ReadonlyArray<readonly unknown[]>) => unknown[];
+  /** Multi-row inserts by row count (1…ROWS_PER_STATEMENT), built when first needed. */
+  insertLeadsWithIds: Map<number, string>;
+  insertEvents: Map<number, string>;
 }
 
 const compiled = new Map<DialectName, Statements>();
@@ -37,37 +46,55 @@ function statements(db: Kysely<Database>): Statements {
   const dialect = dialectOf(db);
   let s = compiled.get(dialect);
   if (!s) {
+    const probe = rowsParameter(db, 'p', PROBE_COLUMNS);
     s = {
       insertLead: db.insertInto('leads').values(Object.fromEntries(LEAD_COLUMNS.map((c) => [c, null])) as never).returning('id').compile().sql,
-      // Parameters in the compiled order: shop, phone, since, limit.
-      earliestLead: db
-        .selectFrom('leads')
-        .select('id')
-        .where('shop_id', '=', 0)
-        .where('phone', '=', '')
-        .where('created_at', '>=', '')
-        .where('deleted_at', 'is', null)
-        .orderBy('created_at')
-        .orderBy('id')
-        .limit(1)
-        .compile().sql,
-      insertEvent: db.insertInto('lead_events').values(Object.fromEntries(EVENT_COLUMNS.map((c) => [c, null])) as never).compile().sql,
-      insertEvents: db
-        .insertInto('lead_events')
-        .values(Array.from({ length: EVENT_ROWS }, () => Object.fromEntries(EVENT_COLUMNS.map((c) => [c, null]))) as never)
-        .compile().sql,
+      // Per probe row, the earliest live lead of its shop and phone since its instant (rows
+      // without one are left out). A join on shop and phone, so each row is one probe of
+      // leads_shop_phone_idx (shop_id, phone, created_at) whatever the table's statistics: the
+      // correlated "order by created_at, id limit 1" per row was planned, for any phone, as a
+      // walk of the shop's leads in created_at order (leads_shop_created_cover_idx) on a table
+      // not yet analysed, reading every lead of the window for each probe.
+      earliestLeads: sql`select e.ord as ord, e.id as id from (select p.ord as ord, l.id as id,
+        row_number() over (partition by p.ord order by l.created_at, l.id) as rn from ${probe.source}
+        join leads as l on l.shop_id = p.shop_id and l.phone = p.phone and l.created_at >= p.since and l.deleted_at is null) as e
+        where e.rn = 1`.compile(db).sql,
+      probeParams: probe.params,
+      insertLeadsWithIds: new Map(),
+      insertEvents: new Map(),
     };
     compiled.set(dialect, s);
   }
   return s;
 }
 
+/** A multi-row insert of `n` rows of `columns` into `table`, compiled once per engine and row count. */
+function multiRow(db: Kysely<Database>, cache: Map<number, string>, table: 'leads' | 'lead_events', columns: readonly string[], n: number): string {
+  let text = cache.get(n);
+  if (!text) {
+    const row = Object.fromEntries(columns.map((c) => [c, null]));
+    text = db.insertInto(table).values(Array.from({ length: n }, () => row) as never).compile().sql;
+    cache.set(n, text);
+  }
+  return text;
+}
+
+/** A probe for the duplicate rule: the earliest live lead of a shop and phone since an instant. */
+export interface LeadProbe {
+  shopId: number;
+  phone: string;
+  since: string;
+}
+
 /** The lead statements on one transaction's connection. */
 export interface LeadRows {
-  /** The earliest live lead of a shop and phone since an instant: one index probe (shop_id, phone, created_at). */
-  earliest(shopId: number, phone: string, since: string): Promise<number | null>;
+  /** For each probe, in order, the earliest live lead (or null): one statement, one index probe (shop_id, phone, created_at) per row. */
+  earliest(probes: readonly LeadProbe[]): Promise<Array<number | null>>;
+  /** Writes one lead; answers its new id. */
   insert(values: LeadValues): Promise<number>;
-  /** Writes events in order: a hundred a statement, the rest one by one. */
+  /** Writes leads whose ids were reserved (reserveIds), in order, a hundred a statement. */
+  insertWithIds(values: ReadonlyArray<LeadValues & { id: number }>): Promise<void>;
+  /** Writes events in order, a hundred a statement. */
   insertEvents(values: readonly EventValues[]): Promise<void>;
 }
 
@@ -75,22 +102,29 @@ export interface LeadRows {
 export function withLeadRows<T>(trx: Transaction<Database>, fn: (rows: LeadRows) => Promise<T>): Promise<T> {
   const st = statements(trx);
   return trx.getExecutor().provideConnection(async (conn: DatabaseConnection) => {
-    const run = <R>(text: string, params: unknown[]): Promise<QueryResult<R>> => conn.executeQuery(CompiledQuery.raw(text, params));
+    const run = <R>(text: string, params: readonly unknown[]): Promise<QueryResult<R>> => conn.executeQuery(CompiledQuery.raw(text, [...params]));
+    /** `values` in statements of at most ROWS_PER_STATEMENT rows. */
+    const chunked = async <V>(values: readonly V[], text: (n: number) => string, params: (v: V) => unknown[]) => {
+      for (let i = 0; i < values.length; i += ROWS_PER_STATEMENT) {
+        const chunk = values.slice(i, i + ROWS_PER_STATEMENT);
+        await run(text(chunk.length), chunk.flatMap(params));
+      }
+    };
     return fn({
-      async earliest(shopId, phone, since) {
-        const { rows } = await run<{ id: number }>(st.earliestLead, [shopId, phone, since, 1]);
-        return rows[0] ? Number(rows[0].id) : null;
+      async earliest(probes) {
+        if (!probes.length) return [];
+        const { rows } = await run<{ ord: number | string; id: number | string | null }>(st.earliestLeads, st.probeParams(probes.map((p) => [p.shopId, p.phone, p.since])));
+        const out: Array<number | null> = new Array(probes.length).fill(null);
+        for (const r of rows) out[Number(r.ord) - 1] = r.id === null ? null : Number(r.id);
+        return out;
       },
       async insert(values) {
         const { rows } = await run<{ id: number }>(st.insertLead, LEAD_COLUMNS.map((c) => values[c] ?? null));
         return Number(rows[0]!.id);
       },
-      async insertEvents(values) {
-        const params = (v: EventValues) => EVENT_COLUMNS.map((c) => v[c] ?? null);
-        let i = 0;
-        for (; i + EVENT_ROWS <= values.length; i += EVENT_ROWS) await run(st.insertEvents, values.slice(i, i + EVENT_ROWS).flatMap(params));
-        for (; i < values.length; i++) await run(st.insertEvent, params(values[i]!));
-      },
+      insertWithIds: (values) =>
+        chunked(values, (n) => multiRow(trx, st.insertLeadsWithIds, 'leads', LEAD_COLUMNS_WITH_ID, n), (v) => LEAD_COLUMNS_WITH_ID.map((c) => v[c] ?? null)),
+      insertEvents: (values) => chunked(values, (n) => multiRow(trx, st.insertEvents, 'lead_events', EVENT_COLUMNS, n), (v) => EVENT_COLUMNS.map((c) => v[c] ?? null)),
     });
   });
 }

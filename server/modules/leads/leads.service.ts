@@ -4,9 +4,9 @@
 // together: the duplicate rule, its `created` event, and the same-transaction steps.
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { Database, LeadEventsTable } from '../../db/schema.ts';
-import { inTransaction, lockKeys } from '../../db/dialect-sql.ts';
+import { inTransaction, lockKeys, reserveIds } from '../../db/dialect-sql.ts';
 import { itemsOf } from '../../db/paging.ts';
-import { leadsRepository, withLeadRows, type LeadKey, type LeadScope, type NewLead } from './leads.repository.ts';
+import { leadsRepository, withLeadRows, type LeadKey, type LeadProbe, type LeadScope, type LeadValues, type NewLead } from './leads.repository.ts';
 import { badRequest, forbidden, foundOr404, notFound } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { auditBy, type Actor } from '../audit/audit.service.ts';
@@ -66,6 +66,38 @@ export interface InsertOptions<T extends AcceptedLead> {
 type SameTransactionStep = (trx: Transaction<Database>, leads: Array<AcceptedLead & CreatedLead>, now: Date) => Promise<void>;
 const SAME_TRANSACTION_STEPS: readonly SameTransactionStep[] = [autoAllocate, closeAtCaps, writeDeliveryJobs];
 
+/** Distinct phones of one shop beyond which a call locks the shop's phones as a whole (an import's batches). */
+const PHONE_LOCKS_PER_SHOP = 256;
+
+/**
+ * The duplicate rule's locks, on PostgreSQL (SQLite's writes are serial anyway): a call with a
+ * few phones of a shop (intake's batches, manual entry) locks each shop and phone, and the shop
+ * in shared mode, so batches with different phones commit side by side; a call with many (an
+ * import's transaction of 50,000 leads) locks the shop's phones as a whole, exclusively — one
+ * lock instead of thousands (PostgreSQL's lock table has room for about 64 per connection).
+ * Shop locks come before phone locks, each group in one fixed order: no two writers wait for each other.
+ */
+async function lockPhones(trx: Transaction<Database>, items: readonly AcceptedLead[]): Promise<void> {
+  const phones = new Map<number, Set<string>>();
+  for (const i of items) {
+    if (i.duplicateWindowDays <= 0) continue;
+    const set = phones.get(i.lead.shop_id) ?? new Set<string>();
+    set.add(i.lead.phone);
+    phones.set(i.lead.shop_id, set);
+  }
+  const shared: string[] = [];
+  const exclusive: string[] = [];
+  for (const [shopId, set] of phones) {
+    if (set.size > PHONE_LOCKS_PER_SHOP) {
+      exclusive.push(`lead-phones:${shopId}`);
+      continue;
+    }
+    shared.push(`lead-phones:${shopId}`);
+    for (const phone of set) exclusive.push(`lead-phone:${shopId}:${phone}`);
+  }
+  await lockKeys(trx, exclusive, { shared });
+}
+
 /**
  * Writes accepted leads in order, in `trx`: a lead whose shop has a live lead with the same
  * phone inside its landing's window is stored as a duplicate of the earliest one (leads of
@@ -80,32 +112,47 @@ export async function insertAccepted<T extends AcceptedLead>(trx: Transaction<Da
   await lockRunningContracts(trx, items.map((i) => i.lead.shop_id), now);
   // Another process may be committing the same phone for the same shop right now: a lock per
   // shop and phone, held to the commit, makes the later one wait and then see the earlier one.
-  // Phones share a lock by their last two digits: an import's one transaction of 50,000 leads
-  // then holds at most 100 per shop (PostgreSQL's lock table has room for about 64 per connection).
-  await lockKeys(trx, [...new Set(items.filter((i) => i.duplicateWindowDays > 0).map((i) => `lead-phone:${i.lead.shop_id}:${i.lead.phone.slice(-2)}`))]);
+  await lockPhones(trx, items);
+  // PostgreSQL: the ids are drawn first (ascending, taken in the batch's order), so the leads go
+  // in multi-row statements; SQLite: null, and each insert answers its id.
+  const ids = await reserveIds(trx, 'leads', items.length);
   const created = await withLeadRows(trx, async (rows) => {
-    // The earliest live lead per window, shop and phone: one probe per distinct triple.
-    const earlier = new Map<string, number>();
+    // The earliest live lead per window, shop and phone: one probe for all distinct triples.
     const key = (days: number, i: AcceptedLead) => `${days}|${i.lead.shop_id}|${i.lead.phone}`;
+    const probes = new Map<string, LeadProbe>();
     for (const i of items) {
       const k = key(i.duplicateWindowDays, i);
-      if (i.duplicateWindowDays <= 0 || earlier.has(k)) continue;
-      const found = await rows.earliest(i.lead.shop_id, i.lead.phone, new Date(now.getTime() - i.duplicateWindowDays * DAY_MS).toISOString());
-      if (found !== null) earlier.set(k, found);
+      if (i.duplicateWindowDays > 0 && !probes.has(k)) {
+        probes.set(k, { shopId: i.lead.shop_id, phone: i.lead.phone, since: new Date(now.getTime() - i.duplicateWindowDays * DAY_MS).toISOString() });
+      }
     }
+    const found = await rows.earliest([...probes.values()]);
+    const earlier = new Map<string, number>();
+    [...probes.keys()].forEach((k, n) => {
+      if (found[n] != null) earlier.set(k, found[n]);
+    });
     const windows = [...new Set(items.map((i) => i.duplicateWindowDays).filter((d) => d > 0))];
     const out: Array<CreatedLead & { item: T }> = [];
+    const values: Array<LeadValues & { id: number }> = [];
     for (const i of items) {
       const duplicateOf = i.duplicateWindowDays > 0 ? (earlier.get(key(i.duplicateWindowDays, i)) ?? null) : null;
       if (o.admit && !o.admit(i, duplicateOf)) continue;
-      const leadId = await rows.insert({
+      const row = {
         ...i.lead, cs_status: duplicateOf ? '중복' : (i.lead.cs_status ?? '미처리'), duplicate_of: duplicateOf, created_at: i.receivedAt ?? nowIso, updated_at: nowIso,
         phone_last4: i.lead.phone.slice(-4),
-      } as never);
-      // Leads of this batch are written in order, so a later one duplicates an earlier one.
+      } as LeadValues;
+      let leadId: number;
+      if (ids) {
+        leadId = ids[values.length]!;
+        values.push({ ...row, id: leadId });
+      } else {
+        leadId = await rows.insert(row);
+      }
+      // Leads of this batch are taken in order, so a later one duplicates an earlier one.
       for (const days of windows) if (!earlier.has(key(days, i))) earlier.set(key(days, i), leadId);
       out.push({ leadId, duplicateOf, item: i });
     }
+    await rows.insertWithIds(values);
     await rows.insertEvents(
       out.map((c) => {
         const { lead, by } = c.item;

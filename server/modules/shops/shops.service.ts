@@ -31,7 +31,11 @@ function columns(input: ShopInput): ShopFields {
   return { ...detailColumns(input), shop_code: input.shopCode, client_type_id: input.clientTypeId ?? null, status: input.status };
 }
 
-export function shopsService(db: Kysely<Database>, clock: Clock) {
+/**
+ * `pagesChanged`: a shop's name, details or status show on its public pages (the footer, the
+ * privacy page, whether the pages answer at all): every process's pages are checked again.
+ */
+export function shopsService(db: Kysely<Database>, clock: Clock, pagesChanged: () => Promise<void> = async () => {}) {
   const repo = shopsRepository(db);
 
   const get = async (id: number) => toShop(await foundOr404(repo.find(id), '업체를 찾을 수 없습니다.'), await repo.leadCount(id));
@@ -82,6 +86,7 @@ export function shopsService(db: Kysely<Database>, clock: Clock) {
         await uniqueCode(() => shopsRepository(trx).update(id, { ...columns(input), updated_at: at.toISOString() }));
         await auditBy(trx, actor, { action: 'shop.update', target: 'shop', targetId: id, detail: input }, at);
       });
+      await pagesChanged();
       return get(id);
     },
 
@@ -110,6 +115,7 @@ export function shopsService(db: Kysely<Database>, clock: Clock) {
         await shopsRepository(trx).update(id, { ...detailColumns(details), updated_at: at.toISOString() });
         await auditBy(trx, actor, { action: 'shop.base-information', target: 'shop', targetId: id, detail: details }, at);
       });
+      await pagesChanged();
       return get(id);
     },
   };

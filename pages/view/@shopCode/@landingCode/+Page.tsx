@@ -1,6 +1,6 @@
-import type { LandingView } from '../../../../contracts/landings.ts';
+import type { LandingPageView } from '../../render/picture.tsx';
 import { LandingBody } from '../../render/landing-body.tsx';
 
-export default function Page({ view }: { view: LandingView }) {
+export default function Page({ view }: { view: LandingPageView }) {
   return <LandingBody view={view} />;
 }

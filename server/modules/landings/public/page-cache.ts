@@ -17,7 +17,9 @@ import { landingViews, publicState, renderStamp } from './views.ts';
 import { landingsRepository } from '../landings.repository.ts';
 import { landingSecret } from '../../../lib/render-stamp.ts';
 import { GONE_PAGE, NOT_FOUND_PAGE, STATIC_PAGE_CSP } from '../../../lib/static-pages.ts';
-import { pageRenderer, type PageRenderer } from './renderer.ts';
+import { pageRenderer, rendererVersion, type PageRenderer, type PictureView } from './renderer.ts';
+import { imageVariants, UPLOAD_FILE_RE } from '../image-variants.ts';
+import { uploadsRepository } from '../uploads.repository.ts';
 import { PUBLIC_PAGE_HEADERS } from '../../../plugins/http-basics.ts';
 import { publicHostOf, requestHost } from '../../../plugins/public-origin.ts';
 
@@ -53,13 +55,15 @@ interface Encoded {
   etag: string;
 }
 
+const etagOf = (buf: Buffer) => `W/"${crypto.createHash('sha1').update(buf).digest('base64url').slice(0, 20)}"`;
+
 function encode(html: string): Encoded {
   const buf = Buffer.from(html);
   return {
     html: buf,
     gzip: zlib.gzipSync(buf, { level: 9 }),
     br: zlib.brotliCompressSync(buf, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: buf.length } }),
-    etag: `W/"${crypto.createHash('sha1').update(buf).digest('base64url').slice(0, 20)}"`,
+    etag: etagOf(buf),
   };
 }
 
@@ -113,7 +117,7 @@ function respond(entry: Entry, acceptEncoding: string | undefined, ifNoneMatch: 
 const cspOf = (html: string) =>
   (/<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)?.[1] ?? STATIC_PAGE_CSP).replace(/&#39;/g, "'").replace(/&amp;/g, '&');
 
-async function writeAtomic(file: string, data: string): Promise<void> {
+async function writeAtomic(file: string, data: string | Buffer): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
   await fs.writeFile(tmp, data);
@@ -130,6 +134,8 @@ export interface LandingPages {
   /** Drops entries whose landing changed elsewhere (runs every few seconds). */
   revalidate(): Promise<void>;
   preview(view: LandingView): Promise<string>;
+  /** Loads the open landings' pages written before a restart into memory (no render, no renderer). */
+  warm(): Promise<number>;
 }
 
 
@@ -143,6 +149,9 @@ function parsePath(pathname: string): { shopCode: string; landingCode: string; p
   return { shopCode, landingCode, privacy: sub === 'privacy' };
 }
 
+/** At most this many pages are loaded from disk at start (the rest on their first request, from disk as well). */
+const WARM_MAX = 2_000;
+
 /** The public pages' cache and routes (GET /view/…, /uploads/…, the fast path); answers the links it serves. */
 export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?: boolean } = {}): Promise<LandingPages> {
   const views = landingViews(app.db);
@@ -153,6 +162,8 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
   let generation = 0;
   const pagesDir = path.join(app.config.dataDir, 'pages');
   const renderer = () => pageRenderer(app.config.distDir);
+  const images = imageVariants(app.db, app.clock);
+  let closing = false;
   const freeScripts = !!app.config.publicOrigin;
   const context = () => ({ db: app.db, secret: landingSecret(app.config.dataDir), now: app.clock(), freeScripts });
 
@@ -170,16 +181,34 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
   // anew after half that time, so a visitor never gets a page whose token is about to expire.
   const refreshMs = (app.config.landingTokenMaxAgeHours * 3_600_000) / 2;
 
-  /** The page written earlier for this stamp, unless its form token is due for renewal. */
-  async function cachedFile(file: string, stamp: string, withToken: boolean, now: Date): Promise<{ html: string; renderedAt: number } | null> {
+  /**
+   * The page written earlier for this stamp, unless its form token is due for renewal; with its
+   * compressed bodies when they were written too (compressing at level 9/11 is the costly part).
+   */
+  async function cachedFile(file: string, stamp: string, withToken: boolean, now: Date): Promise<{ encoded: Encoded; renderedAt: number } | null> {
     try {
-      const meta = JSON.parse(await fs.readFile(`${file}.json`, 'utf8')) as { stamp?: string; renderedAt?: number };
+      const meta = JSON.parse(await fs.readFile(`${file}.json`, 'utf8')) as { stamp?: string; renderedAt?: number; etag?: string };
       const renderedAt = meta.renderedAt ?? 0;
       if (meta.stamp !== stamp || (withToken && now.getTime() - renderedAt >= refreshMs)) return null;
-      return { html: await fs.readFile(file, 'utf8'), renderedAt };
+      const html = await fs.readFile(file);
+      const etag = etagOf(html);
+      if (meta.etag === etag) {
+        const [gzip, br] = await Promise.all([fs.readFile(`${file}.gz`), fs.readFile(`${file}.br`)]).catch(() => [null, null]);
+        // Two processes may have written the same page at once: the bodies must be this HTML's.
+        if (gzip && br && zlib.gunzipSync(gzip).equals(html) && zlib.brotliDecompressSync(br).equals(html)) {
+          return { encoded: { html, gzip, br, etag }, renderedAt };
+        }
+      }
+      return { encoded: encode(html.toString('utf8')), renderedAt };
     } catch {
       return null;
     }
+  }
+
+  /** The page and its compressed bodies, each atomically; the meta file last (it vouches for the others). */
+  async function writePage(file: string, e: Encoded, fileStamp: string, renderedAt: number) {
+    await Promise.all([writeAtomic(file, e.html), writeAtomic(`${file}.gz`, e.gzip), writeAtomic(`${file}.br`, e.br)]);
+    await writeAtomic(`${file}.json`, JSON.stringify({ stamp: fileStamp, renderedAt, etag: e.etag }));
   }
 
   async function build(key: string, target: NonNullable<ReturnType<typeof parsePath>>, gen: number): Promise<Entry> {
@@ -193,26 +222,27 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
     // A landing a daily cap closed opens at midnight by itself: its closed page is not kept past then.
     if (!servable) return negative(state === 'ended' ? 410 : 404, st.id, st.reopen_at);
     const stamp = renderStamp(st);
-    const r = await renderer();
+    // The renderer's version is known without loading the renderer (a hash of its files): a page
+    // written before a restart is answered from disk at once, not after a cold start of Vike.
     // Whether free-form scripts are served is part of what a written page depends on.
-    const fileStamp = `${r.version}:${stamp}:${freeScripts ? 'scripts' : 'tags'}`;
+    const fileStamp = `${rendererVersion(app.config.distDir)}:${stamp}:${freeScripts ? 'scripts' : 'tags'}`;
     const file = path.join(pagesDir, st.shop_code, st.landing_code, ...(target.privacy ? ['privacy'] : []), 'index.html');
     let page = await cachedFile(file, fileStamp, !target.privacy, now);
     if (page === null) {
+      const r = await renderer();
       const html = target.privacy
         ? await r.privacy(st.shop_code, st.landing_code, context())
         : await r.landing(st.shop_code, st.landing_code, context());
       if (html === null) return negative(404, st.id);
-      page = { html, renderedAt: now.getTime() };
+      page = { encoded: encode(html), renderedAt: now.getTime() };
       try {
-        await writeAtomic(file, html);
-        await writeAtomic(`${file}.json`, JSON.stringify({ stamp: fileStamp, renderedAt: page.renderedAt }));
+        await writePage(file, page.encoded, fileStamp, page.renderedAt);
       } catch (err) {
         app.log.warn({ err, file }, 'landing page file not written');
       }
     }
     const until = target.privacy ? Infinity : Math.min(st.close_at ? Date.parse(st.close_at) : Infinity, page.renderedAt + refreshMs);
-    return put(key, makeEntry(200, encode(page.html), cspOf(page.html), CACHE_CONTROL, { landingId: st.id, stamp, until }), gen);
+    return put(key, makeEntry(200, page.encoded, cspOf(page.encoded.html.toString('utf8')), CACHE_CONTROL, { landingId: st.id, stamp, until }), gen);
   }
 
   async function entryFor(pathname: string): Promise<Entry> {
@@ -268,14 +298,50 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
       }
       if (stale.size) for (const l of listeners) l([...stale]);
     },
-    preview: async (view) => (await renderer()).preview(view),
+    preview: async (view) => {
+      const pictured: PictureView = { ...view, pictures: await images.pictures(view.landing.content) };
+      return (await renderer()).preview(pictured);
+    },
+    async warm() {
+      const now = app.clock();
+      const open = (await views.states()).filter((s) => publicState(s, now) === 'open').slice(0, WARM_MAX / 2);
+      let loaded = 0;
+      for (const s of open) {
+        for (const pathname of [landingPath(s.shop_code, s.landing_code), privacyPath(s.shop_code, s.landing_code)]) {
+          if (closing) return loaded;
+          const target = parsePath(pathname);
+          if (!target || cache.has(pathname) || inflight.has(pathname)) continue;
+          const file = path.join(pagesDir, s.shop_code, s.landing_code, ...(target.privacy ? ['privacy'] : []), 'index.html');
+          // Only pages on disk: rendering what was never written waits for its first visitor.
+          if (!(await fs.stat(`${file}.json`).catch(() => null))) continue;
+          await entryFor(pathname);
+          loaded++;
+        }
+      }
+      return loaded;
+    },
   };
 
   const timer = setInterval(() => {
     pages.revalidate().catch((err) => app.log.warn({ err }, 'landing revalidation failed'));
   }, REVALIDATE_MS);
   timer.unref();
-  app.addHook('onClose', async () => clearInterval(timer));
+  app.addHook('onClose', async () => {
+    closing = true;
+    clearInterval(timer);
+  });
+  // At start, without holding up readiness: the open landings' pages written before come back
+  // from disk (the first visitor after a restart gets a cached page), and uploads stored before
+  // images were converted get their AVIF/WebP copies (where the scheduled jobs run).
+  app.addHook('onReady', async () => {
+    pages.warm().catch((err) => closing || app.log.warn({ err }, 'landing pages not warmed'));
+    if (app.config.workerEnabled) {
+      images
+        .backfill(() => closing)
+        .then((n) => n && app.log.info({ converted: n }, 'upload images converted'))
+        .catch((err) => closing || app.log.warn({ err }, 'upload image conversion'));
+    }
+  });
 
   const send = (reply: FastifyReply, s: Served) => reply.code(s.status).headers(s.headers).send(s.body ?? undefined);
   const handler = async (req: FastifyRequest, reply: FastifyReply) =>
@@ -291,13 +357,30 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
     return send(reply, respond(NOT_FOUND_ENTRY, req.headers['accept-encoding'], undefined));
   });
 
+  // Uploads and their AVIF/WebP copies: a key is never reused, so each URL's bytes never change.
+  const uploads = uploadsRepository(app.db);
+  const IMMUTABLE = { 'cache-control': 'public, max-age=31536000, immutable', 'content-security-policy': "default-src 'none'" };
   app.get('/uploads/:file', { config: { access: { public: true } } }, async (req, reply) => {
-    const m = /^([A-Za-z0-9_-]{8,64})\.(png|jpg|webp|gif)$/.exec((req.params as { file: string }).file);
-    const row = m ? await repo.findUpload(m[1]!) : undefined;
-    if (!row) return reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
-    return reply
-      .headers({ 'content-type': row.mime, 'cache-control': 'public, max-age=31536000, immutable', 'content-security-policy': "default-src 'none'" })
-      .send(Buffer.from(row.data));
+    const m = UPLOAD_FILE_RE.exec((req.params as { file: string }).file);
+    const notFound = () => reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
+    if (!m) return notFound();
+    const [, key, , width, format] = m as unknown as [string, string, string | undefined, string | undefined, 'avif' | 'webp' | undefined];
+    if (width && format) {
+      let copy = await uploads.findVariant(key, Number(width), format);
+      if (!copy) {
+        // A copy not made yet (an upload from before conversion): made now, once.
+        const upload = (await uploads.picturesByKeys([key])).uploads[0];
+        if (upload && !upload.variants_at) {
+          await images.ensure(upload.id);
+          copy = await uploads.findVariant(key, Number(width), format);
+        }
+      }
+      if (!copy) return notFound();
+      return reply.headers({ ...IMMUTABLE, 'content-type': `image/${format}` }).send(Buffer.from(copy.data));
+    }
+    const row = await repo.findUpload(key);
+    if (!row) return notFound();
+    return reply.headers({ ...IMMUTABLE, 'content-type': row.mime }).send(Buffer.from(row.data));
   });
 
   // The hot path: a cached page is answered before Fastify's routing and hooks run (on the

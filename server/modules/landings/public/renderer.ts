@@ -12,6 +12,10 @@ import type { Database } from '../../../db/schema.ts';
 import { landingPath, privacyPath, type LandingView, type PrivacyPageView } from '../../../../contracts/landings.ts';
 import { landingViews } from './views.ts';
 import { signRenderStamp } from '../../../lib/render-stamp.ts';
+import { imageVariants, type Pictures } from '../image-variants.ts';
+
+/** A landing's view with its uploaded images' AVIF/WebP copies (pages/view/render/picture.tsx). */
+export type PictureView = LandingView & { pictures?: Pictures };
 
 export interface RenderContext {
   db: Kysely<Database>;
@@ -29,41 +33,66 @@ export interface PageRenderer {
   /** The landing's HTML, or null when it cannot be rendered (unknown). */
   landing(shopCode: string, landingCode: string, ctx: RenderContext): Promise<string | null>;
   privacy(shopCode: string, landingCode: string, ctx: RenderContext): Promise<string | null>;
-  /** The editor preview of a view as given. */
-  preview(view: LandingView): Promise<string>;
+  /** The editor preview of a view as given (with the pictures of its uploaded images, when known). */
+  preview(view: PictureView): Promise<string>;
 }
 
 const renderers = new Map<string, Promise<PageRenderer>>();
+const versions = new Map<string, string>();
+
+const entryOf = (distDir: string) => path.join(distDir, 'server', 'entry.mjs');
 
 export function pageRenderer(distDir: string): Promise<PageRenderer> {
-  const entry = path.join(distDir, 'server', 'entry.mjs');
+  const entry = entryOf(distDir);
   let r = renderers.get(entry);
   if (!r) {
-    r = fs.existsSync(entry) ? vikeRenderer(entry) : directRenderer();
+    r = fs.existsSync(entry) ? vikeRenderer(entry, rendererVersion(distDir)) : directRenderer(rendererVersion(distDir));
     renderers.set(entry, r);
   }
   return r;
 }
 
-/** A hash of every file of the Vike server build. */
-function buildHash(dir: string): string {
+/** A hash of every file under these directories (names and bytes). */
+function treeHash(dirs: string[]): string {
   const hash = crypto.createHash('sha1');
   const walk = (d: string) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const p = path.join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else hash.update(e.name).update(fs.readFileSync(p));
+      else if (e.isFile()) hash.update(p).update(fs.readFileSync(p));
     }
   };
-  walk(dir);
+  for (const d of dirs) if (fs.existsSync(d)) walk(d);
   return hash.digest('base64url').slice(0, 16);
+}
+
+/**
+ * What a written page's HTML depends on besides its data: the page code and the server's view
+ * code. Cheap (a hash of files, read once per process) and known without loading the renderer,
+ * so a page written before a restart is served from disk at once.
+ */
+export function rendererVersion(distDir: string): string {
+  const entry = entryOf(distDir);
+  let v = versions.get(entry);
+  if (!v) {
+    // This module's folder holds the views and image code the page is rendered from.
+    const landingsModule = path.resolve(import.meta.dirname, '..');
+    if (fs.existsSync(entry)) v = `vike-${treeHash([path.dirname(entry), landingsModule])}`;
+    else {
+      // Without a build the sources render directly: a changed source changes the version.
+      const root = path.resolve(import.meta.dirname, '../../../..');
+      v = `direct-${treeHash([path.join(root, 'pages'), path.join(root, 'contracts'), landingsModule])}`;
+    }
+    versions.set(entry, v);
+  }
+  return v;
 }
 
 /** How a view becomes HTML: through Vike's build, or the same document functions directly. */
 interface ViewRenderer {
   kind: PageRenderer['kind'];
   version: string;
-  landingHtml(view: LandingView): Promise<string | null>;
+  landingHtml(view: PictureView): Promise<string | null>;
   privacyHtml(view: PrivacyPageView): Promise<string | null>;
 }
 
@@ -74,7 +103,7 @@ function withViews(r: ViewRenderer): PageRenderer {
     version: r.version,
     async landing(s, l, ctx) {
       const view = await landingViews(ctx.db, { freeScripts: ctx.freeScripts }).landing(s, l, (id) => signRenderStamp(ctx.secret, id, ctx.now));
-      return view && r.landingHtml(view);
+      return view && r.landingHtml({ ...view, pictures: await imageVariants(ctx.db).pictures(view.landing.content) });
     },
     async privacy(s, l, ctx) {
       const view = await landingViews(ctx.db).privacy(s, l);
@@ -88,7 +117,7 @@ function withViews(r: ViewRenderer): PageRenderer {
   };
 }
 
-async function vikeRenderer(entry: string): Promise<PageRenderer> {
+async function vikeRenderer(entry: string, version: string): Promise<PageRenderer> {
   await import(pathToFileURL(entry).href);
   const { renderPage } = await import('vike/server');
   const render = async (url: string, init: Record<string, unknown>) => {
@@ -98,18 +127,17 @@ async function vikeRenderer(entry: string): Promise<PageRenderer> {
   };
   return withViews({
     kind: 'vike',
-    version: `vike-${buildHash(path.dirname(entry))}`,
+    version,
     landingHtml: (view) => render(landingPath(view.shop.code, view.landing.code), { landingView: view }),
     privacyHtml: (view) => render(privacyPath(view.shop.code, view.landing.code), { privacyView: view }),
   });
 }
 
-async function directRenderer(): Promise<PageRenderer> {
+async function directRenderer(version: string): Promise<PageRenderer> {
   const { renderLanding, renderPrivacy } = await import('../../../../pages/view/render/document.tsx');
   return withViews({
     kind: 'direct',
-    // Sources may change between runs without a build: never reuse this process's files.
-    version: `direct-${process.pid}-${Date.now()}`,
+    version,
     landingHtml: async (view) => renderLanding(view),
     privacyHtml: async (view) => renderPrivacy(view),
   });
