@@ -336,3 +336,18 @@ export const landingScriptsApi = {
   get: endpoint({ method: 'GET', path: '/api/shops/:shopId/landings/:id/scripts', params: shopItemParams, response: landingScripts }),
   update: endpoint({ method: 'PUT', path: '/api/shops/:shopId/landings/:id/scripts', params: shopItemParams, body: landingScriptsInput, response: landingScripts }),
 };
+
+/** One AVIF or WebP copy of an uploaded image (made once on upload), at one width. */
+export interface PictureSource {
+  url: string;
+  width: number;
+}
+/** An uploaded image as a page offers it: the upload's own size and its copies, smallest first. */
+export interface Picture {
+  width: number;
+  height: number;
+  avif: PictureSource[];
+  webp: PictureSource[];
+}
+/** By the image URL the landing's content names (/uploads/<key>.<ext>). */
+export type Pictures = Record<string, Picture>;

@@ -48,10 +48,11 @@ if ((env.LANDING_SECRET?.trim().length ?? 0) < 16) {
 }
 const WEB = count('WEB_PROCESSES', os.availableParallelism(), 1);
 const WORKERS = count('WORKER_PROCESSES', 1, 0);
-// CLUSTER_SCHED=rr (Node's Linux default: the primary accepts every connection and hands it
-// over, evenly) or none (the children accept on the shared socket themselves: no hand-over,
-// but the kernel may favour one child). `npm run bench:cluster -- --compare-sched` measures both.
-const SCHED = (env.CLUSTER_SCHED ?? 'rr').toLowerCase();
+// CLUSTER_SCHED=none (default: the children accept on the shared socket themselves) or rr
+// (Node's Linux default: the primary accepts every connection and hands it over). Measured with
+// `npm run bench:cluster -- --compare-sched` on 2 cores: a cached landing GET through 2 web
+// processes 73k req/s with none against 37k with rr (nginx serving the same bytes: 79k / 54k).
+const SCHED = (env.CLUSTER_SCHED ?? 'none').toLowerCase();
 if (SCHED !== 'rr' && SCHED !== 'none') fail([`CLUSTER_SCHED는 rr 또는 none입니다: ${env.CLUSTER_SCHED}`, `CLUSTER_SCHED must be rr or none`]);
 cluster.schedulingPolicy = SCHED === 'rr' ? cluster.SCHED_RR : cluster.SCHED_NONE;
 

@@ -1,4 +1,5 @@
 // Starts the product: API, landing renderer, SPA and worker on one port.
+import cluster from 'node:cluster';
 import { build } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openLandingUrls } from './modules/landings/public/views.ts';
@@ -6,8 +7,10 @@ import { listenWhileStarting } from './modules/operations/early-ready.ts';
 
 const config = loadConfig();
 const notes: string[] = [];
-// The port answers 503 (/api/ready: starting) while the database is migrated and seeded.
-const early = await listenWhileStarting(config.port, config.host);
+// The port answers 503 (/api/ready: starting) while the database is migrated and seeded — unless
+// this is a child of `npm run start:cluster`: its primary hands connections only to children that
+// listen, so a child listens once it can serve (a replaced child takes no requests before then).
+const early = cluster.isWorker ? null : await listenWhileStarting(config.port, config.host);
 const app = await build({ config, onSeed: (m) => notes.push(m) });
 
 let closing = false;
@@ -39,7 +42,7 @@ async function shutdown(signal: string) {
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 
-await early.close();
+await early?.close();
 await app.listen({ port: config.port, host: config.host });
 const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
 const landings = await openLandingUrls(app.db, config.publicOrigin ?? base);

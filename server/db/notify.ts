@@ -108,7 +108,8 @@ export async function openNotifier(handle: DbHandle, log: (err: unknown) => void
       const off = subscribe(channel, fn);
       if (!channels.has(channel)) {
         channels.add(channel);
-        const listen = ensure().then(async () => void (await client?.query(`listen "${name(channel)}"`)));
+        // One query at a time on the listening connection: each LISTEN waits for the one before.
+        const listen = Promise.all([ensure(), ...listening.values()]).then(async () => void (await client?.query(`listen "${name(channel)}"`)));
         listening.set(channel, listen.catch(log));
       }
       return off;

@@ -5,19 +5,8 @@
 import type { ImageRef, LandingView } from '../../../contracts/landings.ts';
 import { escapeHtml } from '../../../contracts/page-safety.ts';
 
-export interface PictureSource {
-  url: string;
-  width: number;
-}
-/** An uploaded image's own size and its copies, smallest first. */
-export interface Picture {
-  width: number;
-  height: number;
-  avif: PictureSource[];
-  webp: PictureSource[];
-}
-/** By the image URL the landing's content names (/uploads/<key>.<ext>). */
-export type Pictures = Record<string, Picture>;
+export type { Picture, PictureSource, Pictures } from '../../../contracts/landings.ts';
+import type { Picture, PictureSource, Pictures } from '../../../contracts/landings.ts';
 /** What the landing page renders: the view, with its images' pictures when the server has them. */
 export type LandingPageView = LandingView & { pictures?: Pictures };
 

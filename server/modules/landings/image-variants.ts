@@ -54,19 +54,8 @@ export async function convertImage(data: Buffer): Promise<NewVariant[]> {
   }
 }
 
-export interface PictureSource {
-  url: string;
-  width: number;
-}
-/** An uploaded image as a page offers it: the upload's own size and its copies, smallest first. */
-export interface Picture {
-  width: number;
-  height: number;
-  avif: PictureSource[];
-  webp: PictureSource[];
-}
-/** By the image URL the landing's content names (/uploads/<key>.<ext>). */
-export type Pictures = Record<string, Picture>;
+export type { Picture, PictureSource, Pictures } from '../../../contracts/landings.ts';
+import type { Pictures } from '../../../contracts/landings.ts';
 
 export function uploadKeysOf(content: Pick<LandingContent, 'hero' | 'images'>): Map<string, string> {
   const keys = new Map<string, string>();
