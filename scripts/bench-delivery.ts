@@ -31,7 +31,7 @@ import { openDatabase, type DbHandle } from '../server/db/dialect.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import type { Database } from '../server/db/schema.ts';
 import { landingSecret, signRenderStamp } from '../server/lib/render-stamp.ts';
-import { ROOT } from './bench-kit.ts';
+import { printTable, ROOT } from './bench-kit.ts';
 
 type Engine = 'sqlite' | 'postgres';
 const ENGINES: Engine[] = ['sqlite', 'postgres'];
@@ -439,12 +439,8 @@ async function main() {
     };
     rows.push([f.label, cell('sqlite'), cell('postgres'), f.goal]);
   }
-  const width = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   say('');
-  for (const [n, r] of rows.entries()) {
-    say(`  ${r[0]!.padEnd(width[0]!)}  ${r[1]!.padStart(width[1]!)}  ${r[2]!.padStart(width[2]!)}  ${r[3]}`);
-    if (n === 0) say(`  ${'─'.repeat(width.reduce((a, c) => a + c + 2, 0))}`);
-  }
+  printTable(rows);
   const missed = figures.filter((f) => Object.values(f.values).some((v) => v.ok === false));
   say(missed.length ? `\n  goals missed: ${missed.map((f) => f.key).join(', ')}\n` : '\n  every goal met\n');
   if (missed.length) process.exitCode = 1;

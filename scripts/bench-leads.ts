@@ -63,6 +63,7 @@ import { adSpendRepository } from '../server/modules/ad-spend/ad-spend.repositor
 import { benchImport } from './bench-import.ts';
 import { IMPORT_SOURCE } from '../contracts/data-insertion.ts';
 import { benchExport } from './bench-export.ts';
+import { printTable } from './bench-kit.ts';
 import { buildIfStale, serverEntry } from './build-if-stale.mjs';
 
 type Engine = 'sqlite' | 'postgres';
@@ -689,12 +690,8 @@ async function main() {
     };
     rows.push([f.label, cell('sqlite'), cell('postgres'), f.goal]);
   }
-  const width = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   say('');
-  for (const [n, r] of rows.entries()) {
-    say(`  ${r[0]!.padEnd(width[0]!)}  ${r[1]!.padStart(width[1]!)}  ${r[2]!.padStart(width[2]!)}  ${r[3]}`);
-    if (n === 0) say(`  ${'─'.repeat(width.reduce((a, b) => a + b + 2, 0))}`);
-  }
+  printTable(rows);
   const missed = figures.filter((f) => Object.values(f.values).some((v) => v.ok === false));
   say(missed.length ? `\n  goals missed: ${missed.map((f) => f.key).join(', ')}\n` : '\n  every goal met\n');
   if (missed.length) process.exitCode = 1;
