@@ -31,9 +31,8 @@ import { openDatabase, type DbHandle } from '../server/db/dialect.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import type { Database } from '../server/db/schema.ts';
 import { landingSecret, signRenderStamp } from '../server/lib/render-stamp.ts';
-import { printTable, ROOT } from './bench-kit.ts';
+import { engineFigures, pct, printTable, ROOT, type Engine } from './bench-kit.ts';
 
-type Engine = 'sqlite' | 'postgres';
 const ENGINES: Engine[] = ['sqlite', 'postgres'];
 const ENGINE_LABEL: Record<Engine, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 
@@ -52,22 +51,10 @@ const SECRET = 'whsec_bench';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => (n >= 100 ? `${Math.round(n)}` : n >= 10 ? n.toFixed(1) : n.toFixed(2));
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
 const sleep = (n: number) => new Promise((r) => setTimeout(r, n));
 const say = (line = '') => console.log(line);
 
-interface Figure {
-  key: string;
-  label: string;
-  goal: string;
-  values: Partial<Record<Engine, { text: string; ok?: boolean }>>;
-}
-const figures: Figure[] = [];
-function record(key: string, label: string, goal: string, engine: Engine, text: string, ok?: boolean) {
-  let f = figures.find((x) => x.key === key);
-  if (!f) figures.push((f = { key, label, goal, values: {} }));
-  f.values[engine] = { text, ok };
-}
+const { figures, record } = engineFigures();
 
 // ── The receiver ───────────────────────────────────────────────────────────────────────
 

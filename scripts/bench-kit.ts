@@ -319,3 +319,30 @@ export function printTable(rows: string[][]): void {
     if (n === 0) console.log(`  ${'─'.repeat(width.reduce((a, w) => a + w + 2, -2))}`);
   }
 }
+
+/** The engines the side-by-side benches measure. */
+export type Engine = 'sqlite' | 'postgres';
+
+/** One row of a side-by-side table: per engine, what to print and whether the goal is met (undefined: no goal). */
+export interface Figure {
+  key: string;
+  label: string;
+  goal: string;
+  values: Partial<Record<Engine, { text: string; ok?: boolean }>>;
+}
+
+/** The figures of a run, recorded engine by engine into rows keyed by `key`. */
+export function engineFigures() {
+  const figures: Figure[] = [];
+  return {
+    figures,
+    record(key: string, label: string, goal: string, engine: Engine, text: string, ok?: boolean) {
+      let f = figures.find((x) => x.key === key);
+      if (!f) figures.push((f = { key, label, goal, values: {} }));
+      f.values[engine] = { text, ok };
+    },
+  };
+}
+
+/** The p-th quantile (0…1) of ascending numbers, nearest rank. */
+export const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;

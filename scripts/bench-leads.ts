@@ -63,10 +63,9 @@ import { adSpendRepository } from '../server/modules/ad-spend/ad-spend.repositor
 import { benchImport } from './bench-import.ts';
 import { IMPORT_SOURCE } from '../contracts/data-insertion.ts';
 import { benchExport } from './bench-export.ts';
-import { printTable } from './bench-kit.ts';
+import { engineFigures, pct, printTable, type Engine } from './bench-kit.ts';
 import { buildIfStale, serverEntry } from './build-if-stale.mjs';
 
-type Engine = 'sqlite' | 'postgres';
 const ENGINES: Engine[] = ['sqlite', 'postgres'];
 const ENGINE_LABEL: Record<Engine, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 
@@ -101,21 +100,8 @@ const BENCH_NAME = '벤치테스트';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => (n >= 100 ? `${Math.round(n)}` : n >= 10 ? n.toFixed(1) : n.toFixed(2));
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
 
-interface Figure {
-  key: string;
-  label: string;
-  goal: string;
-  /** Per engine: what to print, and whether the goal is met (undefined: no goal, or not measured). */
-  values: Partial<Record<Engine, { text: string; ok?: boolean }>>;
-}
-const figures: Figure[] = [];
-function record(key: string, label: string, goal: string, engine: Engine, text: string, ok?: boolean) {
-  let f = figures.find((x) => x.key === key);
-  if (!f) figures.push((f = { key, label, goal, values: {} }));
-  f.values[engine] = { text, ok };
-}
+const { figures, record } = engineFigures();
 const say = (line = '') => console.log(line);
 
 // ── HTTP ───────────────────────────────────────────────────────────────────────────────
