@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { build } from '../../app.ts';
 import { landingSecret } from '../../lib/render-stamp.ts';
 import { prerenderLandings } from './public/prerender.ts';
+import { startupWarm } from './public/page-cache.ts';
 import { pageRenderer } from './public/renderer.ts';
 import { convertImage, imageVariants, imageWork, variantWidths } from './image-variants.ts';
 import { contrastRatio, MIN_TEXT_CONTRAST } from '../../../contracts/contrast.ts';
@@ -216,7 +217,7 @@ describe('landing pages after a restart', () => {
     const third = await restarted();
     try {
       await third.ready();
-      await new Promise((r) => setTimeout(r, 1000));
+      await startupWarm(third);
       fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('임플란트 무료 상담', '바뀐 파일'));
       const origin = await third.listen({ port: 0, host: '127.0.0.1' });
       const res = await fetch(`${origin}/view/smile/implant`, { headers: { 'accept-encoding': 'br' } });

@@ -152,6 +152,10 @@ function parsePath(pathname: string): { shopCode: string; landingCode: string; p
 /** At most this many pages are loaded from disk at start (the rest on their first request, from disk as well). */
 const WARM_MAX = 2_000;
 
+const warming = new WeakMap<FastifyInstance, Promise<unknown>>();
+/** Settles when the pages loaded at this app's start are in memory (tests wait for it, never for a while). */
+export const startupWarm = (app: FastifyInstance): Promise<unknown> => warming.get(app) ?? Promise.resolve();
+
 /** The public pages' cache and routes (GET /view/…, /uploads/…, the fast path); answers the links it serves. */
 export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?: boolean } = {}): Promise<LandingPages> {
   const views = landingViews(app.db);
@@ -353,7 +357,7 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
   // from disk (the first visitor after a restart gets a cached page), and uploads stored before
   // images were converted get their AVIF/WebP copies (where the scheduled jobs run).
   app.addHook('onReady', async () => {
-    pages.warm().catch((err) => closing || app.log.warn({ err }, 'landing pages not warmed'));
+    warming.set(app, pages.warm().catch((err) => closing || app.log.warn({ err }, 'landing pages not warmed')));
     if (app.config.workerEnabled) {
       images
         .backfill(() => closing)
