@@ -23,6 +23,8 @@ export const ERROR_CODES = {
   BAD_REQUEST: 'BAD_REQUEST',
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  /** Work of this kind is queued to its limit (image conversion): try again shortly (503, Retry-After). */
+  BUSY: 'BUSY',
   // Public form submissions (intake).
   BAD_TOKEN: 'BAD_TOKEN',
   /** The landing page's script takes a fresh token and sends once more on this one. */

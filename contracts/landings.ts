@@ -244,6 +244,15 @@ export const uploadResponse = z.object({
   size: z.number(),
 });
 export const IMAGE_UPLOAD_MAX_BYTES = 3 * 1024 * 1024;
+/**
+ * The largest image an upload may be, read from its header before anything decodes it: a real
+ * landing image (a 24 MP camera photo is 6000×4000) fits; a small file that says it is
+ * 20000×13000 (a decompression bomb) does not.
+ */
+export const IMAGE_MAX_SIDE = 8_000;
+export const IMAGE_MAX_PIXELS = 40_000_000;
+/** Uploads per account per minute (a person at the editor uploads a few). */
+export const IMAGE_UPLOADS_PER_MINUTE = 30;
 export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
 
 /** What the public page renders: one landing with its shop and current privacy policy. */

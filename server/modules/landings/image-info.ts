@@ -1,5 +1,7 @@
 // Image type and pixel size read from the bytes themselves (never from the file name or
-// the browser's content type): PNG, JPEG, WebP and GIF. Anything else is refused.
+// the browser's content type): PNG, JPEG, WebP and GIF. Anything else is refused. The size comes
+// from the header alone, so an image too large to decode is refused before anything decodes it.
+import { IMAGE_MAX_PIXELS, IMAGE_MAX_SIDE } from '../../../contracts/landings.ts';
 
 export interface ImageInfo {
   mime: 'image/png' | 'image/jpeg' | 'image/webp' | 'image/gif';
@@ -54,6 +56,17 @@ export function imageInfo(b: Buffer): ImageInfo | null {
     type = { mime: 'image/gif', ext: 'gif' };
     size = { width: b.readUInt16LE(6), height: b.readUInt16LE(8) };
   }
-  if (!type || !size || size.width < 1 || size.height < 1 || size.width > 20000 || size.height > 20000) return null;
+  if (!type || !size || size.width < 1 || size.height < 1) return null;
   return { ...type, ...size };
+}
+
+const n = (v: number) => v.toLocaleString('en-US');
+
+/** Why an image is too large to take (in Korean, naming the limits), or null when it fits. */
+export function oversizeReason(info: Pick<ImageInfo, 'width' | 'height'>): string | null {
+  if (info.width <= IMAGE_MAX_SIDE && info.height <= IMAGE_MAX_SIDE && info.width * info.height <= IMAGE_MAX_PIXELS) return null;
+  return (
+    `이미지가 너무 큽니다: 가로·세로 ${n(IMAGE_MAX_SIDE)}px, ${n(IMAGE_MAX_PIXELS / 10_000)}만 화소까지 올릴 수 있습니다. ` +
+    `(올린 이미지: ${n(info.width)}×${n(info.height)}px)`
+  );
 }

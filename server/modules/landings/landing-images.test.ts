@@ -5,8 +5,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { build } from '../../app.ts';
 import { landingSecret } from '../../lib/render-stamp.ts';
 import { prerenderLandings } from './public/prerender.ts';
+import { startupWarm } from './public/page-cache.ts';
 import { pageRenderer } from './public/renderer.ts';
-import { convertImage, imageVariants, variantWidths } from './image-variants.ts';
+import { convertImage, imageVariants, imageWork, variantWidths } from './image-variants.ts';
 import { contrastRatio, MIN_TEXT_CONTRAST } from '../../../contracts/contrast.ts';
 import { landingTestApp, openLanding, type LandingTestApp } from '../../test-landings.ts';
 
@@ -147,7 +148,7 @@ describe('landing images', () => {
     expect((await sharp(path.join(outDir, 'uploads', `${key(hero.url)}.1200.webp`)).metadata()).width).toBe(1200);
   });
 
-  it('gives uploads stored before conversion their copies: at first need, and by the backfill', async () => {
+  it('gives uploads stored before conversion their copies: once a page shows them (never while it waits), and by the backfill', async () => {
     const legacy = async (key: string, width: number, height: number) =>
       t.app.db
         .insertInto('uploads')
@@ -160,12 +161,19 @@ describe('landing images', () => {
     // Not in the migration: nothing was converted yet.
     expect(await variantsOf(a.id)).toEqual([]);
 
-    // A page showing one converts it before it renders.
+    // A page showing one answers at once with the original, queues the conversion, and is
+    // rendered anew with the copies once they exist.
     await openLanding(t, { content: { headline: '예전 사진', hero: { url: '/uploads/legacyaaaaaaaaaa.png', width: 1000, height: 500 } } });
-    expect((await get('/view/smile/implant')).body).toContain('/uploads/legacyaaaaaaaaaa.1000.avif 1000w');
+    const first = (await get('/view/smile/implant')).body;
+    expect(first).toContain('<img class="hero" src="/uploads/legacyaaaaaaaaaa.png"');
+    expect(first).not.toContain('<picture>');
+    await imageWork.idle();
     expect((await variantsOf(a.id)).map((v) => v.width)).toEqual([480, 828, 1000, 480, 828, 1000]);
+    await vi.waitFor(async () => expect((await get('/view/smile/implant')).body).toContain('/uploads/legacyaaaaaaaaaa.1000.avif 1000w'));
 
-    // A copy asked for directly is made then.
+    // A copy asked for directly is queued, not made while the request waits; there once made.
+    expect((await get('/uploads/legacybbbbbbbbbb.600.webp')).statusCode).toBe(404);
+    await imageWork.idle();
     const copy = await get('/uploads/legacybbbbbbbbbb.600.webp');
     expect(copy.statusCode).toBe(200);
     expect((await sharp(copy.rawPayload).metadata()).width).toBe(600);
@@ -209,7 +217,7 @@ describe('landing pages after a restart', () => {
     const third = await restarted();
     try {
       await third.ready();
-      await new Promise((r) => setTimeout(r, 1000));
+      await startupWarm(third);
       fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('임플란트 무료 상담', '바뀐 파일'));
       const origin = await third.listen({ port: 0, host: '127.0.0.1' });
       const res = await fetch(`${origin}/view/smile/implant`, { headers: { 'accept-encoding': 'br' } });

@@ -5,7 +5,7 @@ import multipart from '@fastify/multipart';
 import { defineRoute } from '../../plugins/route.ts';
 import { AppError } from '../../lib/errors.ts';
 import { landingsService } from './landings.service.ts';
-import { IMAGE_UPLOAD_MAX_BYTES, landingsApi as api } from '../../../contracts/landings.ts';
+import { IMAGE_UPLOAD_MAX_BYTES, IMAGE_UPLOADS_PER_MINUTE, landingsApi as api } from '../../../contracts/landings.ts';
 
 const PREVIEW_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; form-action 'none'; base-uri 'none'; frame-ancestors 'self'";
 
@@ -33,6 +33,14 @@ export async function landingsRoutes(app: FastifyInstance, links: ModuleLinks): 
   defineRoute(app, api.upload, {
     access: write,
     bodyLimit: IMAGE_UPLOAD_MAX_BYTES + 64 * 1024,
+    // Per account, not per address: staff behind one office address do not share it, and one
+    // account cannot fill the image queue from many addresses.
+    rateLimit: {
+      max: IMAGE_UPLOADS_PER_MINUTE, timeWindow: '1 minute',
+      keyGenerator: (req) => `upload:${req.auth?.account.id ?? req.ip}`,
+      errorResponseBuilder: (_req, ctx) =>
+        new AppError(429, ERROR_CODES.RATE_LIMITED, `이미지는 계정마다 1분에 ${ctx.max}장까지 올릴 수 있습니다. 잠시 후 다시 시도하세요.`),
+    },
     async handler(c) {
       const file = await c.req.file({ limits: { fileSize: IMAGE_UPLOAD_MAX_BYTES, files: 1, fields: 0 } });
       if (!file) throw new AppError(400, ERROR_CODES.VALIDATION, '이미지 파일을 선택하세요.');
@@ -40,7 +48,10 @@ export async function landingsRoutes(app: FastifyInstance, links: ModuleLinks): 
         if (err.statusCode === 413) throw new AppError(413, ERROR_CODES.PAYLOAD_TOO_LARGE, `이미지는 ${IMAGE_UPLOAD_MAX_BYTES / 1024 / 1024}MB 이하만 올릴 수 있습니다.`);
         throw err;
       });
-      return service.upload(c.shopId, data, c.actor);
+      return service.upload(c.shopId, data, c.actor).catch((err: unknown) => {
+        if (err instanceof AppError && err.code === ERROR_CODES.BUSY) c.reply.header('retry-after', '10');
+        throw err;
+      });
     },
   });
 

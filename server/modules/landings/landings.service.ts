@@ -6,8 +6,9 @@ import { landingsRepository, type LandingFields } from './landings.repository.ts
 import { inputView, landingFieldsView, operatorView, policyView, shopView } from './public/views.ts';
 import { uncoveredFields } from '../../../contracts/privacy.ts';
 import { OPERATOR_MISSING } from '../../../contracts/operator.ts';
-import { imageInfo } from './image-info.ts';
-import { convertImage, UnreadableImage } from './image-variants.ts';
+import { imageInfo, oversizeReason } from './image-info.ts';
+import { convertQueued, UnreadableImage } from './image-variants.ts';
+import { QueueFull } from '../../lib/work-queue.ts';
 import { uploadsRepository } from './uploads.repository.ts';
 import { AppError, badRequest, conflict, foundOr404, notFound } from '../../lib/errors.ts';
 import { audit, auditBy, type Actor } from '../audit/audit.service.ts';
@@ -221,8 +222,12 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
       await shopOf(shopId);
       const info = imageInfo(data);
       if (!info) throw new AppError(415, ERROR_CODES.UNSUPPORTED_MEDIA_TYPE, 'PNG, JPEG, WebP, GIF 이미지만 올릴 수 있습니다.');
-      // Converted once, here: pages then offer AVIF and WebP in a few widths (image-variants.ts).
-      const variants = await convertImage(data).catch((err: unknown) => {
+      // Measured from the header: an image past the limits is never decoded.
+      const oversize = oversizeReason(info);
+      if (oversize) throw new AppError(413, ERROR_CODES.PAYLOAD_TOO_LARGE, oversize);
+      // Converted once, here, in the process's image queue: pages then offer AVIF and WebP in a few widths (image-variants.ts).
+      const variants = await convertQueued(data).catch((err: unknown) => {
+        if (err instanceof QueueFull) throw new AppError(503, ERROR_CODES.BUSY, '이미지 변환 작업이 밀려 있습니다. 잠시 후 다시 시도하세요.');
         if (err instanceof UnreadableImage) throw new AppError(415, ERROR_CODES.UNSUPPORTED_MEDIA_TYPE, '이미지를 읽을 수 없습니다. 손상되지 않은 PNG, JPEG, WebP, GIF 파일을 올리세요.');
         throw err;
       });

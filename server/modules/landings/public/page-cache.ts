@@ -152,6 +152,10 @@ function parsePath(pathname: string): { shopCode: string; landingCode: string; p
 /** At most this many pages are loaded from disk at start (the rest on their first request, from disk as well). */
 const WARM_MAX = 2_000;
 
+const warming = new WeakMap<FastifyInstance, Promise<unknown>>();
+/** Settles when the pages loaded at this app's start are in memory (tests wait for it, never for a while). */
+export const startupWarm = (app: FastifyInstance): Promise<unknown> => warming.get(app) ?? Promise.resolve();
+
 /** The public pages' cache and routes (GET /view/…, /uploads/…, the fast path); answers the links it serves. */
 export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?: boolean } = {}): Promise<LandingPages> {
   const views = landingViews(app.db);
@@ -228,21 +232,38 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
     const fileStamp = `${rendererVersion(app.config.distDir)}:${stamp}:${freeScripts ? 'scripts' : 'tags'}`;
     const file = path.join(pagesDir, st.shop_code, st.landing_code, ...(target.privacy ? ['privacy'] : []), 'index.html');
     let page = await cachedFile(file, fileStamp, !target.privacy, now);
+    let picturesPending: Promise<void> | null = null;
     if (page === null) {
       const r = await renderer();
-      const html = target.privacy
-        ? await r.privacy(st.shop_code, st.landing_code, context())
-        : await r.landing(st.shop_code, st.landing_code, context());
+      const ctx = { ...context(), picturesPending: (made: Promise<void>) => void (picturesPending = made) };
+      const html = target.privacy ? await r.privacy(st.shop_code, st.landing_code, ctx) : await r.landing(st.shop_code, st.landing_code, ctx);
       if (html === null) return negative(404, st.id);
       page = { encoded: encode(html), renderedAt: now.getTime() };
-      try {
-        await writePage(file, page.encoded, fileStamp, page.renderedAt);
-      } catch (err) {
-        app.log.warn({ err, file }, 'landing page file not written');
+      // A page still waiting for its images' copies is not written: after a restart it is rendered with them.
+      if (!picturesPending) {
+        try {
+          await writePage(file, page.encoded, fileStamp, page.renderedAt);
+        } catch (err) {
+          app.log.warn({ err, file }, 'landing page file not written');
+        }
       }
     }
     const until = target.privacy ? Infinity : Math.min(st.close_at ? Date.parse(st.close_at) : Infinity, page.renderedAt + refreshMs);
-    return put(key, makeEntry(200, page.encoded, cspOf(page.encoded.html.toString('utf8')), CACHE_CONTROL, { landingId: st.id, stamp, until }), gen);
+    const entry = put(key, makeEntry(200, page.encoded, cspOf(page.encoded.html.toString('utf8')), CACHE_CONTROL, { landingId: st.id, stamp, until }), gen);
+    if (picturesPending) renderWhenMade(key, entry, picturesPending);
+    return entry;
+  }
+
+  /** The page was served with originals while its images' copies were made: once they exist, it is rendered anew with them. */
+  function renderWhenMade(key: string, entry: Entry, made: Promise<void>) {
+    made.then(
+      () => {
+        if (closing || cache.get(key) !== entry) return; // already dropped (a change) or replaced
+        cache.delete(key);
+        entryFor(key).catch((err) => closing || app.log.warn({ err, path: key }, 'landing re-render failed'));
+      },
+      (err) => closing || app.log.warn({ err, path: key }, 'landing image copies not made'),
+    );
   }
 
   async function entryFor(pathname: string): Promise<Entry> {
@@ -299,7 +320,9 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
       if (stale.size) for (const l of listeners) l([...stale]);
     },
     preview: async (view) => {
-      const pictured: PictureView = { ...view, pictures: await images.pictures(view.landing.content) };
+      const { pictures, pending } = await images.pictures(view.landing.content);
+      pending?.catch((err) => app.log.warn({ err }, 'landing image copies not made'));
+      const pictured: PictureView = { ...view, pictures };
       return (await renderer()).preview(pictured);
     },
     async warm() {
@@ -334,7 +357,7 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
   // from disk (the first visitor after a restart gets a cached page), and uploads stored before
   // images were converted get their AVIF/WebP copies (where the scheduled jobs run).
   app.addHook('onReady', async () => {
-    pages.warm().catch((err) => closing || app.log.warn({ err }, 'landing pages not warmed'));
+    warming.set(app, pages.warm().catch((err) => closing || app.log.warn({ err }, 'landing pages not warmed')));
     if (app.config.workerEnabled) {
       images
         .backfill(() => closing)
@@ -366,16 +389,13 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
     if (!m) return notFound();
     const [, key, , width, format] = m as unknown as [string, string, string | undefined, string | undefined, 'avif' | 'webp' | undefined];
     if (width && format) {
-      let copy = await uploads.findVariant(key, Number(width), format);
+      const copy = await uploads.findVariant(key, Number(width), format);
       if (!copy) {
-        // A copy not made yet (an upload from before conversion): made now, once.
+        // A copy not made yet (an upload from before conversion): queued, never waited for here.
         const upload = (await uploads.picturesByKeys([key])).uploads[0];
-        if (upload && !upload.variants_at) {
-          await images.ensure(upload.id);
-          copy = await uploads.findVariant(key, Number(width), format);
-        }
+        if (upload && !upload.variants_at) images.ensure(upload.id).catch((err) => app.log.warn({ err, key }, 'upload image conversion'));
+        return notFound();
       }
-      if (!copy) return notFound();
       return reply.headers({ ...IMMUTABLE, 'content-type': `image/${format}` }).send(Buffer.from(copy.data));
     }
     const row = await repo.findUpload(key);

@@ -48,7 +48,13 @@ export async function prerenderLandings(o: PrerenderOptions): Promise<PrerenderR
   const worker = async () => {
     while (next < open.length) {
       const s = open[next++]!;
-      const landing = await o.renderer.landing(s.shop_code, s.landing_code, ctx);
+      // A static page is written once: it waits for its images' copies (old uploads) and is rendered with them.
+      let pending: Promise<void> | null = null;
+      let landing = await o.renderer.landing(s.shop_code, s.landing_code, { ...ctx, picturesPending: (made) => void (pending = made) });
+      if (pending) {
+        await pending;
+        landing = await o.renderer.landing(s.shop_code, s.landing_code, ctx);
+      }
       const privacy = await o.renderer.privacy(s.shop_code, s.landing_code, ctx);
       if (landing) await write(landingPath(s.shop_code, s.landing_code), landing);
       if (privacy) await write(privacyPath(s.shop_code, s.landing_code), privacy);

@@ -24,6 +24,11 @@ export interface RenderContext {
   now: Date;
   /** Free-form scripts are served (public pages have an origin of their own). */
   freeScripts: boolean;
+  /**
+   * The page shows uploaded images whose AVIF/WebP copies are still being made (it offers their
+   * originals): told the promise that settles once they exist, to render the page anew then.
+   */
+  picturesPending?: (made: Promise<void>) => void;
 }
 
 export interface PageRenderer {
@@ -103,7 +108,11 @@ function withViews(r: ViewRenderer): PageRenderer {
     version: r.version,
     async landing(s, l, ctx) {
       const view = await landingViews(ctx.db, { freeScripts: ctx.freeScripts }).landing(s, l, (id) => signRenderStamp(ctx.secret, id, ctx.now));
-      return view && r.landingHtml({ ...view, pictures: await imageVariants(ctx.db).pictures(view.landing.content) });
+      if (!view) return null;
+      const { pictures, pending } = await imageVariants(ctx.db).pictures(view.landing.content);
+      if (pending && ctx.picturesPending) ctx.picturesPending(pending);
+      else pending?.catch(() => {}); // no one renders anew: the copies serve the next render
+      return r.landingHtml({ ...view, pictures });
     },
     async privacy(s, l, ctx) {
       const view = await landingViews(ctx.db).privacy(s, l);
