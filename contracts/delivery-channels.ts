@@ -19,13 +19,10 @@ import {
 /** How long a rotated-out webhook secret still signs (receivers switch over meanwhile). */
 export const SECRET_GRACE_HOURS = 24;
 
-/** Loopback hosts: the only ones a plain http:// URL may point at (a receiver on this machine, tests). */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h);
-}
-
-/** https anywhere; http only to loopback. */
+/**
+ * http(s) without credentials. Which hosts a receiver may be on is the server's to judge (its
+ * outbound client: no internal address, plain http only to ranges the operator allowed).
+ */
 export function isAllowedDeliveryUrl(value: string): boolean {
   let u: URL;
   try {
@@ -34,10 +31,10 @@ export function isAllowedDeliveryUrl(value: string): boolean {
     return false;
   }
   if (u.username || u.password) return false;
-  return u.protocol === 'https:' || (u.protocol === 'http:' && isLoopbackHost(u.hostname));
+  return u.protocol === 'https:' || u.protocol === 'http:';
 }
 
-export const DELIVERY_URL_MESSAGE = 'https://로 시작하는 주소를 입력하세요. (http://는 이 서버 자신(localhost, 127.0.0.1)에만 쓸 수 있습니다.)';
+export const DELIVERY_URL_MESSAGE = 'https://로 시작하는 주소를 입력하세요. (http://는 운영자가 허용한 내부 주소에만 쓸 수 있습니다.)';
 
 /** The URL a receiver listens on. */
 const deliveryUrl = (missing: string) =>

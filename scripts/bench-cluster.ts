@@ -240,6 +240,8 @@ async function main() {
       ...common, DATABASE_URL: pgUrl(SCHEMAS.cluster), REDIS_URL, WEB_PROCESSES: String(WEB), WORKER_PROCESSES: '1', CLUSTER_SCHED: SCHED,
       // A killed worker's claimed deliveries go back to the queue after this (default 60 s).
       DELIVERY_LEASE_MS: '5000',
+      // The fault run's receiver listens on loopback: allowed as an operator allows an on-premise CRM.
+      OUTBOUND_ALLOW_CIDRS: '127.0.0.1/32',
     };
     const cluster: ClusterChild = await startCluster({ port: PORT.cluster, env: { ...clusterEnv, DATA_DIR: path.join(work, 'cluster') } });
     running.push(cluster);

@@ -47,6 +47,8 @@ const BACKLOG = numArg('backlog', 50_000);
 const LEADS = numArg('leads', 300);
 const SUBMIT_GAP_MS = 10;
 const PG_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+/** The receiver listens on loopback: allowed as an operator allows an on-premise CRM (OUTBOUND_ALLOW_CIDRS). */
+const RECEIVER_RANGE = '127.0.0.1/32';
 const SECRET = 'whsec_bench';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -235,7 +237,7 @@ async function startWorker(b: Bench, n: number): Promise<WorkerProcess> {
     cwd: ROOT,
     env: {
       ...process.env, ...b.env, DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'warn', SEED_DEMO: '0', WORKER: '1', INTAKE_WRITER_THREAD: '0',
-      INITIAL_ADMIN_PASSWORD: 'Bench-admin-2026!',
+      INITIAL_ADMIN_PASSWORD: 'Bench-admin-2026!', OUTBOUND_ALLOW_CIDRS: RECEIVER_RANGE,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -293,7 +295,7 @@ async function latency(b: Bench, receiver: Receiver): Promise<{ sorted: number[]
   receiver.reset();
   receiver.trackPhones = true;
   const app = await build({
-    config: { dataDir: b.dir, seedDemo: false, logLevel: 'silent', intakeRateLimit: 0, loginRateLimit: 1000, distDir: '/nonexistent', workerEnabled: true, initialAdminPassword: 'Bench-admin-2026!' },
+    config: { dataDir: b.dir, seedDemo: false, logLevel: 'silent', intakeRateLimit: 0, loginRateLimit: 1000, distDir: '/nonexistent', workerEnabled: true, initialAdminPassword: 'Bench-admin-2026!', outboundAllowCidrs: [RECEIVER_RANGE] },
     database: b.handle,
   });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });

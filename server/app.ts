@@ -12,6 +12,7 @@ import type { Database } from './db/schema.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { ensureEssentials } from './db/seed.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
+import { outboundClient, type OutboundClient, type Resolver } from './lib/outbound.ts';
 import { eventLevel, loggerFor, REQUEST_ID_HEADER, requestIdOf } from './lib/logger.ts';
 import { withSetupLock } from './db/dialect-sql.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
@@ -99,6 +100,8 @@ declare module 'fastify' {
     sqliteFile: string | null;
     clock: Clock;
     config: Config;
+    /** The one client of requests made on a user's behalf (webhooks, SMS gateways): nothing inside but the allowed ranges. */
+    outbound: OutboundClient;
     /** The links between modules (tests reach the page cache and the visit counter through them). */
     links: ModuleLinks;
     /** The Redis command connection when REDIS_URL is set (shared rate limits, messages), else null. */
@@ -119,6 +122,8 @@ export interface BuildOptions {
   onSeed?: (message: string) => void;
   /** Sees every route as it is registered (the route-table test). */
   onRoute?: (route: RouteOptions) => void;
+  /** How outbound host names resolve (tests: no DNS leaves the machine); default the system's resolver. */
+  resolveHost?: Resolver;
 }
 
 export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
@@ -143,6 +148,7 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
   app.decorate('sqliteFile', handle.sqliteFile ?? null);
   app.decorate('clock', opts.clock ?? systemClock);
   app.decorate('config', config);
+  app.decorate('outbound', outboundClient({ allow: config.outboundAllowCidrs, resolve: opts.resolveHost }));
   // Every process must sign forms with the same secret: checked before anything is served.
   await checkLandingSecret({
     dataDir: config.dataDir, cluster: config.cluster, sharedDatabase: !!handle.pg,
@@ -257,7 +263,7 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
     const sendLevel = eventLevel(config);
     // The delivery worker: woken when leads were accepted (in any process) or jobs queued otherwise, polling meanwhile.
     const delivery = deliveryWorker(app.db, app.clock, {
-      concurrency: config.deliveryConcurrency, leaseMs: config.deliveryLeaseMs, deps: { smtpUrl: config.smtpUrl, mailFrom: config.mailFrom },
+      concurrency: config.deliveryConcurrency, leaseMs: config.deliveryLeaseMs, deps: { smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, outbound: app.outbound },
       onError: (err) => app.log.error({ err }, 'delivery worker'),
       // One line per send, naming its claim (runId), jobs and leads: a lead is followed from its intake line to here.
       onSent: (sent) => {

@@ -25,4 +25,10 @@ describe('settings', () => {
     expect(loadConfig({ WORKER: '1' }).workerEnabled).toBe(true);
     expect(loadConfig({ WORKER: '0' }).workerEnabled).toBe(false);
   });
+
+  it('let webhooks and SMS gateways reach no internal range unless OUTBOUND_ALLOW_CIDRS names it, and stop the start on a bad range', () => {
+    expect(loadConfig({}).outboundAllowCidrs).toEqual([]);
+    expect(loadConfig({ OUTBOUND_ALLOW_CIDRS: '10.1.2.0/24,127.0.0.1/32' }).outboundAllowCidrs).toEqual(['10.1.2.0/24', '127.0.0.1/32']);
+    expect(() => loadConfig({ OUTBOUND_ALLOW_CIDRS: '10.1.2.0/24,crm.local' })).toThrow(/OUTBOUND_ALLOW_CIDRS의 crm\.local/);
+  });
 });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { LEASE_MS } from '../contracts/delivery.ts';
+import { parseAllowedRanges } from './lib/outbound.ts';
 
 export interface Config {
   port: number;
@@ -54,6 +55,8 @@ export interface Config {
    * requests. Default 0 for one process, 5 s in the cluster.
    */
   readyDrainMs: number;
+  /** Internal ranges webhooks and SMS gateways may reach, and by plain http (OUTBOUND_ALLOW_CIDRS, e.g. an on-premise CRM); none by default. */
+  outboundAllowCidrs: string[];
   /** /metrics for a scraper that is not on this machine: `Authorization: Bearer <METRICS_TOKEN>` (loopback needs none). */
   metricsToken?: string;
 }
@@ -110,5 +113,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cluster: env.LEADROOM_CLUSTER === '1',
     readyDrainMs: Math.max(0, num(env.READY_DRAIN_MS, env.LEADROOM_CLUSTER === '1' ? 5000 : 0)),
     metricsToken: env.METRICS_TOKEN?.trim() || undefined,
+    outboundAllowCidrs: parseAllowedRanges(env.OUTBOUND_ALLOW_CIDRS),
   };
 }

@@ -6,6 +6,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { build, type BuildOptions } from './app.ts';
 import { openDatabase, type DbHandle } from './db/dialect.ts';
 import type { Config } from './config.ts';
+import { outboundClient, type Resolver } from './lib/outbound.ts';
 
 export const ADMIN_PASSWORD = 'Admin!2345';
 
@@ -56,13 +57,31 @@ export interface Client {
   del(url: string): Promise<LightMyRequestResponse>;
 }
 
+/**
+ * What tests let the server reach: their receivers listen on 127.0.0.1 (other loopback addresses
+ * stay refused, for the tests of the refusal), as an operator allows an on-premise CRM.
+ */
+export const TEST_OUTBOUND_ALLOW = ['127.0.0.1/32'];
+
+/** No DNS leaves the machine in a test: a name resolves only where a test says so (`localhost` is the client's own). */
+export const offlineResolver: Resolver = async (hostname) => {
+  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+};
+
+/** The outbound client of a test app, for senders and workers a test makes itself. */
+export const TEST_OUTBOUND = outboundClient({ allow: TEST_OUTBOUND_ALLOW, resolve: offlineResolver });
+
 export async function testApp(config: Partial<Config> = {}, opts: Omit<BuildOptions, 'config' | 'clock'> = {}): Promise<TestApp> {
   // A given database (e.g. a SQLite file) is the app's from here on and closed with it.
   const database = opts.database ?? (await freshDatabase());
   const clock = new TestClock();
   const app = await build({
     // No scheduled jobs unless a test asks for them: tests run the purge themselves, on the test clock.
-    config: { initialAdminPassword: ADMIN_PASSWORD, seedDemo: false, logLevel: 'silent', loginRateLimit: 1000, distDir: '/nonexistent', workerEnabled: false, ...config },
+    config: {
+      initialAdminPassword: ADMIN_PASSWORD, seedDemo: false, logLevel: 'silent', loginRateLimit: 1000, distDir: '/nonexistent', workerEnabled: false,
+      outboundAllowCidrs: TEST_OUTBOUND_ALLOW, ...config,
+    },
+    resolveHost: offlineResolver,
     ...opts,
     database,
     clock: clock.now,

@@ -8,6 +8,7 @@ import { afterEach, beforeEach } from 'vitest';
 import { testApp, type Client, type TestApp } from './test-helpers.ts';
 import { openDatabase } from './db/dialect.ts';
 import type { Config } from './config.ts';
+import type { Resolver } from './lib/outbound.ts';
 import { landingSecret, signRenderStamp } from './lib/render-stamp.ts';
 
 export interface LandingTestApp extends TestApp {
@@ -22,10 +23,10 @@ export interface LandingTestApp extends TestApp {
  * `onDisk`: SQLite in a file under the data directory, as `npm start` runs it (intake then commits
  * on its writer thread); otherwise the test dialect's fresh database.
  */
-export async function landingTestApp(config: Partial<Config> = {}, o: { onDisk?: boolean } = {}): Promise<LandingTestApp> {
+export async function landingTestApp(config: Partial<Config> = {}, o: { onDisk?: boolean; resolveHost?: Resolver } = {}): Promise<LandingTestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadroom-test-'));
   const database = o.onDisk ? await openDatabase({ url: path.join(dataDir, 'leadroom.sqlite') }) : undefined;
-  const t = await testApp({ dataDir, intakeRateLimit: 0, ...config }, database ? { database } : {});
+  const t = await testApp({ dataDir, intakeRateLimit: 0, ...config }, { ...(database ? { database } : {}), ...(o.resolveHost ? { resolveHost: o.resolveHost } : {}) });
   const admin = await t.login();
   const shop = await admin.post('/api/shops', {
     shopCode: 'smile', name: '미소치과', companyName: '미소치과의원', representative: '김미소', businessNumber: '1078616321',

@@ -19,6 +19,8 @@ import { formToken, landingTestApp, leadBody, openLanding, submit, type LandingT
 import { deliveryWorker, CANCEL_REASONS, GONE_REASON, retryJobs, sendTest, type DeliveryWorker } from './delivery.ts';
 import { enqueueDeliveries, insertAccepted, type AcceptedLead } from '../modules/leads/leads.service.ts';
 import { MAX_ATTEMPTS, type WebhookBody } from '../../contracts/delivery.ts';
+import { TEST_OUTBOUND, TEST_OUTBOUND_ALLOW } from '../test-helpers.ts';
+import { OUTBOUND_UNREACHABLE } from '../lib/outbound.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const pgUrl = process.env.LR_TEST_DIALECT === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
@@ -154,7 +156,7 @@ describe('delivery through the app', () => {
     landingId = await openLanding(t);
     receiver = await new Receiver().start();
     // Jitter pinned to the middle: backoff is exactly 5 s, 10 s, 20 s …
-    worker = deliveryWorker(t.app.db, t.app.clock, { id: 'worker-a', random: () => 0.5 });
+    worker = deliveryWorker(t.app.db, t.app.clock, { id: 'worker-a', random: () => 0.5, deps: { outbound: t.app.outbound } });
   });
   afterEach(async () => {
     await worker.stop();
@@ -239,7 +241,7 @@ describe('delivery through the app', () => {
     expect(await worker.tick()).toBe(1);
     let [j] = await jobs(t.app.db);
     expect(j).toMatchObject({ status: 'pending', attempts: 1, response_code: null, lease_until: null, claimed_by: null, next_attempt_at: new Date(start + 5_000).toISOString() });
-    expect(j!.last_error).toContain('ECONNREFUSED');
+    expect(j!.last_error).toBe(OUTBOUND_UNREACHABLE);
     // Not due yet: nothing is taken.
     t.clock.current = new Date(start + 4_999);
     expect(await worker.tick()).toBe(0);
@@ -266,7 +268,7 @@ describe('delivery through the app', () => {
       [3, 'failed', null, new Date(start + 15_000).toISOString()],
       [4, 'succeeded', 200, new Date(start + 35_000).toISOString()],
     ]);
-    expect(tried.slice(0, 3).every((a) => a.error?.includes('ECONNREFUSED'))).toBe(true);
+    expect(tried.slice(0, 3).every((a) => a.error === OUTBOUND_UNREACHABLE)).toBe(true);
   });
 
   it(`stays failed after ${MAX_ATTEMPTS} attempts; a 4xx fails at once; a retry by hand sends it again, attempts kept`, async () => {
@@ -312,7 +314,7 @@ describe('delivery through the app', () => {
     await submitLead();
     await submitLead();
     // One send at a time: the first 410 turns the channel off before its second job is taken.
-    const single = deliveryWorker(t.app.db, t.app.clock, { id: 'worker-1', concurrency: 1, random: () => 0.5 });
+    const single = deliveryWorker(t.app.db, t.app.clock, { id: 'worker-1', concurrency: 1, random: () => 0.5, deps: { outbound: t.app.outbound } });
     await single.tick();
     const channel = await t.app.db.selectFrom('delivery_channels').select(['enabled', 'disabled_reason', 'disabled_at']).where('id', '=', channelId).executeTakeFirstOrThrow();
     expect(channel).toEqual({ enabled: 0, disabled_reason: GONE_REASON, disabled_at: t.clock.current.toISOString() });
@@ -447,7 +449,7 @@ describe('delivery through the app', () => {
 
   it('sends a test: a sample lead with the channel\'s fields, no job written', async () => {
     const channelId = await addChannel(t.app.db, t.shopId, { url: receiver.url, fields: ['name', 'phone', 'receivedAt'] });
-    const result = await sendTest(t.app.db, channelId, t.clock.now());
+    const result = await sendTest(t.app.db, channelId, t.clock.now(), { deps: { outbound: t.app.outbound } });
     expect(result).toMatchObject({ ok: true, status: 200, excerpt: '{"ok":true}' });
     expect(receiver.receipts).toHaveLength(1);
     const [r] = receiver.receipts;
@@ -459,7 +461,7 @@ describe('delivery through the app', () => {
     expect(verified(r!.headers['x-leadroom-signature'], r!.body, ['whsec_current'])).toEqual(['whsec_current']);
     expect(await count(t.app.db, 'delivery_jobs')).toBe(0);
     await receiver.stop();
-    const down = await sendTest(t.app.db, channelId, t.clock.now());
+    const down = await sendTest(t.app.db, channelId, t.clock.now(), { deps: { outbound: t.app.outbound } });
     expect(down).toMatchObject({ ok: false, status: null, retryable: true });
     await expect(sendTest(t.app.db, channelId + 100, t.clock.now())).rejects.toThrow('전송 채널을 찾을 수 없습니다.');
   });
@@ -566,7 +568,7 @@ describe('several workers', () => {
     const s = await seed(db, receiver.url, 100);
     await addJobs(db, s, n);
     for (const [i, h] of [shared.handle(0), shared.handle(1)].entries()) {
-      const w = deliveryWorker(h.db, () => new Date(), { id: `worker-${i + 1}`, pollMs: 50 });
+      const w = deliveryWorker(h.db, () => new Date(), { id: `worker-${i + 1}`, pollMs: 50, deps: { outbound: TEST_OUTBOUND } });
       workers.push(w);
     }
     for (const w of workers) w.start();
@@ -607,7 +609,7 @@ describe('several workers', () => {
       cwd: ROOT,
       env: {
         ...process.env, ...shared.env, DATA_DIR: shared.dir, DELIVERY_LEASE_MS: String(LEASE_MS), LOG_LEVEL: 'silent', SEED_DEMO: '0',
-        INITIAL_ADMIN_PASSWORD: 'Worker-test-2026!', NODE_ENV: 'test', WORKER: '1',
+        INITIAL_ADMIN_PASSWORD: 'Worker-test-2026!', NODE_ENV: 'test', WORKER: '1', OUTBOUND_ALLOW_CIDRS: TEST_OUTBOUND_ALLOW.join(','),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -628,9 +630,9 @@ describe('several workers', () => {
     stalled?.destroy();
 
     // Before the lease runs out nobody takes it; after, the next worker does.
-    const next = deliveryWorker(db, () => new Date(), { id: 'worker-next', leaseMs: LEASE_MS });
+    const next = deliveryWorker(db, () => new Date(), { id: 'worker-next', leaseMs: LEASE_MS, deps: { outbound: TEST_OUTBOUND } });
     expect(await next.tick()).toBe(0);
-    const later = deliveryWorker(db, () => new Date(Date.parse(claimed!.lease_until!) + 1), { id: 'worker-next', leaseMs: LEASE_MS });
+    const later = deliveryWorker(db, () => new Date(Date.parse(claimed!.lease_until!) + 1), { id: 'worker-next', leaseMs: LEASE_MS, deps: { outbound: TEST_OUTBOUND } });
     expect(await later.tick()).toBe(1);
     const [done] = await jobs(db);
     expect(done).toMatchObject({ status: 'succeeded', attempts: 1, claimed_by: 'worker-next', response_code: 200 });

@@ -267,7 +267,7 @@ function FormBody({ formName, shopId, editing, kind, onSaving, onClose, onSecret
             name="url"
             required
             rules={[zodRule(webhookConfigInput, 'url')]}
-            extra="https:// 주소를 쓰세요 (시험용 127.0.0.1·localhost만 http 허용). 연락처는 전체 번호로 보냅니다 (업체 시스템으로 암호화해 보내므로)."
+            extra="https:// 주소를 쓰세요 (내부망 주소와 http://는 운영자가 허용한 곳만 됩니다). 연락처는 전체 번호로 보냅니다 (업체 시스템으로 암호화해 보내므로)."
           >
             <Input placeholder="https://crm.example.com/leadroom/webhook" inputMode="url" />
           </Form.Item>

@@ -3,6 +3,7 @@
 // handed and reports what the receiver answered; the worker records the attempt.
 import type { DeliveryKind, DeliveredLead, DeliveryField, WebhookBody } from '../../../contracts/delivery.ts';
 import { maskPhone } from '../../../contracts/rules.ts';
+import type { OutboundClient } from '../../lib/outbound.ts';
 
 /** A channel as a sender sees it (its row parsed). */
 export interface SendChannel {
@@ -75,6 +76,8 @@ export interface SenderDeps {
   smtpUrl?: string;
   /** From address for e-mail. */
   mailFrom?: string;
+  /** The client webhooks and SMS gateways are reached through (default: nothing inside allowed). */
+  outbound?: OutboundClient;
 }
 
 export type ChannelSender = (input: SendInput, deps: SenderDeps) => Promise<SendResult>;

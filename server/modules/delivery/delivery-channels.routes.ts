@@ -10,7 +10,8 @@ const write = { screen: SCREEN, action: 'write', shop: true } as const;
 
 export async function deliveryChannelsRoutes(app: FastifyInstance): Promise<void> {
   const service = deliveryChannelsService(app.db, app.clock, {
-    sendTest: (channelId, now) => sendTest(app.db, channelId, now, { deps: { smtpUrl: app.config.smtpUrl, mailFrom: app.config.mailFrom } }),
+    sendTest: (channelId, now) => sendTest(app.db, channelId, now, { deps: { smtpUrl: app.config.smtpUrl, mailFrom: app.config.mailFrom, outbound: app.outbound } }),
+    urlProblem: (url) => app.outbound.urlProblem(url),
     smtpUrl: app.config.smtpUrl,
     mailFrom: app.config.mailFrom,
   });

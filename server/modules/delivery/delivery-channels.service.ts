@@ -29,6 +29,8 @@ export const CHANNEL_STOPPED = '채널이 중지되었습니다';
 export interface DeliveryChannelsDeps {
   /** The worker's test send (a sample lead to the channel now). */
   sendTest(channelId: number, now: Date): Promise<SendResult>;
+  /** Why a receiver's URL may not be saved (an internal address …), or null: the outbound client's own rule. */
+  urlProblem(url: string): Promise<string | null>;
   smtpUrl?: string;
   mailFrom: string;
 }
@@ -136,6 +138,14 @@ export function deliveryChannelsService(db: Kysely<Database>, clock: Clock, deps
     if (ids.some((id) => !own.has(id))) throw badRequest('이 업체의 랜딩만 선택할 수 있습니다.', { landingIds: '이 업체의 랜딩만 선택할 수 있습니다.' });
   }
 
+  /** A receiver the server may not reach is refused on its field now, not at the first lead (each send checks again). */
+  async function checkReceiver(input: DeliveryChannelInput) {
+    const field = input.kind === 'webhook' ? 'url' : input.kind === 'sms' ? 'gatewayUrl' : null;
+    if (!field) return;
+    const problem = await deps.urlProblem(String((input.config as unknown as Record<string, unknown>)[field] ?? ''));
+    if (problem) throw badRequest(problem, { [field]: problem });
+  }
+
   /** Jobs waiting for their first send go at the channel's new time (its mode or digest time changed). */
   async function reschedule(trx: Kysely<Database>, id: number, input: DeliveryChannelInput, now: Date) {
     const at = input.mode === 'digest' ? nextDigestAt(input.digestAt, now) : now;
@@ -154,6 +164,7 @@ export function deliveryChannelsService(db: Kysely<Database>, clock: Clock, deps
 
     async create(shopId: number, input: DeliveryChannelInput, actor: Actor) {
       await checkLandings(shopId, input.landingIds);
+      await checkReceiver(input);
       if (input.kind === 'sms' && !input.apiKey) {
         throw badRequest('게이트웨이 API 키를 입력하세요.', { apiKey: '게이트웨이 API 키를 입력하세요.' });
       }
@@ -179,6 +190,7 @@ export function deliveryChannelsService(db: Kysely<Database>, clock: Clock, deps
         throw badRequest('채널 종류는 바꿀 수 없습니다. 새 채널을 추가하세요.', { kind: '채널 종류는 바꿀 수 없습니다. 새 채널을 추가하세요.' });
       }
       await checkLandings(shopId, input.landingIds);
+      await checkReceiver(input);
       const at = clock();
       const now = at.toISOString();
       const cols = columnsOf(input);

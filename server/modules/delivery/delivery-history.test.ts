@@ -373,7 +373,7 @@ describe('with the real worker and a receiver on loopback', () => {
     const port = (server.address() as AddressInfo).port;
     const { hong } = await story();
     const crm = await channel('고객사 CRM', { url: `http://127.0.0.1:${port}/hook` });
-    const worker = deliveryWorker(t.app.db, t.app.clock, { id: 'w1', random: () => 0.5 });
+    const worker = deliveryWorker(t.app.db, t.app.clock, { id: 'w1', random: () => 0.5, deps: { outbound: t.app.outbound } });
 
     const { jobIds } = (await send(t.admin, { channelId: crm, leadIds: [hong], reason: 'CRM 재전송' })).json() as { jobIds: number[] };
     const ids = formatJobIds(jobIds);

@@ -233,7 +233,7 @@ describe('the delivery worker’s lines', () => {
       expect((await submit(l, leadBody(l, landingId))).statusCode).toBe(201);
       const lead = await l.app.db.selectFrom('leads').select('id').executeTakeFirstOrThrow();
       const sent: SentReport[] = [];
-      const w = deliveryWorker(l.app.db, l.app.clock, { id: 'w-test', random: () => 0.5, onSent: (s) => sent.push(s) });
+      const w = deliveryWorker(l.app.db, l.app.clock, { id: 'w-test', random: () => 0.5, deps: { outbound: l.app.outbound }, onSent: (s) => sent.push(s) });
       l.clock.advanceMinutes(0.01);
       expect(await w.tick()).toBe(1);
       l.clock.advanceMinutes(1);

@@ -3,7 +3,8 @@
 // the preset's: 알리고 (form-encoded POST, JSON answer with result_code, its 알림톡 API when
 // the channel has a template code) or a generic JSON POST with a bearer key.
 import crypto from 'node:crypto';
-import type { ChannelSender, SendInput, SendItem, SendResult } from '../channel.ts';
+import type { ChannelSender, SenderDeps, SendInput, SendItem, SendResult } from '../channel.ts';
+import { defaultOutbound, outboundError, type OutboundAnswer } from '../../../lib/outbound.ts';
 import { maskPhone, formatPhone } from '../../../../contracts/rules.ts';
 import { LMS_MAX_BYTES, smsBytes } from '../../../../contracts/delivery.ts';
 import { fillSmsTemplate, smsTypeOf, type SmsConfig, type SmsType } from '../../../../contracts/delivery-channels.ts';
@@ -67,29 +68,18 @@ export function smsMessage(input: SendInput, config: SmsConfig): { text: string;
   return { text, title, type };
 }
 
-interface HttpAnswer {
-  status: number;
-  body: string;
-}
+type Post = (url: string, init: { body: string; headers: Record<string, string> }) => Promise<OutboundAnswer>;
 
-async function post(url: string, init: { body: string; headers: Record<string, string> }): Promise<HttpAnswer> {
-  const res = await fetch(url, { method: 'POST', body: init.body, headers: init.headers, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
-  return { status: res.status, body: await res.text() };
-}
-
-/** A network failure or a timeout, in Korean. */
-function networkError(err: unknown): string {
-  const e = err as Error & { cause?: { code?: string; message?: string } };
-  if (e.name === 'TimeoutError' || e.name === 'AbortError') return `게이트웨이가 ${TIMEOUT_MS / 1000}초 안에 응답하지 않았습니다.`;
-  return `게이트웨이에 연결하지 못했습니다: ${e.cause?.code ?? e.cause?.message ?? e.message}`;
-}
+/** Through the outbound client: the address it connects to is checked there, redirects are not followed. */
+const poster = (deps: SenderDeps): Post => (url, init) => (deps.outbound ?? defaultOutbound()).post(new URL(url), { ...init, timeoutMs: TIMEOUT_MS });
 
 /** An HTTP status's verdict: 2xx fine; 410 gone; 408/429/5xx worth retrying; other 4xx not. */
-function httpFailure(a: HttpAnswer): Omit<SendResult, 'durationMs'> | null {
+function httpFailure(a: OutboundAnswer): Omit<SendResult, 'durationMs'> | null {
   if (a.status >= 200 && a.status < 300) return null;
   const retryable = a.status === 408 || a.status === 429 || a.status >= 500 || a.status < 200;
+  // No excerpt: only a gateway that took the request has its words shown (a redirect or an error page could be anyone's).
   return {
-    ok: false, status: a.status, retryable, gone: a.status === 410, excerpt: a.body.slice(0, EXCERPT_CHARS),
+    ok: false, status: a.status, retryable, gone: a.status === 410,
     error: a.status === 410 ? '게이트웨이가 410(Gone)을 응답했습니다.' : `게이트웨이가 ${a.status} 오류를 응답했습니다.`,
   };
 }
@@ -103,7 +93,9 @@ const json = (body: string): Record<string, unknown> | null => {
   }
 };
 
-async function sendAligo(config: SmsConfig, key: string, msg: { text: string; title: string; type: SmsType }): Promise<Omit<SendResult, 'durationMs'>> {
+async function sendAligo(
+  post: Post, config: SmsConfig, key: string, msg: { text: string; title: string; type: SmsType },
+): Promise<Omit<SendResult, 'durationMs'>> {
   const form = new URLSearchParams();
   if (config.kakaoTemplateCode) {
     // 알림톡: one numbered receiver each; an undelivered 알림톡 falls back to SMS/LMS (failover).
@@ -143,7 +135,7 @@ async function sendAligo(config: SmsConfig, key: string, msg: { text: string; ti
 }
 
 async function sendGeneric(
-  config: SmsConfig, key: string, msg: { text: string; title: string; type: SmsType }, idempotencyKey: string,
+  post: Post, config: SmsConfig, key: string, msg: { text: string; title: string; type: SmsType }, idempotencyKey: string,
 ): Promise<Omit<SendResult, 'durationMs'>> {
   const excerpts: string[] = [];
   let last = 0;
@@ -167,7 +159,7 @@ async function sendGeneric(
   return { ok: true, status: last, excerpt: excerpts.join(' | ').slice(0, EXCERPT_CHARS) };
 }
 
-export const sendSms: ChannelSender = async (input): Promise<SendResult> => {
+export const sendSms: ChannelSender = async (input, deps): Promise<SendResult> => {
   const started = Date.now();
   const done = (r: Omit<SendResult, 'durationMs'>): SendResult => ({ ...r, durationMs: Date.now() - started });
   const config = input.channel.config as unknown as SmsConfig;
@@ -179,9 +171,11 @@ export const sendSms: ChannelSender = async (input): Promise<SendResult> => {
   const idempotencyKey = input.items.length === 1
     ? input.items[0]!.idempotencyKey
     : `digest-${crypto.createHash('sha256').update(input.items.map((i) => i.idempotencyKey).join('\n')).digest('hex').slice(0, 32)}`;
+  const post = poster(deps);
   try {
-    return done(config.preset === 'aligo' ? await sendAligo(config, key, msg) : await sendGeneric(config, key, msg, idempotencyKey));
+    return done(config.preset === 'aligo' ? await sendAligo(post, config, key, msg) : await sendGeneric(post, config, key, msg, idempotencyKey));
   } catch (err) {
-    return done({ ok: false, status: null, retryable: true, error: networkError(err) });
+    const e = outboundError(err);
+    return done({ ok: false, status: null, retryable: e.failure !== 'refused', error: e.message });
   }
 };

@@ -1,12 +1,14 @@
 // The webhook sender against a real HTTP receiver on 127.0.0.1: the body, the headers, a
 // signature the receiver verifies (both secrets during a rotation), the digest's key, and how
 // each kind of answer is read (2xx, 410, retryable, not retryable, refused, timeout, redirect),
-// and the URL rule (https, or http to this machine only).
+// the receiver's words kept only from a 2xx, and an address the outbound client refuses.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sendWebhook, webhookSignature, webhookUrlProblem, isLoopbackHost } from './webhook.ts';
+import { sendWebhook, webhookSignature } from './webhook.ts';
+import { TEST_OUTBOUND } from '../../../test-helpers.ts';
+import { OUTBOUND_REFUSED, OUTBOUND_UNREACHABLE, outboundNoAnswer } from '../../../lib/outbound.ts';
 import type { DeliveryLeadRow, SendChannel, SendInput } from '../channel.ts';
 import type { WebhookBody } from '../../../../contracts/delivery.ts';
 
@@ -54,6 +56,8 @@ const channel = (extra: Partial<SendChannel> = {}): SendChannel => ({
 });
 
 const NOW = new Date('2026-11-21T01:00:05.000Z');
+/** The receivers here listen on 127.0.0.1: allowed as the tests' OUTBOUND_ALLOW_CIDRS allows it. */
+const deps = { outbound: TEST_OUTBOUND };
 const input = (extra: Partial<SendInput> = {}): SendInput => ({
   channel: channel(), items: [{ jobId: 11, idempotencyKey: 'key-11', lead: lead(101) }], event: 'lead.created', attempt: 1, now: NOW, ...extra,
 });
@@ -72,7 +76,7 @@ function verified(header: string | undefined, body: string, secrets: string[]): 
 
 describe('webhook sender', () => {
   it('posts the chosen fields as JSON with its headers and a signature the receiver verifies', async () => {
-    const result = await sendWebhook(input(), {});
+    const result = await sendWebhook(input(), deps);
     expect(result).toMatchObject({ ok: true, status: 200, excerpt: '{"received":true}' });
     expect(hits).toHaveLength(1);
     const [hit] = hits;
@@ -94,7 +98,7 @@ describe('webhook sender', () => {
   });
 
   it('signs with both secrets during a rotation, and keeps sentAt as given', async () => {
-    const result = await sendWebhook(input({ channel: channel({ previousSecret: 'whsec_old' }), sentAt: '2026-11-21T00:59:00.000Z' }), {});
+    const result = await sendWebhook(input({ channel: channel({ previousSecret: 'whsec_old' }), sentAt: '2026-11-21T00:59:00.000Z' }), deps);
     expect(result.ok).toBe(true);
     const [hit] = hits;
     const header = hit!.headers['x-leadroom-signature'] as string;
@@ -111,15 +115,15 @@ describe('webhook sender', () => {
       { jobId: 12, idempotencyKey: 'key-12', lead: lead(102) },
       { jobId: 14, idempotencyKey: 'key-14', lead: lead(104) },
     ];
-    await sendWebhook(input({ items, event: 'lead.digest' }), {});
-    await sendWebhook(input({ items: [...items].reverse(), event: 'lead.digest' }), {});
+    await sendWebhook(input({ items, event: 'lead.digest' }), deps);
+    await sendWebhook(input({ items: [...items].reverse(), event: 'lead.digest' }), deps);
     expect(hits.map((h) => h.headers['idempotency-key'])).toEqual(['key-12-3', 'key-12-3']);
     const body = JSON.parse(hits[0]!.body) as WebhookBody;
     expect(body.event).toBe('lead.digest');
     expect(body.leads.map((l) => l.id)).toEqual([102, 103, 104]);
   });
 
-  it('reads the answer: 2xx delivered, 410 gone, 408/429/5xx retryable, other 4xx not, and keeps 300 characters of it', async () => {
+  it('reads the answer: 2xx delivered, 410 gone, 408/429/5xx retryable, other 4xx not; keeps 300 characters of a 2xx answer only', async () => {
     const cases: Array<[number, { ok: boolean; gone?: boolean; retryable?: boolean }]> = [
       [201, { ok: true }], [204, { ok: true }], [410, { ok: false, gone: true, retryable: false }], [408, { ok: false, retryable: true }],
       [429, { ok: false, retryable: true }], [500, { ok: false, retryable: true }], [503, { ok: false, retryable: true }],
@@ -127,51 +131,43 @@ describe('webhook sender', () => {
     ];
     for (const [status, expected] of cases) {
       answer = (_hit, res) => res.writeHead(status).end(status === 204 ? undefined : 'x'.repeat(1000));
-      const r = await sendWebhook(input(), {});
+      const r = await sendWebhook(input(), deps);
       expect({ ok: r.ok, ...(r.gone ? { gone: r.gone } : {}), ...(r.ok ? {} : { retryable: r.retryable }) }, `HTTP ${status}`).toEqual(expected);
       expect(r.status).toBe(status);
-      expect(r.excerpt).toBe(status === 204 ? '' : 'x'.repeat(300));
+      expect(r.excerpt).toBe(status === 204 ? '' : r.ok ? 'x'.repeat(300) : undefined);
       if (!r.ok) expect(r.error).toContain(status === 410 ? '410 Gone' : `HTTP ${status}`);
     }
     expect(hits).toHaveLength(cases.length);
   });
 
-  it('does not follow a redirect', async () => {
-    answer = (_hit, res) => res.writeHead(302, { location: 'http://example.com/elsewhere' }).end();
-    const r = await sendWebhook(input(), {});
-    expect(r).toMatchObject({ ok: false, status: 302, retryable: false });
+  it('does not follow a redirect, and says so', async () => {
+    answer = (_hit, res) => res.writeHead(302, { location: 'http://example.com/elsewhere' }).end('moved');
+    const r = await sendWebhook(input(), deps);
+    expect(r).toMatchObject({ ok: false, status: 302, retryable: false, error: '수신 서버가 HTTP 302로 답했습니다. 다른 주소로 넘기는 응답은 따라가지 않습니다. 최종 주소를 입력하세요.' });
+    expect(r.excerpt).toBeUndefined();
     expect(hits).toHaveLength(1);
   });
 
-  it('a refused connection and a receiver that does not answer in time are worth retrying', async () => {
+  it('a refused connection and a receiver that does not answer in time are worth retrying, told in words that name no system error', async () => {
     answer = () => {}; // never answers
-    const slow = await sendWebhook(input({ channel: channel({ config: { url: `${base}/slow`, timeoutMs: 200 } }) }), {});
-    expect(slow).toMatchObject({ ok: false, status: null, retryable: true, error: '200ms 안에 응답이 없었습니다.' });
-    expect(slow.durationMs).toBeGreaterThanOrEqual(150);
+    const slow = await sendWebhook(input({ channel: channel({ config: { url: `${base}/slow`, timeoutMs: 1000 } }) }), deps);
+    expect(slow).toMatchObject({ ok: false, status: null, retryable: true, error: outboundNoAnswer(1000) });
+    expect(slow.error).toBe('수신 서버가 1초 안에 응답하지 않았습니다.');
 
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
-    const refused = await sendWebhook(input(), {});
-    expect(refused).toMatchObject({ ok: false, status: null, retryable: true });
-    expect(refused.error).toContain('ECONNREFUSED');
+    const refused = await sendWebhook(input(), deps);
+    expect(refused).toMatchObject({ ok: false, status: null, retryable: true, error: OUTBOUND_UNREACHABLE });
     server = http.createServer().listen(0, '127.0.0.1'); // for afterEach
   });
 
-  it('sends only to https, or to plain http on this machine', async () => {
-    expect(webhookUrlProblem('https://crm.example.com/hook')).toBeNull();
-    expect(webhookUrlProblem('http://localhost:8080/hook')).toBeNull();
-    expect(webhookUrlProblem('http://127.0.0.1/hook')).toBeNull();
-    expect(webhookUrlProblem('http://127.9.8.7/hook')).toBeNull();
-    expect(webhookUrlProblem('http://[::1]:9000/hook')).toBeNull();
-    expect(webhookUrlProblem('http://crm.example.com/hook')).toBe('웹훅 주소는 https://로 시작해야 합니다.');
-    expect(webhookUrlProblem('http://10.0.0.5/hook')).toBe('웹훅 주소는 https://로 시작해야 합니다.');
-    expect(webhookUrlProblem('http://127.0.0.1.example.com/hook')).toBe('웹훅 주소는 https://로 시작해야 합니다.');
-    expect(webhookUrlProblem('ftp://127.0.0.1/hook')).toBe('웹훅 주소는 https://로 시작해야 합니다.');
-    expect(webhookUrlProblem('not a url')).toBe('웹훅 주소가 올바른 URL이 아닙니다.');
-    expect(isLoopbackHost('LOCALHOST')).toBe(true);
-
-    const r = await sendWebhook(input({ channel: channel({ config: { url: 'http://crm.example.com/hook' } }) }), {});
-    expect(r).toEqual({ ok: false, status: null, error: '웹훅 주소는 https://로 시작해야 합니다.', durationMs: 0, retryable: false });
+  it('sends nothing to an address the outbound client refuses, and does not try again', async () => {
+    // 127.0.0.2 is loopback too, outside the tests' allowed 127.0.0.1/32; without a client, nothing inside is allowed.
+    const port = new URL(base).port;
+    for (const [url, d] of [[`http://127.0.0.2:${port}/hook`, deps], [`${base}/hook`, {}], [`http://2130706433:${port}/hook`, {}]] as const) {
+      const r = await sendWebhook(input({ channel: channel({ config: { url } }) }), d);
+      expect(r, url).toMatchObject({ ok: false, status: null, error: OUTBOUND_REFUSED, retryable: false });
+    }
     expect(hits).toHaveLength(0);
   });
 });
