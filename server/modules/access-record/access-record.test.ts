@@ -27,7 +27,7 @@ const accountId = async (loginId: string) => (await t.app.db.selectFrom('account
 
 /** recordAccess as `loginId` would (the list-level access the export and import screens record). */
 async function access(loginId: string, entry: Partial<AccessEntry> & Pick<AccessEntry, 'action'>, ip = '10.0.0.9') {
-  const actor: Actor = { id: await accountId(loginId), loginId, accountTypeId: 0, superadmin: false, scope: 'all', canUnmask: true, canExport: true, ip };
+  const actor: Actor = { id: await accountId(loginId), loginId, accountTypeId: 0, superadmin: false, scope: 'all', side: 'agency', canUnmask: true, canExport: true, ip };
   await recordAccess(t.app.db, actor, { shopId: t.shopId, ...entry }, t.clock.now());
 }
 
