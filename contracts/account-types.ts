@@ -1,6 +1,6 @@
 import { z } from './zod.ts';
 import { ACCESS_LEVELS, DATA_SCOPES, normaliseMatrix, type PermissionMatrix } from './permissions.ts';
-import { SCREENS, type Area } from './screens.ts';
+import { findScreen, SCREENS, SIDES, type Area } from './screens.ts';
 import { idParam, listEndpoint } from './list.ts';
 import { endpoint, type QueryOf } from './endpoint.ts';
 import { requiredText } from './fields.ts';
@@ -9,6 +9,8 @@ export const accountType = z.object({
   id: z.number(),
   name: z.string(),
   area: z.enum(['admin', 'shop']),
+  /** Agency or client: a client type never reaches the agency's screens and figures, whatever its matrix says. */
+  side: z.enum(SIDES),
   dataScope: z.enum(DATA_SCOPES),
   canUnmask: z.boolean(),
   canExport: z.boolean(),
@@ -25,6 +27,8 @@ export type AccountType = z.infer<typeof accountType>;
 export const accountTypeInput = z.object({
   name: requiredText(30, '유형 이름을 입력하세요.'),
   area: z.enum(['admin', 'shop'], '영역을 선택하세요.'),
+  /** Left out: the client for a shop-area type. An administrator-area type is always the agency's; a built-in type keeps its side. */
+  side: z.enum(SIDES, '구분(대행사·고객사)을 선택하세요.').optional(),
   dataScope: z.enum(DATA_SCOPES, '데이터 범위를 선택하세요.'),
   sortOrder: z.coerce.number().int().min(0).max(9999).default(0),
   active: z.boolean().default(true),
@@ -36,7 +40,7 @@ export type AccountTypeInput = z.infer<typeof accountTypeInput>;
 export const permissionListResponse = z.object({ items: z.array(accountType) });
 
 /** Account types for selects on other screens (account form, filters). */
-export const accountTypeOption = z.object({ id: z.number(), name: z.string(), area: z.enum(['admin', 'shop']), active: z.boolean() });
+export const accountTypeOption = z.object({ id: z.number(), name: z.string(), area: z.enum(['admin', 'shop']), side: z.enum(SIDES), active: z.boolean() });
 export const accountTypeOptionsResponse = z.object({ items: z.array(accountTypeOption) });
 
 /**
@@ -47,6 +51,15 @@ export function matrixForArea(area: Area, matrix: Partial<PermissionMatrix>): Pe
   const full = normaliseMatrix(matrix);
   if (area === 'shop') for (const s of SCREENS) if (s.area === 'admin') full[s.key] = 'none';
   return full;
+}
+
+/** Why 권한 설정 refuses a client type's row that grants what only the agency may have (the screens beyondSide names). */
+export function agencyOnlyRefusal(screens: readonly string[]): string {
+  const names = screens.map((k) => {
+    const s = findScreen(k);
+    return s?.agency === 'write' ? `${s.title} 편집` : (s?.title ?? k);
+  });
+  return `고객사 유형에는 대행사 전용 권한을 줄 수 없습니다: ${names.join(', ')}.`;
 }
 
 /** The permission matrix editor saves one account type's row at a time. */

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   cidrContains, formatPhone, isBusinessNumber, isCidr, isKoreanPhone, maskPhone, normalisePhone, passwordProblem,
 } from './rules.ts';
-import { allows, homePath, normaliseMatrix, uniformMatrix } from './permissions.ts';
+import {
+  BUILTIN_ACCOUNT_TYPES, allows, beyondSide, forSide, homePath, matrixForSide, normaliseMatrix, sideAllows, uniformMatrix,
+} from './permissions.ts';
 import { SCREENS } from './screens.ts';
 
 describe('phone numbers', () => {
@@ -71,5 +73,29 @@ describe('permission matrix', () => {
     expect(homePath('admin', uniformMatrix('write'))).toBe('/dashboard');
     expect(homePath('shop', uniformMatrix('read'))).toBe('/shop-dashboard');
     expect(homePath('shop', normaliseMatrix({ 'database-status': 'write' }))).toBe('/database-status');
+  });
+});
+
+describe('agency and client', () => {
+  it('keeps the agency’s books, ad tools and administrator screens from the client, and contract changes to reading', () => {
+    const client = matrixForSide('client', uniformMatrix('write'));
+    const agencyOnly = SCREENS.filter((s) => client[s.key] === 'none').map((s) => s.key);
+    expect(agencyOnly).toEqual([...SCREENS.filter((s) => s.area === 'admin').map((s) => s.key), 'cpa-management', 'advertising-status', 'landing-script-management']);
+    expect(client['contract-management']).toBe('read');
+    expect(sideAllows('client', 'contract-management', 'write')).toBe(false);
+    expect(sideAllows('client', 'contract-status', 'read')).toBe(true);
+    expect(sideAllows('client', 'no-such-screen', 'read')).toBe(false);
+    expect(matrixForSide('agency', uniformMatrix('write'))).toEqual(uniformMatrix('write'));
+  });
+  it('gives the built-in client types nothing of the agency’s, and the agency’s types their side', () => {
+    for (const t of BUILTIN_ACCOUNT_TYPES) expect(beyondSide(t.side, t.permissions), t.key).toEqual([]);
+    expect(Object.fromEntries(BUILTIN_ACCOUNT_TYPES.map((t) => [t.key, t.side]))).toEqual({
+      superadmin: 'agency', admin: 'agency', marketer: 'agency', 'shop-owner': 'client', counselor: 'client',
+    });
+  });
+  it('drops the agency’s figures from a mixed answer for the client only', () => {
+    const answer = { leads: 3, ad: { spend: 1000 } };
+    expect(forSide('client', answer, ['ad'])).toEqual({ leads: 3, ad: null });
+    expect(forSide('agency', answer, ['ad'])).toBe(answer);
   });
 });

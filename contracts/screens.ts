@@ -4,6 +4,19 @@
 
 export type Area = 'admin' | 'shop';
 
+/**
+ * Agency and client are two sides of one tool: the agency (its administrators and marketers)
+ * and its client shops (their owners and counselors). An account type belongs to one side.
+ */
+export const SIDES = ['agency', 'client'] as const;
+export type Side = (typeof SIDES)[number];
+
+/**
+ * What of a screen only the agency's side may do: `all` — open it at all (its figures are the
+ * agency's books); `write` — change it (the client reads its own terms, the agency sets them).
+ */
+export type AgencyPart = 'all' | 'write';
+
 export interface Screen {
   /** Permission key and screen folder name; the path is `/${key}`. */
   key: string;
@@ -15,6 +28,8 @@ export interface Screen {
   icon: string;
   /** Where the capability is built when it is not built yet (issue title), else undefined. */
   pending?: string;
+  /** What only the agency's side may do here (docs/PRODUCT.md says why for each); administrator-area screens are the agency's whole. */
+  agency?: AgencyPart;
 }
 
 export const SCREENS: readonly Screen[] = [
@@ -40,16 +55,20 @@ export const SCREENS: readonly Screen[] = [
   { key: 'database-calendar', title: 'DB 캘린더', area: 'shop', group: 'DB 관리', icon: 'CalendarOutlined' },
   { key: 'cs-stats', title: '상담 통계', area: 'shop', group: '현황', icon: 'PieChartOutlined' },
   { key: 'contract-status', title: '계약 현황', area: 'shop', group: '계약', icon: 'FileDoneOutlined' },
-  { key: 'contract-management', title: '계약 관리', area: 'shop', group: '계약', icon: 'FileTextOutlined' },
+  // The client reads its contracts and asks for returns; prices, quantities and return decisions are the agency's.
+  { key: 'contract-management', title: '계약 관리', area: 'shop', group: '계약', icon: 'FileTextOutlined', agency: 'write' },
   { key: 'shop-data-delivery', title: 'DB 전송', area: 'shop', group: '전송', icon: 'SendOutlined' },
   { key: 'shop-data-deliver-history', title: 'DB 전송 이력', area: 'shop', group: '전송', icon: 'HistoryOutlined' },
-  { key: 'cpa-management', title: 'CPA 관리', area: 'shop', group: '광고', icon: 'FundOutlined' },
+  // Target and actual CPA, revenue and margin per medium: the agency's books.
+  { key: 'cpa-management', title: 'CPA 관리', area: 'shop', group: '광고', icon: 'FundOutlined', agency: 'all' },
   { key: 'landing-status', title: '랜딩 관리', area: 'shop', group: '랜딩', icon: 'LayoutOutlined' },
-  { key: 'advertising-status', title: '광고 현황', area: 'shop', group: '광고', icon: 'RiseOutlined' },
+  // Ad spend per day and medium, with CPL and CPA: what the agency pays the media.
+  { key: 'advertising-status', title: '광고 현황', area: 'shop', group: '광고', icon: 'RiseOutlined', agency: 'all' },
   { key: 'data-insertion', title: 'DB 등록', area: 'shop', group: 'DB 관리', icon: 'ImportOutlined' },
   { key: 'data-deletion', title: 'DB 삭제', area: 'shop', group: 'DB 관리', icon: 'DeleteOutlined' },
   { key: 'base-information', title: '기본 정보', area: 'shop', group: '설정', icon: 'InfoCircleOutlined' },
-  { key: 'landing-script-management', title: '랜딩 스크립트', area: 'shop', group: '랜딩', icon: 'CodeOutlined' },
+  // The agency's ad-account pixels and conversion tags (what its bidding and CPA are measured by), and scripts run on public pages.
+  { key: 'landing-script-management', title: '랜딩 스크립트', area: 'shop', group: '랜딩', icon: 'CodeOutlined', agency: 'all' },
   { key: 'database-delivery-settings', title: 'DB 전송 설정', area: 'shop', group: '전송', icon: 'SettingOutlined' },
   { key: 'privacy-management', title: '개인정보 처리방침', area: 'shop', group: '설정', icon: 'LockOutlined' },
   { key: 'deleted-data-management', title: '삭제 DB 관리', area: 'shop', group: 'DB 관리', icon: 'RestOutlined' },
@@ -63,6 +82,13 @@ const byKey = new Map(SCREENS.map((s) => [s.key, s]));
 
 export function findScreen(key: string): Screen | undefined {
   return byKey.get(key);
+}
+
+/** What of the screen only the agency's side may do; null: both sides alike. An unknown key is the agency's (nothing is granted by omission). */
+export function agencyPart(key: string): AgencyPart | null {
+  const s = byKey.get(key);
+  if (!s || s.area === 'admin') return 'all';
+  return s.agency ?? null;
 }
 
 

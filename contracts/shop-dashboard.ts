@@ -125,7 +125,7 @@ export const shopDashboard = z.object({
       capEvents: z.array(dashboardCapEvent),
     })
     .nullable(),
-  /** Null without 광고 현황 read. */
+  /** Null without 광고 현황 read, and always for a client account (the agency's figures: SHOP_DASHBOARD_AGENCY_FIGURES). */
   ad: monthAdFigures.extend({ media: z.array(adMediumTotal) }).nullable(),
   /** Null without DB 전송 이력 read. A counselor-like scope counts the jobs of its own leads, as the history lists them. */
   delivery: z
@@ -144,6 +144,13 @@ export const shopDashboard = z.object({
     .nullable(),
 });
 export type ShopDashboard = z.infer<typeof shopDashboard>;
+
+/**
+ * The agency's figures on the client's dashboard: this month's ad spend, CPL and CPA. A client
+ * account receives null for each, whatever its type's matrix says; the lead counts, contract
+ * progress and delivery are the client's own.
+ */
+export const SHOP_DASHBOARD_AGENCY_FIGURES = ['ad'] as const satisfies ReadonlyArray<keyof ShopDashboard>;
 
 export const shopDashboardApi = {
   get: endpoint({ method: 'GET', path: '/api/shops/:shopId/dashboard', params: shopParam, response: shopDashboard }),

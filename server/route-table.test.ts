@@ -1,9 +1,11 @@
-// Every API route declares who may call it; the administrator routes name their screen.
+// Every API route declares who may call it; the administrator routes name their screen; no client
+// account reaches what only the agency may do, whatever its type's matrix says.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteOptions } from 'fastify';
-import { testApp, type TestApp } from './test-helpers.ts';
+import { TEST_PASSWORD, createAccount, createShop, testApp, type Client, type TestApp } from './test-helpers.ts';
 import type { RouteAccess } from './plugins/route.ts';
 import { findScreen } from '../contracts/screens.ts';
+import { sideAllows, uniformMatrix } from '../contracts/permissions.ts';
 import type { Endpoint } from '../contracts/endpoint.ts';
 import { accountTypesApi, permissionsApi } from '../contracts/account-types.ts';
 import { accountsApi } from '../contracts/accounts.ts';
@@ -208,5 +210,81 @@ describe('route table', () => {
     const keyed = routes.filter((r) => accessOf(r) && 'apiKey' in accessOf(r)!);
     expect([...new Set(keyed.map((r) => r.url))]).toEqual([pullApi.leads.path]);
     expect(routes.filter((r) => r.url.startsWith('/api/v1/')).every((r) => { const a = accessOf(r)!; return 'apiKey' in a || 'public' in a; })).toBe(true);
+  });
+});
+
+describe('agency and client', () => {
+  type ScreenAccess = Extract<RouteAccess, { screen: unknown }>;
+  const screensOf = (a: ScreenAccess) => (typeof a.screen === 'string' ? [a.screen] : [...a.screen]);
+  const screenRoutes = () =>
+    routes.filter((r) => r.url.startsWith('/api/')).flatMap((r) => {
+      const a = accessOf(r);
+      return a && 'screen' in a ? methods(r).map((method) => ({ method, url: r.url, access: a, endpoint: r.config?.endpoint })) : [];
+    });
+  /** Routes only the agency may use: every screen they name is out of a client's reach for their action (contracts/screens.ts marks them). */
+  const agencyOnly = () => screenRoutes().filter((r) => !screensOf(r.access).some((s) => sideAllows('client', s, r.access.action)));
+
+  let shopId: number;
+  const clients: Record<string, Client> = {};
+  beforeAll(async () => {
+    const admin = await t.login();
+    shopId = await createShop(admin, 'sides');
+    // A custom client type whose stored matrix grants every screen, as a hand-edited or pre-upgrade database could hold.
+    const custom = await admin.post('/api/account-types', { name: '외부 파트너', area: 'shop', dataScope: 'all' });
+    expect(custom.json().side).toBe('client');
+    await t.app.db.updateTable('account_types').set({ permissions: JSON.stringify(uniformMatrix('write')) }).where('id', '=', custom.json().id).execute();
+    for (const [loginId, type] of [['owner-s', '업체관리자'], ['counselor-s', '상담원'], ['partner-s', '외부 파트너']] as const) {
+      const id = await createAccount(admin, loginId, type);
+      expect((await admin.put(`/api/shop-permissions/${id}`, { shopIds: [shopId] })).statusCode).toBeLessThan(300);
+      clients[type] = await t.login(loginId, TEST_PASSWORD);
+    }
+  });
+
+  const fill = (url: string) => url.replace(':shopId', String(shopId)).replace(/:\w+/g, '1');
+
+  it('marks the agency’s books and tools agency-only, and the client’s own screens not', () => {
+    const paths = new Set(agencyOnly().map((r) => `${r.method} ${r.url}`));
+    for (const e of [cpaApi.overview, cpaApi.saveTargets, adSpendApi.figures, adSpendApi.importPreview, shopContractsApi.create, shopContractsApi.decideReturn, dashboardApi.get, accountsApi.list]) {
+      expect(paths, `${e.method} ${e.path}`).toContain(`${e.method} ${e.path}`);
+    }
+    for (const e of [shopDashboardApi.get, shopContractsApi.status, shopContractsApi.settlement, shopContractsApi.requestReturn, leadsApi.list]) {
+      expect(paths, `${e.method} ${e.path}`).not.toContain(`${e.method} ${e.path}`);
+    }
+    expect((findScreen('landing-script-management')!.agency)).toBe('all');
+  });
+
+  it('answers 403 to every client type on every agency-only endpoint, whatever its matrix grants', async () => {
+    const routesToTry = agencyOnly();
+    expect(routesToTry.length).toBeGreaterThan(60);
+    for (const [type, client] of Object.entries(clients)) {
+      for (const r of routesToTry) {
+        const res = await client.request(r.method, fill(r.url), r.method === 'GET' || r.method === 'DELETE' ? undefined : {});
+        expect(res.statusCode, `${type}: ${r.method} ${r.url} ${res.body}`).toBe(403);
+        if (r.method === 'HEAD') continue;
+        expect(res.json().error.message, `${type}: ${r.method} ${r.url}`).toBe('대행사 전용 기능입니다. 고객사 계정에는 열리지 않습니다.');
+      }
+    }
+  });
+
+  it('sends a client account no agency figure in any answer it may read', async () => {
+    const AGENCY_FIGURES = ['spend', 'cpa', 'cpl', 'targetCpa', 'actualCpa', 'revenue', 'margin', 'marginRate', 'variance'];
+    const found = (value: unknown, path: string): string[] =>
+      Array.isArray(value) ? value.flatMap((v, i) => found(v, `${path}[${i}]`))
+      : value && typeof value === 'object'
+        ? Object.entries(value).flatMap(([k, v]) => [...(AGENCY_FIGURES.includes(k) ? [`${path}.${k}`] : []), ...found(v, `${path}.${k}`)])
+        : [];
+    // Every GET a client type may read that needs no more than its shop: lists, settings, dashboards, figures.
+    const reads = screenRoutes().filter((r) => r.method === 'GET' && r.url.includes(':shopId') && r.url.split(':').length === 2)
+      .filter((r) => r.endpoint && typeof r.endpoint.response === 'object' && r.endpoint.response !== null)
+      .filter((r) => screensOf(r.access).some((s) => sideAllows('client', s, 'read')));
+    expect(reads.map((r) => r.url)).toContain(shopDashboardApi.get.path);
+    const partner = clients['외부 파트너']!;
+    for (const r of reads) {
+      const res = await partner.get(fill(r.url));
+      expect(res.statusCode, `${r.url} ${res.body}`).toBeLessThan(500);
+      expect(found(res.json(), r.url), r.url).toEqual([]);
+    }
+    // The dashboard's spend is simply absent (null) for the client.
+    expect((await partner.get(fill(shopDashboardApi.get.path))).json().ad).toBeNull();
   });
 });

@@ -10,7 +10,8 @@ import { outboundClient, type Resolver } from './lib/outbound.ts';
 
 export const ADMIN_PASSWORD = 'Admin!2345';
 
-async function freshDatabase(): Promise<DbHandle> {
+/** An empty database of the engine under test (closed, and on PostgreSQL dropped, by its close). */
+export async function freshDatabase(): Promise<DbHandle> {
   if (process.env.LR_TEST_DIALECT === 'postgres') {
     const url = process.env.TEST_DATABASE_URL;
     if (!url) throw new Error('TEST_DATABASE_URL is not set');

@@ -6,6 +6,8 @@ export interface StreamReader<T> {
   events: T[];
   /** Resolves with the events once `n` have arrived, or fails after two seconds. */
   until(n: number): Promise<T[]>;
+  /** Resolves true once the server has ended the stream, false when it is still open after five seconds. */
+  ended(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ export async function readStream<T>(url: string, client: Client, event: string):
       expect(events.length, 'events within 2 s').toBeGreaterThanOrEqual(n);
       return events;
     },
+    ended: () => Promise.race([pump.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5000))]),
     async close() {
       controller.abort();
       await pump;

@@ -25,13 +25,13 @@ export function NotFound() {
   );
 }
 
-export function Forbidden() {
+export function Forbidden({ message = '이 화면을 볼 권한이 없습니다. 필요하면 관리자에게 권한을 요청하세요.' }: { message?: string }) {
   const navigate = useNavigate();
   return (
     <Result
       status="403"
       title="403"
-      subTitle="이 화면을 볼 권한이 없습니다. 필요하면 관리자에게 권한을 요청하세요."
+      subTitle={message}
       extra={
         <Button type="primary" onClick={() => navigate(-1)}>
           이전 화면으로

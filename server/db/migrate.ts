@@ -17,6 +17,7 @@ import * as delivery from './migrations/2026-11-27-delivery.ts';
 import * as landingImages from './migrations/2026-11-28-landing-images.ts';
 import * as operations from './migrations/2026-11-29-operations.ts';
 import * as sharedState from './migrations/2026-11-30-shared-state.ts';
+import * as agencySide from './migrations/2026-12-01-agency-side.ts';
 
 /** Migrations in order; file names are dated and frozen. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-28-landing-images': landingImages,
   '2026-11-29-operations': operations,
   '2026-11-30-shared-state': sharedState,
+  '2026-12-01-agency-side': agencySide,
 };
 
 class StaticProvider implements MigrationProvider {
@@ -51,18 +53,31 @@ function otherSchemaVanished(error: unknown, ours: string | undefined): boolean 
   return (e?.code === '3F000' || e?.code === '42P01') && !!ours && !(e.message ?? '').includes(ours);
 }
 
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+/** Runs the migrations up to and including `target` (the latest when absent). */
+async function migrate(db: Kysely<any>, target?: string) {
   // On PostgreSQL Kysely looks for its migration tables in every schema unless told which one:
   // name ours (the first on the search path), so another schema's tables (another app's, a
   // parallel test's) are never taken for ours.
   const schema =
     dialectOf(db) === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
   const migrator = new Migrator({ db, provider: new StaticProvider(), ...(schema ? { migrationTableSchema: schema } : {}) });
+  const run = () => (target ? migrator.migrateTo(target) : migrator.migrateToLatest());
   // Kysely looks for its tables through the catalogue of every schema: another schema dropped at
   // that moment (another app's, a parallel test's) fails the look-up. Ours is unaffected: look again.
-  let { error, results } = await migrator.migrateToLatest();
-  for (let attempt = 1; error && attempt < 5 && otherSchemaVanished(error, schema); attempt++) ({ error, results } = await migrator.migrateToLatest());
+  let { error, results } = await run();
+  for (let attempt = 1; error && attempt < 5 && otherSchemaVanished(error, schema); attempt++) ({ error, results } = await run());
   if (error) throw error instanceof Error ? error : new Error(String(error));
+  return results;
+}
+
+/** A database as an earlier release left it (upgrade tests): the migrations up to `name`. */
+export async function migrateUpTo(db: Kysely<any>, name: string): Promise<void> {
+  if (!(name in MIGRATIONS)) throw new Error(`no migration ${name}`);
+  await migrate(db, name);
+}
+
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const results = await migrate(db);
   // SQLite plans from the statistics ANALYZE keeps, and nothing else gathers them (PostgreSQL's
   // autovacuum does): without them, or without those of an index a migration just made, it
   // takes a shop's year of leads by created_at for a phone search (240 ms on a million leads)

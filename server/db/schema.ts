@@ -8,6 +8,8 @@ export interface AccountTypesTable {
   id: Id;
   name: string;
   area: 'admin' | 'shop';
+  /** agency | client (2026-12-01-agency-side). */
+  side: 'agency' | 'client';
   data_scope: 'all' | 'assigned';
   permissions: string;
   can_unmask: number;

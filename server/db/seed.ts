@@ -22,7 +22,7 @@ export async function ensureEssentials(db: Kysely<Database>, config: Config, say
     await db
       .insertInto('account_types')
       .values({
-        name: t.name, area: t.area, data_scope: t.dataScope, permissions: JSON.stringify(t.permissions),
+        name: t.name, area: t.area, side: t.side, data_scope: t.dataScope, permissions: JSON.stringify(t.permissions),
         can_unmask: t.canUnmask ? 1 : 0, can_export: t.canExport ? 1 : 0, builtin_key: t.key,
         sort_order: order++, active: 1, created_at: now, updated_at: now,
       })

@@ -1,9 +1,9 @@
 // Session cookie → req.auth; CSRF origin check; every route's declared access enforced.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
 import { authService, toSessionAccount } from '../modules/auth/auth.service.ts';
 import type { AccountWithType } from '../modules/auth/auth.repository.ts';
 import { AppError, forbidden, notFound, unauthenticated } from '../lib/errors.ts';
-import { allows } from '../../contracts/permissions.ts';
+import { allows, sideAllows } from '../../contracts/permissions.ts';
 import type { SessionAccount } from '../../contracts/auth.ts';
 import { BACKGROUND_HEADER } from '../../contracts/http.ts';
 import { ERROR_CODES } from '../../contracts/errors.ts';
@@ -44,6 +44,31 @@ function checkSameOrigin(req: FastifyRequest): void {
   if (origin !== host) throw new AppError(403, ERROR_CODES.CSRF, '다른 사이트에서 보낸 요청은 처리할 수 없습니다.');
 }
 
+/** A route's access rule that names screens (plugins/route.ts). */
+type ScreenAccess = Extract<NonNullable<FastifyContextConfig['access']>, { screen: unknown }>;
+
+/**
+ * Whether `account` may use a screen route (and enter its `:shopId`), from its side and its
+ * type's matrix: a client account never reaches what only the agency may do (the catalogue's
+ * marks, contracts/screens.ts), whatever the matrix says. Answers the shop's id (null on a route
+ * without one); throws 403 (or 404 for a malformed shop) otherwise. Every request passes it, and
+ * every open event stream again on its own checks (plugins/event-stream.ts).
+ */
+export async function checkAccess(
+  service: ReturnType<typeof authService>, account: SessionAccount, access: ScreenAccess, params: unknown,
+): Promise<number | null> {
+  const screens = typeof access.screen === 'string' ? [access.screen] : access.screen;
+  const reachable = screens.filter((s) => sideAllows(account.side, s, access.action));
+  if (!reachable.length) throw forbidden('대행사 전용 기능입니다. 고객사 계정에는 열리지 않습니다.');
+  if (!reachable.some((s) => allows(account.permissions, s, access.action))) throw forbidden();
+  if (!access.shop) return null;
+  const shopId = Number((params as { shopId?: string } | undefined)?.shopId);
+  if (!Number.isInteger(shopId) || shopId <= 0) throw notFound('업체를 찾을 수 없습니다.');
+  const permitted = account.area === 'admin' ? await service.repo.shopExists(shopId) : await service.repo.hasShopPermission(account.id, shopId);
+  if (!permitted) throw forbidden('이 업체에 접근할 권한이 없습니다.');
+  return shopId;
+}
+
 export async function authPlugin(app: FastifyInstance): Promise<void> {
   const service = authService(app.db, app.clock, {
     idleMinutes: app.config.sessionIdleMinutes,
@@ -76,18 +101,8 @@ export async function authPlugin(app: FastifyInstance): Promise<void> {
     const auth = req.auth!;
     // A generated or reset password is chosen anew before any screen's data is served.
     if (auth.account.mustChangePassword) throw new AppError(403, ERROR_CODES.PASSWORD_CHANGE_REQUIRED, '새 비밀번호를 정한 뒤에 이용할 수 있습니다.');
-    const screens = typeof access.screen === 'string' ? [access.screen] : access.screen;
-    if (!screens.some((s) => allows(auth.account.permissions, s, access.action))) throw forbidden();
-    if (access.shop) {
-      const shopId = Number((req.params as { shopId?: string }).shopId);
-      if (!Number.isInteger(shopId) || shopId <= 0) throw notFound('업체를 찾을 수 없습니다.');
-      const permitted =
-        auth.account.area === 'admin'
-          ? await service.repo.shopExists(shopId)
-          : await service.repo.hasShopPermission(auth.account.id, shopId);
-      if (!permitted) throw forbidden('이 업체에 접근할 권한이 없습니다.');
-      req.shopId = shopId;
-    }
+    const shopId = await checkAccess(service, auth.account, access, req.params);
+    if (shopId !== null) req.shopId = shopId;
   });
 }
 

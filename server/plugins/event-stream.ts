@@ -1,9 +1,10 @@
 // Server-sent event streams (text/event-stream) for the back office: a comment every 25 s keeps
-// proxies from closing the connection, the session is checked again every minute (a stream
-// never outlives its login, and the checks do not count as activity), and the server ends
-// every stream when it closes.
+// proxies from closing the connection, the session and the route's access (screen, side, shop)
+// are checked again every minute (a stream never outlives its login, nor the account's right to
+// the shop; the checks do not count as activity), and the server ends every stream when it closes.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SESSION_COOKIE } from './auth.ts';
+import { checkAccess, SESSION_COOKIE } from './auth.ts';
+import { toSessionAccount } from '../modules/auth/auth.service.ts';
 
 const HEARTBEAT_MS = 25_000;
 const SESSION_CHECK_MS = 60_000;
@@ -53,10 +54,17 @@ function openEventStream(app: FastifyInstance, streams: Set<() => void>, req: Fa
   streams.add(end);
   const beat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
   const token = req.cookies[SESSION_COOKIE];
+  const access = req.routeOptions.config.access;
+  // Throws (403) when the account has lost the screen or the shop since the stream opened.
+  const stillAllowed = async () => {
+    const s = token ? await app.auth.resume(token, { background: true }) : null;
+    if (s && access && 'screen' in access) await checkAccess(app.auth, toSessionAccount(s.account), access, req.params);
+    return !!s;
+  };
   const check = setInterval(() => {
-    void (token ? app.auth.resume(token, { background: true }) : Promise.resolve(null))
-      .then((s) => {
-        if (!s) end();
+    void stillAllowed()
+      .then((ok) => {
+        if (!ok) end();
       })
       .catch(end);
   }, SESSION_CHECK_MS);

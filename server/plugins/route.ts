@@ -80,6 +80,7 @@ function actorOf(auth: AuthContext, ip: string): Actor {
     accountTypeId: auth.account.accountTypeId,
     superadmin: auth.row.builtin_key === 'superadmin',
     scope: auth.row.data_scope,
+    side: auth.account.side,
     canUnmask: !!auth.row.can_unmask,
     canExport: !!auth.row.can_export,
     ip,

@@ -3,7 +3,8 @@ import { Button, Form, Input, Select, Space, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import { accountTypeInput, accountTypesApi, type AccountType, type AccountTypeInput } from '@contracts/account-types.ts';
-import { AREA_LABELS, DATA_SCOPES, DATA_SCOPE_LABELS } from '@contracts/permissions.ts';
+import { AREA_LABELS, DATA_SCOPES, DATA_SCOPE_LABELS, SIDE_LABELS } from '@contracts/permissions.ts';
+import { SIDES } from '@contracts/screens.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { formatDateTime } from '@/lib/format.ts';
 import { zodRule } from '@/lib/zod-rule.ts';
@@ -31,6 +32,10 @@ export default function AccountTypeSetting() {
       ),
     },
     { title: '영역', dataIndex: 'area', key: 'area', render: (v: AccountType['area']) => AREA_LABELS[v] },
+    {
+      title: '구분', dataIndex: 'side', key: 'side',
+      render: (v: AccountType['side']) => <Tag color={v === 'agency' ? 'purple' : 'green'}>{SIDE_LABELS[v]}</Tag>,
+    },
     { title: '데이터 범위', dataIndex: 'dataScope', key: 'dataScope', render: (v: AccountType['dataScope']) => DATA_SCOPE_LABELS[v] },
     {
       title: '개인정보 권한', key: 'rights',
@@ -79,21 +84,45 @@ export default function AccountTypeSetting() {
       <ResourceForm<AccountTypeInput>
         open={modal.open}
         title={editing ? '계정 유형 수정' : '계정 유형 등록'}
-        initialValues={editing ?? { area: 'shop', dataScope: 'all', sortOrder: 10, active: true }}
+        initialValues={editing ?? { area: 'shop', side: 'client', dataScope: 'all', sortOrder: 10, active: true }}
         submit={saveWith(accountTypesApi, editing)}
         onClose={modal.close}
         invalidates={[accountTypesApi.list, accountTypesApi.options]}
       >
-        <Form.Item label="이름" name="name" required rules={[zodRule(accountTypeInput, 'name')]}>
-          <Input maxLength={30} />
-        </Form.Item>
-        <Form.Item label="영역" name="area" required rules={[zodRule(accountTypeInput, 'area')]} extra="관리자 영역 유형은 모든 업체에 들어갈 수 있고, 업체 영역 유형은 허용된 업체에만 들어갑니다.">
-          <Select disabled={editing?.builtinKey === 'superadmin'} options={(['admin', 'shop'] as const).map((a) => ({ value: a, label: AREA_LABELS[a] }))} />
-        </Form.Item>
-        <Form.Item label="데이터 범위" name="dataScope" required rules={[zodRule(accountTypeInput, 'dataScope')]}>
-          <Select options={DATA_SCOPES.map((d) => ({ value: d, label: DATA_SCOPE_LABELS[d] }))} />
-        </Form.Item>
-        <OrderAndActiveFields schema={accountTypeInput} />
+        {(form) => (
+          <>
+            <Form.Item label="이름" name="name" required rules={[zodRule(accountTypeInput, 'name')]}>
+              <Input maxLength={30} />
+            </Form.Item>
+            <Form.Item label="영역" name="area" required rules={[zodRule(accountTypeInput, 'area')]} extra="관리자 영역 유형은 모든 업체에 들어갈 수 있고, 업체 영역 유형은 허용된 업체에만 들어갑니다.">
+              <Select
+                disabled={editing?.builtinKey === 'superadmin'}
+                options={(['admin', 'shop'] as const).map((a) => ({ value: a, label: AREA_LABELS[a] }))}
+                // Every administrator-area type is the agency's (it spans every shop).
+                onChange={(area) => area === 'admin' && form.setFieldValue('side', 'agency')}
+              />
+            </Form.Item>
+            <Form.Item noStyle dependencies={['area']}>
+              {() => (
+                <Form.Item
+                  label="구분"
+                  name="side"
+                  rules={[zodRule(accountTypeInput, 'side')]}
+                  extra="고객사 유형은 대행사 전용 화면(CPA 관리·광고 현황·랜딩 스크립트, 계약 관리 편집)과 수치(광고비·목표 CPA·CPA·마진)를 받을 수 없습니다. 대행사 직원의 유형만 대행사로 두세요."
+                >
+                  <Select
+                    disabled={!!editing?.builtinKey || form.getFieldValue('area') === 'admin'}
+                    options={SIDES.map((v) => ({ value: v, label: SIDE_LABELS[v] }))}
+                  />
+                </Form.Item>
+              )}
+            </Form.Item>
+            <Form.Item label="데이터 범위" name="dataScope" required rules={[zodRule(accountTypeInput, 'dataScope')]}>
+              <Select options={DATA_SCOPES.map((d) => ({ value: d, label: DATA_SCOPE_LABELS[d] }))} />
+            </Form.Item>
+            <OrderAndActiveFields schema={accountTypeInput} />
+          </>
+        )}
       </ResourceForm>
     </>
   );

@@ -1,11 +1,14 @@
 // The permission matrix: for one account type at a time, each screen's access
-// (없음/조회/편집) plus the two personal-data rights (unmask, export).
+// (없음/조회/편집) plus the two personal-data rights (unmask, export). Agency-only screens are
+// marked; a client type cannot be given them (the server refuses too).
 import { useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Checkbox, Empty, Radio, Segmented, Space, Spin, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Checkbox, Empty, Radio, Segmented, Space, Spin, Table, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import { SCREENS, type Screen } from '@contracts/screens.ts';
-import { ACCESS_LEVELS, ACCESS_LEVEL_LABELS, AREA_LABELS, type AccessLevel, type PermissionMatrix } from '@contracts/permissions.ts';
+import {
+  ACCESS_LEVELS, ACCESS_LEVEL_LABELS, AREA_LABELS, SIDE_LABELS, matrixForSide, sideAllows, type AccessLevel, type PermissionMatrix,
+} from '@contracts/permissions.ts';
 import { permissionsApi } from '@contracts/account-types.ts';
 import { call } from '@/lib/api.ts';
 import { invalidate, useCall } from '@/lib/use-call.ts';
@@ -40,8 +43,12 @@ export default function PermissionSetting() {
 
   const setDraft = (patch: Partial<Draft>) => setDrafts((d) => ({ ...d, [selected.id]: { ...draft, ...patch } }));
   const setLevel = (key: string, level: AccessLevel) => setDraft({ permissions: { ...draft.permissions, [key]: level } });
+  // A client type's bulk setting stops at each screen's ceiling for its side.
   const setArea = (area: Screen['area'], level: AccessLevel) =>
-    setDraft({ permissions: { ...draft.permissions, ...Object.fromEntries(SCREENS.filter((s) => s.area === area).map((s) => [s.key, level])) } });
+    setDraft({
+      permissions: matrixForSide(selected.side, { ...draft.permissions, ...Object.fromEntries(SCREENS.filter((s) => s.area === area).map((s) => [s.key, level])) }),
+    });
+  const beyondSide = (key: string, level: AccessLevel) => level !== 'none' && !sideAllows(selected.side, key, level);
 
   async function save() {
     setSaving(true);
@@ -59,7 +66,17 @@ export default function PermissionSetting() {
 
   const columns: ColumnsType<Screen> = [
     { title: '구분', dataIndex: 'group', key: 'group', width: 140, render: (v: string) => <Typography.Text type="secondary">{v}</Typography.Text> },
-    { title: '화면', dataIndex: 'title', key: 'title', render: (v: string, s) => <Space>{v}<Typography.Text type="secondary" style={{ fontSize: 12 }}>/{s.key}</Typography.Text></Space> },
+    {
+      title: '화면', dataIndex: 'title', key: 'title',
+      render: (v: string, s) => (
+        <Space wrap size={4}>
+          {v}
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>/{s.key}</Typography.Text>
+          {s.agency === 'all' && <Tooltip title="광고비·목표 CPA·CPA·마진 등 대행사의 장부입니다. 고객사 유형에는 줄 수 없습니다."><Tag color="volcano">대행사 전용</Tag></Tooltip>}
+          {s.agency === 'write' && <Tooltip title="고객사 유형은 조회까지만 받을 수 있습니다."><Tag color="orange">편집은 대행사만</Tag></Tooltip>}
+        </Space>
+      ),
+    },
     {
       title: '권한',
       key: 'level',
@@ -72,7 +89,7 @@ export default function PermissionSetting() {
           disabled={locked}
           value={draft.permissions[s.key] ?? 'none'}
           onChange={(e) => setLevel(s.key, e.target.value as AccessLevel)}
-          options={ACCESS_LEVELS.map((l) => ({ value: l, label: ACCESS_LEVEL_LABELS[l] }))}
+          options={ACCESS_LEVELS.map((l) => ({ value: l, label: ACCESS_LEVEL_LABELS[l], disabled: beyondSide(s.key, l) }))}
           aria-label={`${s.title} 권한`}
         />
       ),
@@ -98,7 +115,10 @@ export default function PermissionSetting() {
           </Space>
         </Space>
         <div style={{ marginTop: 16, display: 'flex', gap: 24, flexWrap: 'wrap', alignItems: 'center' }}>
-          <Tag color={selected.area === 'admin' ? 'blue' : 'geekblue'}>{AREA_LABELS[selected.area]}</Tag>
+          <Space size={4}>
+            <Tag color={selected.area === 'admin' ? 'blue' : 'geekblue'}>{AREA_LABELS[selected.area]}</Tag>
+            <Tag color={selected.side === 'agency' ? 'purple' : 'green'}>{SIDE_LABELS[selected.side]}</Tag>
+          </Space>
           <Checkbox disabled={locked} checked={draft.canUnmask} onChange={(e) => setDraft({ canUnmask: e.target.checked })}>
             개인정보 마스킹 해제 (전화번호 전체 보기, 기록됨)
           </Checkbox>
@@ -106,6 +126,15 @@ export default function PermissionSetting() {
             개인정보 다운로드 (사유 입력, 기록됨)
           </Checkbox>
         </div>
+        {selected.side === 'client' && (
+          <Alert
+            style={{ marginTop: 16 }}
+            type="info"
+            showIcon
+            title="고객사 유형입니다. '대행사 전용' 화면과 '편집은 대행사만' 화면의 편집 권한은 줄 수 없습니다."
+            description="광고비, 목표 CPA, CPA, 마진은 대행사의 수치라 고객사 계정에는 저장된 권한과 관계없이 보내지 않습니다. 구분은 계정 유형 화면에서 바꿉니다."
+          />
+        )}
         {selected.builtinKey === 'superadmin' && (
           <Alert style={{ marginTop: 16 }} type="info" showIcon title="최고관리자는 항상 모든 권한을 가지며 바꿀 수 없습니다." />
         )}

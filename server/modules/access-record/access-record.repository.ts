@@ -125,18 +125,27 @@ export function accessRecordRepository(db: Kysely<Database>) {
             .execute()
         : Promise.resolve([]),
 
-    /** Accounts that may reach a shop's data: administrator-area accounts and those permitted the shop. */
-    accounts: (shopId: number) =>
+    /**
+     * Accounts the record's filter offers: those permitted the shop and, to the agency's side,
+     * every administrator-area account (they may enter any shop); to a client's, only those that
+     * appear in this shop's record — the agency's other logins are none of the client's business.
+     */
+    accounts: (shopId: number, side: 'agency' | 'client') =>
       db
         .selectFrom('accounts as a')
         .innerJoin('account_types as t', 't.id', 'a.account_type_id')
         .select(['a.id', 'a.name', 'a.login_id'])
-        .where((eb) =>
-          eb.or([
-            eb('t.area', '=', 'admin'),
+        .where((eb) => {
+          const admin = eb('t.area', '=', 'admin');
+          const inRecord = eb.or([
+            eb.exists(eb.selectFrom('lead_events as e').select('e.id').whereRef('e.account_id', '=', 'a.id').where('e.shop_id', '=', shopId)),
+            eb.exists(eb.selectFrom('access_events as x').select('x.id').whereRef('x.account_id', '=', 'a.id').where('x.shop_id', '=', shopId)),
+          ]);
+          return eb.or([
+            side === 'agency' ? admin : eb.and([admin, inRecord]),
             eb.exists(eb.selectFrom('shop_permissions as p').select('p.shop_id').whereRef('p.account_id', '=', 'a.id').where('p.shop_id', '=', shopId)),
-          ]),
-        )
+          ]);
+        })
         .orderBy('a.name')
         .orderBy('a.id')
         .execute(),

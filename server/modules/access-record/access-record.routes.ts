@@ -10,7 +10,7 @@ export async function accessRecordRoutes(app: FastifyInstance): Promise<void> {
   const write = { screen: 'database-history', action: 'write', shop: true } as const;
   defineRoute(app, api.list, { access: read, handler: (c) => service.list(c.shopId, c.query) });
   defineRoute(app, api.export, { access: read, handler: (c) => service.export(c.shopId, c.query, c.actor) });
-  defineRoute(app, api.accounts, { access: read, handler: (c) => service.accounts(c.shopId) });
+  defineRoute(app, api.accounts, { access: read, handler: (c) => service.accounts(c.shopId, c.actor) });
   defineRoute(app, api.review, { access: read, handler: (c) => service.review(c.shopId, c.query) });
   defineRoute(app, api.markReviewed, { access: write, handler: (c) => service.markReviewed(c.shopId, c.body, c.actor) });
 }

@@ -281,7 +281,9 @@ export function accessRecordService(db: Kysely<Database>, clock: Clock) {
       };
     },
 
-    accounts: async (shopId: number) => ({ items: (await repo.accounts(shopId)).map((a) => ({ id: a.id, name: a.name, loginId: a.login_id })) }),
+    accounts: async (shopId: number, actor: Actor) => ({
+      items: (await repo.accounts(shopId, actor.side)).map((a) => ({ id: a.id, name: a.name, loginId: a.login_id })),
+    }),
 
     async review(shopId: number, q: { month?: string }): Promise<AccessReviewReport> {
       const today = seoulDay(clock());

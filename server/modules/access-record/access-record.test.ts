@@ -27,7 +27,7 @@ const accountId = async (loginId: string) => (await t.app.db.selectFrom('account
 
 /** recordAccess as `loginId` would (the list-level access the export and import screens record). */
 async function access(loginId: string, entry: Partial<AccessEntry> & Pick<AccessEntry, 'action'>, ip = '10.0.0.9') {
-  const actor: Actor = { id: await accountId(loginId), loginId, accountTypeId: 0, superadmin: false, scope: 'all', canUnmask: true, canExport: true, ip };
+  const actor: Actor = { id: await accountId(loginId), loginId, accountTypeId: 0, superadmin: false, scope: 'all', side: 'agency', canUnmask: true, canExport: true, ip };
   await recordAccess(t.app.db, actor, { shopId: t.shopId, ...entry }, t.clock.now());
 }
 
@@ -156,6 +156,22 @@ describe('the access record', () => {
     await t.admin.put(`/api/shop-permissions/${elsewhere}`, { shopIds: [other] });
     const res = (await t.admin.get(`/api/shops/${t.shopId}/access-record/accounts`)).json();
     expect(res.items.map((a: { loginId: string }) => a.loginId).sort()).toEqual(['admin', 'owner1']);
+  });
+
+  it('offers a shop owner only the agency logins that appear in the shop’s record', async () => {
+    const owner = await shopAccount(t, 'owner1', 'shop-owner');
+    await shopAccount(t, 'mkt1', 'marketer');
+    await createAccount(t.admin, 'ops-kim', '관리자');
+    await createAccount(t.admin, 'ops-lee', '관리자');
+    const id = await lead();
+    await leadEvents([{ lead_id: id, action: 'view', at: t.clock.now().toISOString(), account_id: await accountId('ops-kim') }]);
+    await access('admin', { action: 'export', rowCount: 1 });
+    const logins = async (c: Client) =>
+      ((await c.get(`/api/shops/${t.shopId}/access-record/accounts`)).json().items as Array<{ loginId: string }>).map((a) => a.loginId).sort();
+    // The agency's own staff see every login that may enter the shop.
+    expect(await logins(t.admin)).toEqual(['admin', 'mkt1', 'ops-kim', 'ops-lee', 'owner1']);
+    // The client: those permitted its shop, and the agency's logins that touched its data — not ops-lee.
+    expect(await logins(owner)).toEqual(['admin', 'mkt1', 'ops-kim', 'owner1']);
   });
 });
 

@@ -21,7 +21,7 @@ export function accountTypesRepository(db: Kysely<Database>) {
     all: () => withUsage().orderBy('t.sort_order').orderBy('t.id').execute(),
     find: (id: number) => withUsage().where('t.id', '=', id).executeTakeFirst(),
     findByName: (name: string) => db.selectFrom('account_types').select('id').where('name', '=', name).executeTakeFirst(),
-    options: () => db.selectFrom('account_types').select(['id', 'name', 'area', 'active']).orderBy('sort_order').orderBy('id').execute(),
+    options: () => db.selectFrom('account_types').select(['id', 'name', 'area', 'side', 'active']).orderBy('sort_order').orderBy('id').execute(),
     insert: (row: Omit<AccountTypeRow, 'id'>) => db.insertInto('account_types').values(row).returning('id').executeTakeFirstOrThrow(),
     update: (id: number, row: Partial<Omit<AccountTypeRow, 'id' | 'builtin_key' | 'created_at'>>) =>
       db.updateTable('account_types').set(row).where('id', '=', id).execute(),

@@ -172,3 +172,58 @@ describe('permission matrix', () => {
     expect((await manager.get('/api/auth/me')).json().account.permissions['client-setting']).toBe('none');
   });
 });
+
+describe('agency and client sides', () => {
+  const row = async (name: string) => (await admin.get('/api/permissions')).json().items.find((i: { name: string }) => i.name === name);
+  const save = (id: number, permissions: Record<string, string>) => admin.put(`/api/permissions/${id}`, { permissions, canUnmask: false, canExport: false });
+
+  it('puts the built-in administrators and marketers on the agency’s side, the shop owner and counselors on the client’s', async () => {
+    const sides = Object.fromEntries((await admin.get('/api/permissions')).json().items.map((i: { name: string; side: string }) => [i.name, i.side]));
+    expect(sides).toEqual({ 최고관리자: 'agency', 관리자: 'agency', 마케터: 'agency', 업체관리자: 'client', 상담원: 'client' });
+    // The built-in client types hold nothing of the agency's.
+    expect(await row('업체관리자')).toMatchObject({
+      permissions: { 'cpa-management': 'none', 'advertising-status': 'none', 'landing-script-management': 'none', 'contract-management': 'read', 'contract-status': 'read' },
+    });
+  });
+
+  it('makes a shop-area type the client’s unless the agency is chosen, and an administrator-area type always the agency’s', async () => {
+    expect((await newType('파트너', { area: 'shop' })).json().side).toBe('client');
+    expect((await newType('외주 마케터', { area: 'shop', side: 'agency' })).json().side).toBe('agency');
+    expect((await newType('감사', { area: 'admin', side: 'client' })).json().side).toBe('agency');
+    const owner = await typeIdByName(admin, '업체관리자');
+    const res = await admin.put(`/api/account-types/${owner}`, { name: '업체관리자', area: 'shop', side: 'agency', dataScope: 'all' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.fields).toEqual({ side: '기본 제공 유형의 구분(대행사·고객사)은 바꿀 수 없습니다.' });
+    expect((await admin.put(`/api/account-types/${owner}`, { name: '업체관리자', area: 'admin', dataScope: 'all' })).statusCode).toBe(409);
+  });
+
+  it('refuses to grant a client type an agency-only screen, in Korean, and grants it to an agency type', async () => {
+    const partner = (await newType('파트너', { area: 'shop' })).json().id;
+    const refused = await save(partner, { 'shop-dashboard': 'read', 'cpa-management': 'read', 'contract-management': 'write' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.message).toBe('고객사 유형에는 대행사 전용 권한을 줄 수 없습니다: 계약 관리 편집, CPA 관리.');
+    expect((await row('파트너')).permissions['shop-dashboard']).toBe('none');
+    expect((await save(partner, { 'shop-dashboard': 'read', 'contract-management': 'read' })).statusCode).toBe(200);
+    expect((await save(await typeIdByName(admin, '업체관리자'), { ...(await row('업체관리자')).permissions, 'advertising-status': 'read' })).statusCode).toBe(400);
+
+    const outsourced = (await newType('외주 마케터', { area: 'shop', side: 'agency' })).json().id;
+    expect((await save(outsourced, { 'cpa-management': 'write', 'contract-management': 'write' })).json().permissions).toMatchObject({
+      'cpa-management': 'write', 'contract-management': 'write',
+    });
+  });
+
+  it('takes the agency’s screens from a type moved to the client’s side', async () => {
+    const id = (await newType('외주 마케터', { area: 'shop', side: 'agency' })).json().id;
+    await save(id, { 'cpa-management': 'write', 'contract-management': 'write', 'database-status': 'write' });
+    const moved = await admin.put(`/api/account-types/${id}`, { name: '외주 마케터', area: 'shop', side: 'client', dataScope: 'all' });
+    expect(moved.json()).toMatchObject({ side: 'client', permissions: { 'cpa-management': 'none', 'contract-management': 'read', 'database-status': 'write' } });
+  });
+
+  it('leaves agency-only screens out of a client account’s session, whatever its stored matrix says', async () => {
+    const owner = await typeIdByName(admin, '업체관리자');
+    await t.app.db.updateTable('account_types').set({ permissions: JSON.stringify({ 'shop-dashboard': 'read', 'cpa-management': 'write', 'contract-management': 'write' }) }).where('id', '=', owner).execute();
+    await createAccount(admin, 'owner1', '업체관리자');
+    const me = (await (await t.login('owner1', TEST_PASSWORD)).get('/api/auth/me')).json().account;
+    expect(me).toMatchObject({ side: 'client', permissions: { 'shop-dashboard': 'read', 'cpa-management': 'none', 'contract-management': 'read' } });
+  });
+});

@@ -156,7 +156,7 @@ describe('the last 최고관리자', () => {
     const service = accountsService(t.app.db, t.app.clock);
     const actor = async (id: number): Promise<Actor> => {
       const a = await service.get(id);
-      return { id, loginId: a.loginId, accountTypeId: a.accountTypeId, superadmin: true, scope: 'all', canUnmask: true, canExport: true, ip: '127.0.0.1' };
+      return { id, loginId: a.loginId, accountTypeId: a.accountTypeId, superadmin: true, scope: 'all', side: 'agency', canUnmask: true, canExport: true, ip: '127.0.0.1' };
     };
     const disable = async (id: number) => {
       const a = await service.get(id);

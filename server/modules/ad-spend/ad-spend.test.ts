@@ -284,10 +284,10 @@ describe('saving the grid', () => {
     expect(await entries()).toEqual([]);
   });
 
-  it('lets a marketer save, a shop owner only read, and a counselor neither', async () => {
+  it('lets a marketer save, and neither the shop owner (a client: spend is the agency’s) nor a counselor read', async () => {
     const owner = await shopAccount(t, 'owner1', 'shop-owner');
     const counselor = await shopAccount(t, 'counselor1', 'counselor');
-    expect((await owner.get(base())).statusCode).toBe(200);
+    expect((await owner.get(base())).statusCode).toBe(403);
     expect((await save(owner, [row('2026-11-20', naver, 1, 1, 1)])).statusCode).toBe(403);
     expect((await upload(owner, Buffer.from('일,비용\n2026-11-20,1000\n'), 'a.csv', { mediaTypeId: naver })).statusCode).toBe(403);
     expect((await owner.post(`${base()}/imports/commit`, { token: '0'.repeat(32) })).statusCode).toBe(403);

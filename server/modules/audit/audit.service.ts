@@ -16,6 +16,8 @@ export interface Actor {
   superadmin: boolean;
   /** Which leads the account's type sees: all of a permitted shop's, or only those assigned to it. */
   scope: 'all' | 'assigned';
+  /** The agency's or a client's: a client's responses carry none of the agency's figures. */
+  side: 'agency' | 'client';
   /** The type may reveal a lead's phone (each time recorded). */
   canUnmask: boolean;
   canExport: boolean;

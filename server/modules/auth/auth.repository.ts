@@ -9,7 +9,7 @@ export function authRepository(db: Kysely<Database>) {
       .select([
         'a.id', 'a.login_id', 'a.name', 'a.status', 'a.password_hash', 'a.failed_logins', 'a.locked_until',
         'a.last_login_at', 'a.account_type_id', 'a.must_change_password',
-        't.name as type_name', 't.area', 't.data_scope', 't.permissions', 't.can_unmask', 't.can_export',
+        't.name as type_name', 't.area', 't.side', 't.data_scope', 't.permissions', 't.can_unmask', 't.can_export',
         't.builtin_key', 't.active as type_active',
       ]);
 

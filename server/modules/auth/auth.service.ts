@@ -8,7 +8,7 @@ import { addMinutes, type Clock } from '../../lib/clock.ts';
 import { checkDenyRules } from '../deny-rules/deny-rules.gate.ts';
 import { audit } from '../audit/audit.service.ts';
 import { inTransaction } from '../../db/dialect-sql.ts';
-import { homePath, normaliseMatrix, type PermissionMatrix } from '../../../contracts/permissions.ts';
+import { homePath, matrixForSide, type PermissionMatrix } from '../../../contracts/permissions.ts';
 import type { SessionAccount } from '../../../contracts/auth.ts';
 import { passwordProblem } from '../../../contracts/rules.ts';
 import { ERROR_CODES } from '../../../contracts/errors.ts';
@@ -25,7 +25,9 @@ export interface SessionPolicy {
 }
 
 export function toSessionAccount(a: AccountWithType): SessionAccount {
-  const permissions = normaliseMatrix(JSON.parse(a.permissions) as PermissionMatrix);
+  // A client's stored matrix may still name an agency-only screen (written before the side, or by
+  // hand): what the account uses is within its side's reach, so its menu never shows one.
+  const permissions = matrixForSide(a.side, JSON.parse(a.permissions) as PermissionMatrix);
   return {
     id: a.id,
     loginId: a.login_id,
@@ -33,6 +35,7 @@ export function toSessionAccount(a: AccountWithType): SessionAccount {
     accountTypeId: a.account_type_id,
     accountTypeName: a.type_name,
     area: a.area,
+    side: a.side,
     dataScope: a.data_scope,
     canUnmask: !!a.can_unmask,
     canExport: !!a.can_export,

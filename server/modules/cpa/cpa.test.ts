@@ -318,15 +318,17 @@ describe('targets', () => {
 });
 
 describe('access', () => {
-  it('lets a marketer write, a shop owner only read, and keeps counselors and other shops out', async () => {
+  it('lets a marketer write, keeps the shop owner (a client), counselors and other shops out', async () => {
     const marketer = await shopAccount(t, 'mkt1', 'marketer');
     const owner = await shopAccount(t, 'own1', 'shop-owner');
     const counselor = await shopAccount(t, 'csa1', 'counselor');
     const body = { month: '2026-11', targets: [{ mediaTypeId: meta, targetCpa: 20_000 }] };
 
     expect((await marketer.put(`${base()}/targets`, body)).statusCode).toBe(200);
-    expect((await owner.get(`${base()}?month=2026-11`)).statusCode).toBe(200);
-    expect((await owner.get(`${base()}/targets?month=2026-11`)).json().items[0].targetCpa).toBe(20_000);
+    expect((await marketer.get(`${base()}/targets?month=2026-11`)).json().items[0].targetCpa).toBe(20_000);
+    // Targets, CPA and margin are the agency's books.
+    expect((await owner.get(`${base()}?month=2026-11`)).statusCode).toBe(403);
+    expect((await owner.get(`${base()}/targets?month=2026-11`)).statusCode).toBe(403);
     expect((await owner.put(`${base()}/targets`, body)).statusCode).toBe(403);
     expect((await owner.post(`${base()}/targets/copy`, { from: '2026-11', to: '2026-12' })).statusCode).toBe(403);
     expect((await counselor.get(base())).statusCode).toBe(403);

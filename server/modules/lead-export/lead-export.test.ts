@@ -208,7 +208,7 @@ describe('exporting DB 현황', () => {
       await lead({ name: `순서${i}`, phone: `010-7777-000${i}` });
       if (i % 2) t.clock.advanceMinutes(1);
     }
-    const actor = { id: 1, loginId: 'admin', accountTypeId: 1, superadmin: true, scope: 'all' as const, canUnmask: true, canExport: true, ip: '127.0.0.1' };
+    const actor = { id: 1, loginId: 'admin', accountTypeId: 1, superadmin: true, scope: 'all' as const, side: 'agency' as const, canUnmask: true, canExport: true, ip: '127.0.0.1' };
     const leads = filteredLeads(t.app.db, t.shopId, {}, actor, t.clock.now(), 3);
     const pages: string[][] = [];
     for await (const page of leads.pages()) pages.push(page.map((r) => r.name));

@@ -1,7 +1,7 @@
 // The live lead stream over real HTTP (server-sent events): what intake accepts reaches open
 // lists within two seconds, a counselor's stream carries only their own leads, and on
 // PostgreSQL a lead taken by one app instance reaches the browsers of another.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { leadBody, openLanding, shopAccount, submit, type LandingTestApp, landingTestApp } from '../../test-landings.ts';
 import { build } from '../../app.ts';
 import { openDatabase } from '../../db/dialect.ts';
@@ -78,6 +78,30 @@ describe('the lead stream', () => {
     const res = await fetch(`${base}/api/shops/${other}/leads/stream`, { headers: { cookie: owner.cookie } });
     expect(res.status).toBe(403);
     expect((await fetch(`${base}/api/shops/${t.shopId}/leads/stream`)).status).toBe(401);
+  });
+});
+
+describe('an open lead stream', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('ends at its next check once the account has lost the shop, while others go on', async () => {
+    // Only the streams' own intervals run on the test's time; everything else keeps real timers.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const owner = await shopAccount(t, 'owner1', 'shop-owner');
+    const ownerId = (await t.app.db.selectFrom('accounts').select('id').where('login_id', '=', 'owner1').executeTakeFirstOrThrow()).id;
+    const revoked = await listen(base, owner, t.shopId);
+    const everyone = await listen(base, t.admin, t.shopId);
+    expect((await t.admin.put(`/api/shop-permissions/${ownerId}`, { shopIds: [] })).statusCode).toBeLessThan(300);
+
+    vi.advanceTimersByTime(60_000);
+    expect(await revoked.ended()).toBe(true);
+    expect((await submit(t, leadBody(t, landingId))).statusCode).toBe(201);
+    expect(await everyone.until(1)).toEqual([{ kind: 'created', ids: [await lastLead()], mine: [] }]);
+    expect(revoked.events).toEqual([]);
+    await revoked.close();
+    await everyone.close();
   });
 });
 

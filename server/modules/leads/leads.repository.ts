@@ -161,17 +161,17 @@ const after = (prefix: string) => prefix.slice(0, -1) + String.fromCharCode(pref
 
 /** The queries of the lead screens (the writes of intake are the compiled statements above). */
 export function leadsRepository(db: Kysely<Database>) {
-  const base = (shopId: number, who: LeadScope) => {
-    let qb = db
-      .selectFrom('leads as l')
-      .leftJoin('landings as g', 'g.id', 'l.landing_id')
-      .leftJoin('code_items as m', 'm.id', 'l.media_type_id')
-      .leftJoin('accounts as a', 'a.id', 'l.assignee_id')
-      .where('l.shop_id', '=', shopId)
-      .where('l.deleted_at', 'is', null);
+  /** The shop's leads the asker may see: not deleted, and a counselor's own. */
+  const scoped = (shopId: number, who: LeadScope) => {
+    let qb = db.selectFrom('leads as l').where('l.shop_id', '=', shopId).where('l.deleted_at', 'is', null);
     if (who.scope === 'assigned') qb = qb.where('l.assignee_id', '=', who.accountId);
     return qb;
   };
+  const base = (shopId: number, who: LeadScope) =>
+    scoped(shopId, who)
+      .leftJoin('landings as g', 'g.id', 'l.landing_id')
+      .leftJoin('code_items as m', 'm.id', 'l.media_type_id')
+      .leftJoin('accounts as a', 'a.id', 'l.assignee_id');
   const LIST_COLUMNS = [
     'l.id', 'l.created_at', 'l.landing_id', 'g.title as landing_title', 'm.name as media_type_name', 'l.source', 'l.name', 'l.phone',
     'l.cs_status', 'l.assignee_id', 'a.name as assignee_name', 'l.reserved_at', 'l.memo', 'l.duplicate_of', 'l.validity',
@@ -248,10 +248,13 @@ export function leadsRepository(db: Kysely<Database>) {
     states: (ids: number[]) =>
       db.selectFrom('leads').select(['id', 'shop_id', 'cs_status', 'reserved_at', 'memo', 'first_contact_at', 'validity', 'invalid_reason', 'assignee_id']).where('id', 'in', ids).execute(),
 
-    summary: (id: number) => db.selectFrom('leads').select(['id', 'created_at', 'name', 'cs_status']).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst(),
+    /** A lead's original, when the asker may see it (a counselor: only when it is theirs too). */
+    summary: (shopId: number, who: LeadScope, id: number) =>
+      scoped(shopId, who).select(['l.id', 'l.created_at', 'l.name', 'l.cs_status']).where('l.id', '=', id).executeTakeFirst(),
 
-    duplicatesOf: (id: number) =>
-      db.selectFrom('leads').select(['id', 'created_at', 'name']).where('duplicate_of', '=', id).where('deleted_at', 'is', null).orderBy('created_at').limit(50).execute(),
+    /** A lead's later duplicates the asker may see. */
+    duplicatesOf: (shopId: number, who: LeadScope, id: number) =>
+      scoped(shopId, who).select(['l.id', 'l.created_at', 'l.name']).where('l.duplicate_of', '=', id).orderBy('l.created_at').limit(50).execute(),
 
     history: (id: number) =>
       db

@@ -273,10 +273,12 @@ export function leadsService(db: Kysely<Database>, clock: Clock, announce: (chan
 
   const load = (shopId: number, actor: Actor, id: number) => foundOr404(repo.find(shopId, scopeOf(actor), id), 'DB를 찾을 수 없습니다.');
 
-  async function detail(row: DetailRow, overdueBefore: string): Promise<LeadDetail> {
+  /** A lead's detail as `actor` may see it: its original and duplicates only when they are in the actor's scope too. */
+  async function detail(shopId: number, actor: Actor, row: DetailRow, overdueBefore: string): Promise<LeadDetail> {
+    const who = scopeOf(actor);
     const [original, duplicates, history] = await Promise.all([
-      row.duplicate_of ? repo.summary(row.duplicate_of) : undefined,
-      repo.duplicatesOf(row.id),
+      row.duplicate_of ? repo.summary(shopId, who, row.duplicate_of) : undefined,
+      repo.duplicatesOf(shopId, who, row.id),
       repo.history(row.id),
     ]);
     return {
@@ -356,7 +358,7 @@ export function leadsService(db: Kysely<Database>, clock: Clock, announce: (chan
       const now = clock();
       await repo.insertEvents([event(shopId, id, actor, 'view', null, null, now.toISOString())]);
       const minutes = await overdueMinutes(shopId);
-      return detail(row, new Date(now.getTime() - minutes * 60_000).toISOString());
+      return detail(shopId, actor, row, new Date(now.getTime() - minutes * 60_000).toISOString());
     },
 
     async update(shopId: number, id: number, input: LeadUpdate, actor: Actor) {
@@ -385,7 +387,7 @@ export function leadsService(db: Kysely<Database>, clock: Clock, announce: (chan
       announce({ shopId, kind: 'changed', leads: [{ id, assigneeId: row.assignee_id }] });
       const fresh = await load(shopId, actor, id);
       const minutes = await overdueMinutes(shopId);
-      return detail(fresh, new Date(Date.parse(at) - minutes * 60_000).toISOString());
+      return detail(shopId, actor, fresh, new Date(Date.parse(at) - minutes * 60_000).toISOString());
     },
 
     /** One status for chosen leads, in one transaction; leads the asker may not see are not touched. */
@@ -412,6 +414,8 @@ export function leadsService(db: Kysely<Database>, clock: Clock, announce: (chan
     settings,
 
     async updateSettings(shopId: number, input: { overdueMinutes: number }, actor: Actor) {
+      // The threshold marks every counselor's leads: one who sees only their own does not set it for all.
+      if (actor.scope === 'assigned') throw forbidden('배정된 DB만 보는 계정은 업체 전체의 DB 설정을 바꿀 수 없습니다.');
       const now = clock();
       await inTransaction(db, async (trx) => {
         await leadsRepository(trx).saveSettings({ shop_id: shopId, overdue_minutes: input.overdueMinutes, updated_by: actor.id, updated_at: now.toISOString() });

@@ -156,6 +156,36 @@ describe('a counselor', () => {
     expect(await countRows(t, 'leads')).toBe(3);
   });
 
+  it('sees another counselor’s lead neither as the original nor as a duplicate of their own', async () => {
+    const counselor = await shopAccount(t, 'csa1', 'counselor');
+    await shopAccount(t, 'csb2', 'counselor');
+    const theirs = await lead({ name: '박원본', phone: '010-2222-0009' });
+    const mine = await lead({ name: '박중복', phone: '010-2222-0009' });
+    const later = await lead({ name: '박재중복', phone: '010-2222-0009' });
+    await assign([theirs, later], await accountId('csb2'));
+    await assign([mine], await accountId('csa1'));
+    await t.app.db.updateTable('leads').set({ duplicate_of: mine }).where('id', '=', later).execute();
+
+    const detail = (await counselor.get(`${base()}/${mine}`)).json();
+    expect(detail.duplicateOf).toBe(theirs);
+    expect(detail.duplicateOfLead).toBeNull();
+    expect(detail.duplicates).toEqual([]);
+    // The shop's own staff see the whole chain.
+    const full = (await t.admin.get(`${base()}/${mine}`)).json();
+    expect(full.duplicateOfLead).toMatchObject({ id: theirs, name: '박원본' });
+    expect(full.duplicates).toEqual([expect.objectContaining({ id: later, name: '박재중복' })]);
+  });
+
+  it('cannot change the shop-wide overdue threshold, which marks every counselor’s leads', async () => {
+    const counselor = await shopAccount(t, 'csa1', 'counselor');
+    const res = await counselor.put(`/api/shops/${t.shopId}/lead-settings`, { overdueMinutes: 5 });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.message).toBe('배정된 DB만 보는 계정은 업체 전체의 DB 설정을 바꿀 수 없습니다.');
+    expect((await counselor.get(`/api/shops/${t.shopId}/lead-settings`)).json().overdueMinutes).not.toBe(5);
+    const owner = await shopAccount(t, 'owner1', 'shop-owner');
+    expect((await owner.put(`/api/shops/${t.shopId}/lead-settings`, { overdueMinutes: 5 })).json().overdueMinutes).toBe(5);
+  });
+
   it('cannot reach another shop’s leads, nor change anything with read access only', async () => {
     const id = await lead();
     const other = await t.admin.post('/api/shops', { shopCode: 'other', name: '다른업체' });

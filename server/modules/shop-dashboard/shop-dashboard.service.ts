@@ -16,8 +16,9 @@ import { shopDashboardRepository, type DashboardViewer } from './shop-dashboard.
 import { addDays, seoulDay, seoulDayStart } from '../../../contracts/kst.ts';
 import { CS_STATUSES } from '../../../contracts/leads.ts';
 import { PURGED_NAME } from '../../../contracts/lead-deletion.ts';
+import { forSide } from '../../../contracts/permissions.ts';
 import {
-  BACKLOG_DAYS, SHOP_DASHBOARD_CAP_EVENTS, SHOP_DASHBOARD_DAYS, SHOP_DASHBOARD_FAILURES, byContractState, contractProgressOf, type DashboardCapEvent,
+  BACKLOG_DAYS, SHOP_DASHBOARD_AGENCY_FIGURES, SHOP_DASHBOARD_CAP_EVENTS, SHOP_DASHBOARD_DAYS, SHOP_DASHBOARD_FAILURES, byContractState, contractProgressOf, type DashboardCapEvent,
   type ShopDashboard,
 } from '../../../contracts/shop-dashboard.ts';
 
@@ -110,7 +111,7 @@ export function shopDashboardService(db: Kysely<Database>, clock: Clock, links: 
         may.delivery ? delivery(shopId, who, todayStart.toISOString()) : null,
       ]);
 
-      return {
+      return forSide(actor.side, {
         today,
         monthStart: monthFirst,
         backlogStart: backlogFirst,
@@ -126,7 +127,7 @@ export function shopDashboardService(db: Kysely<Database>, clock: Clock, links: 
         contracts: money,
         ad: spend,
         delivery: deliveries,
-      };
+      }, SHOP_DASHBOARD_AGENCY_FIGURES);
     },
   };
 }

@@ -244,7 +244,7 @@ describe('the money on the shop dashboard', () => {
     ]);
   });
 
-  it('sends no contract or advertising figures to a counselor, and both to the shop owner', async () => {
+  it('sends no contract or advertising figures to a counselor, the contracts but not the spend to the shop owner, both to a marketer', async () => {
     await contract({});
     await lead('implant', '010-7000-0001');
     const d = await dashboard(counselor);
@@ -252,7 +252,9 @@ describe('the money on the shop dashboard', () => {
     expect(d.ad).toBeNull();
     const owner = await dashboard(await shopAccount(t, 'owner1', 'shop-owner'));
     expect(owner.contracts.items).toHaveLength(1);
-    expect(owner.ad.totals).toMatchObject({ leads: 1, validLeads: 1, spend: 0, cpa: 0 });
+    expect(owner.ad).toBeNull();
+    const marketer = await dashboard(await shopAccount(t, 'marketer1', 'marketer'));
+    expect(marketer.ad.totals).toMatchObject({ leads: 1, validLeads: 1, spend: 0, cpa: 0 });
   });
 });
 
