@@ -32,9 +32,9 @@ function lastFours(n: number): string[] {
   });
 }
 
-/** 30 searches by the last four digits across all shops the account may enter; sorted latencies (ms). */
-export async function benchGlobalSearch(base: string, cookie: string): Promise<number[]> {
-  const terms = lastFours(WARMUP + SEARCHES);
+/** `n` searches (30) by the last four digits across all shops the account may enter; sorted latencies (ms). */
+export async function benchGlobalSearch(base: string, cookie: string, n = SEARCHES): Promise<number[]> {
+  const terms = lastFours(WARMUP + n);
   const out: number[] = [];
   for (const [i, q] of terms.entries()) {
     const ms = await timed(base, cookie, `${globalSearchApi.search.path}?${new URLSearchParams({ q })}`);
@@ -43,12 +43,12 @@ export async function benchGlobalSearch(base: string, cookie: string): Promise<n
   return out.sort((a, b) => a - b);
 }
 
-/** The access record's first page for a month (YYYY-MM) of one shop, 30 times; sorted latencies (ms). */
-export async function benchAccessRecord(base: string, cookie: string, shopId: number, month: string): Promise<number[]> {
+/** The access record's first page for a month (YYYY-MM) of one shop, `n` times (30); sorted latencies (ms). */
+export async function benchAccessRecord(base: string, cookie: string, shopId: number, month: string, n = PAGES): Promise<number[]> {
   const { from, to } = monthDays(month);
   const path = `${pathOf(accessRecordApi.list.path, { shopId })}?${new URLSearchParams({ from, to, page: '1', pageSize: '20' })}`;
   const out: number[] = [];
-  for (let i = 0; i < WARMUP + PAGES; i++) {
+  for (let i = 0; i < WARMUP + n; i++) {
     const ms = await timed(base, cookie, path);
     if (i >= WARMUP) out.push(ms);
   }

@@ -14,7 +14,9 @@
 // --compare-sched also measures the cluster's GET under the other scheduling policy.
 // PostgreSQL: fresh schemas of BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test),
 // dropped afterwards; Redis: BENCH_REDIS_URL (default redis://127.0.0.1:6379/12), flushed before
-// and after. Ports 4500–4549.
+// and after; ports the system picks. Every process shares the bench's LANDING_SECRET (bench-kit).
+// --smoke (npm run bench:smoke): 1 s of intake and of GET load without warm-ups, a 4-second fault
+// run (kills at 1 s and 2 s); goals not checked.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -23,35 +25,33 @@ import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { Redis } from 'ioredis';
 import {
-  ensureWrk, intakeLoad, printTable, ROOT, startCluster, startNginx, startReceiver, startServer, tokenOf, wrkGetRate, wrkIntake,
-  type Child, type ClusterChild, type WrkIntakeResult,
+  ensureProgram, freePort, freshSchema, intakeLoad, PG_URL, redact, ROOT, sized, SMOKE, startBench, startCluster, startNginx, startReceiver, startServer,
+  tokenOf, wrkGetRate, wrkIntake, type Child, type ClusterChild, type WrkIntakeResult,
 } from './bench-kit.ts';
 import { openDatabase } from '../server/db/dialect.ts';
 import type { Database } from '../server/db/schema.ts';
 
-const PG_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379/12';
 const CONNECTIONS = 50;
-const INTAKE_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const GET_SECONDS = Number(process.env.BENCH_GET_SECONDS ?? 8);
-const FAULT_SECONDS = 12;
+const INTAKE_SECONDS = Number(process.env.BENCH_SECONDS ?? sized(10, 1));
+const GET_SECONDS = Number(process.env.BENCH_GET_SECONDS ?? sized(8, 1));
+/** The fault run: its load, and when the web process and the worker are killed. */
+const FAULT = sized({ seconds: 12, killWebAt: 3, killWorkerAt: 6 }, { seconds: 4, killWebAt: 1, killWorkerAt: 2 });
 const WEB = Number(process.env.WEB_PROCESSES || os.availableParallelism());
 const SCHED = (process.env.CLUSTER_SCHED ?? 'none').toLowerCase();
 const COMPARE_SCHED = process.argv.includes('--compare-sched');
 const PAGE = '/view/smile-dental/implant-event';
 const GET_HEADERS = { 'accept-encoding': 'gzip, deflate, br' };
-const SECRET = crypto.randomBytes(32).toString('hex');
-const PORT = { sqlite: 4500, pgOne: 4501, cluster: 4502, nginxOne: 4510, nginxMany: 4511, nginxProxy: 4512, receiver: 4520 } as const;
-const SCHEMAS = { one: 'bench_cluster_one', cluster: 'bench_cluster' } as const;
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const sleep = (n: number) => new Promise((r) => setTimeout(r, n));
-const pgUrl = (schema: string) => {
-  const u = new URL(PG_URL);
-  u.searchParams.set('options', `-c search_path=${schema}`);
-  return u.toString();
-};
-const common = { INTAKE_RATE_LIMIT: '0', LANDING_SECRET: SECRET, SEED_DEMO: '1' };
+const common = { INTAKE_RATE_LIMIT: '0', SEED_DEMO: '1' };
+
+const COLUMNS = { sqlite: 'SQLite, 1 process', postgres: 'PostgreSQL, 1 process', cluster: `PostgreSQL, cluster ×${WEB}` } as const;
+type Column = keyof typeof COLUMNS;
+// The fault run's receiver listens on 127.0.0.1: the cluster's worker may deliver there (loopbackReceivers).
+const bench = startBench(`Leadroom cluster benchmark — ${os.cpus().length} CPU, Node ${process.version}; wrk 1 thread, ${CONNECTIONS} connections`, COLUMNS,
+  { loopbackReceivers: true });
 
 interface IntakeFigure {
   run: WrkIntakeResult;
@@ -74,16 +74,23 @@ async function lastLeadId(db: Kysely<Database>): Promise<number> {
   return Number((await db.selectFrom('leads').select(sql<number>`coalesce(max(id), 0)`.as('n')).executeTakeFirstOrThrow()).n);
 }
 
-/** The warm-up and the measured run bench:landing does, then the stored rows of the measured run. */
-async function intake(baseUrl: string, db: Kysely<Database>): Promise<IntakeFigure> {
+/** The warm-up and the measured run bench:landing does, then the stored rows of the measured run (recorded in `column`). */
+async function intake(column: Column, baseUrl: string, db: Kysely<Database>): Promise<IntakeFigure> {
   const token = await pageToken(baseUrl + PAGE);
   await sleep(2100); // the form's minimum fill time
-  await wrkIntake(baseUrl, { connections: CONNECTIONS, seconds: 3, token, prefix: '0108' });
+  if (!SMOKE) await wrkIntake(baseUrl, { connections: CONNECTIONS, seconds: 3, token, prefix: '0108' });
   // Demo leads have phones of every prefix: only rows written after this count.
   const before = await lastLeadId(db);
   const run = await wrkIntake(baseUrl, { connections: CONNECTIONS, seconds: INTAKE_SECONDS, token, prefix: '0109' });
-  const stored = await db.selectFrom('leads').select(sql<number>`count(*)`.as('n')).where('id', '>', before).where('phone', 'like', '0109%').executeTakeFirstOrThrow();
-  return { run, stored: Number(stored.n) };
+  const stored = Number((await db.selectFrom('leads').select(sql<number>`count(*)`.as('n')).where('id', '>', before).where('phone', 'like', '0109%').executeTakeFirstOrThrow()).n);
+  const onPostgres = column !== 'sqlite';
+  bench.record('intake-rate', 'intake leads/s (2xx ÷ seconds)', '', column, fmt(run.ok / run.seconds));
+  bench.record('intake-latency', 'intake latency p50 / p99', 'p99 ≤ 50 ms on PostgreSQL', column, `${run.p50.toFixed(1)} / ${run.p99.toFixed(1)} ms`,
+    onPostgres ? run.p99 <= 50 : undefined);
+  bench.record('intake-stored', 'stored rows = 2xx answers', '', column, `${fmt(stored)} = ${fmt(run.ok)} ${stored === run.ok ? 'OK' : 'MISMATCH'}`);
+  bench.record('intake-other', 'other answers · socket errors', '', column, `${run.other} · ${run.socketErrors}`);
+  bench.check(`${COLUMNS[column]}: stored rows (${stored}) = 2xx answers (${run.ok}), and some taken`, stored === run.ok && run.ok > 0);
+  return { run, stored };
 }
 
 /** The landing as the app answers a browser: the raw (still compressed) body and its headers. */
@@ -153,164 +160,149 @@ function proxyConf(dir: string, port: number, upstreamPort: number): string {
   return out;
 }
 
-async function pgAdmin(statement: string): Promise<void> {
-  const pg = (await import('pg')).default;
-  const c = new pg.Client({ connectionString: PG_URL });
-  await c.connect();
-  try {
-    await c.query(statement);
-  } finally {
-    await c.end();
-  }
-}
-
 async function main() {
-  ensureWrk();
+  ensureProgram('wrk');
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'leadroom-bench-cluster-'));
   // nginx started as root reads files as its workers' user (nobody): mkdtemp's 0700 would hide them.
   fs.chmodSync(work, 0o755);
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: true });
   await redis.connect();
   await redis.flushdb();
-  for (const s of Object.values(SCHEMAS)) await pgAdmin(`drop schema if exists "${s}" cascade; create schema "${s}"`);
-  console.log(`\nLeadroom cluster benchmark — ${os.cpus().length} CPU, Node ${process.version}; wrk 1 thread, ${CONNECTIONS} connections`);
-  console.log(`  PostgreSQL ${PG_URL.replace(/\/\/[^@/]*@/, '//…@')} (schemas ${Object.values(SCHEMAS).join(', ')}, dropped afterwards) · Redis ${REDIS_URL}`);
-  console.log(`  cluster: ${WEB} web processes + 1 worker (npm run start:cluster, ${SCHED === 'rr' ? 'SCHED_RR' : 'SCHED_NONE'})\n`);
+  console.log(`  PostgreSQL ${redact(PG_URL)} (fresh schemas, dropped afterwards) · Redis ${REDIS_URL}`);
+  console.log(`  cluster: ${WEB} web processes + 1 worker (npm run start:cluster, ${SCHED === 'rr' ? 'SCHED_RR' : 'SCHED_NONE'})`);
 
-  const rows: string[][] = [['figure', 'SQLite, 1 process', 'PostgreSQL, 1 process', `PostgreSQL, cluster ×${WEB}`, 'goal']];
-  const getRows: string[][] = [['landing GET req/s (br)', 'ours', 'nginx, same bytes', 'ours ÷ nginx', 'goal']];
-  const faultRows: string[][] = [['fault run', 'count', 'check']];
-  let failed = false;
   const running: Child[] = [];
+  const schemas: Array<{ drop(): Promise<void> }> = [];
+  const schema = async () => {
+    const s = await freshSchema('bench_cluster');
+    schemas.push(s);
+    return s;
+  };
   const stopAll = async () => {
     for (const c of running.splice(0).reverse()) await c.stop().catch(() => {});
   };
   let nginxSeq = 0;
-  const nginx = async (conf: (dir: string) => string, port: number) => {
+  const nginx = async (conf: (dir: string, port: number) => string) => {
     const dir = path.join(work, `nginx-${++nginxSeq}`);
     fs.mkdirSync(dir, { recursive: true });
-    const n = await startNginx(dir, conf(dir), `http://127.0.0.1:${port}${PAGE}`);
+    const port = await freePort();
+    const n = await startNginx(dir, conf(dir, port), `http://127.0.0.1:${port}${PAGE}`);
     running.push(n);
     return n;
   };
-  const compareGet = async (label: string, oursUrl: string, workers: number, port: number, goal: string) => {
+  /** Landing GET req/s of ours against nginx serving the same bytes with `workers` workers, recorded in `column`. */
+  const compareGet = async (column: Column, label: string, oursUrl: string, workers: number, goal?: number) => {
     const answer = await rawGet(oursUrl + PAGE);
     if (answer.status !== 200 || answer.headers['content-encoding'] !== 'br') throw new Error(`${PAGE}: ${answer.status} ${answer.headers['content-encoding']}`);
-    const ng = await nginx((dir) => staticNginxConf(dir, port, workers, answer), port);
+    const ng = await nginx((dir, port) => staticNginxConf(dir, port, workers, answer));
     const theirs = await rawGet(ng.url);
     if (!theirs.body.equals(answer.body)) throw new Error(`nginx answers different bytes: ${theirs.status} ${theirs.body.length} vs ${answer.body.length}`);
     // A short unmeasured run first: every web process renders and caches the page, the JIT warms.
-    await wrkGetRate(oursUrl + PAGE, { connections: CONNECTIONS, seconds: 2, headers: GET_HEADERS });
+    if (!SMOKE) await wrkGetRate(oursUrl + PAGE, { connections: CONNECTIONS, seconds: 2, headers: GET_HEADERS });
     const ours = await wrkGetRate(oursUrl + PAGE, { connections: CONNECTIONS, seconds: GET_SECONDS, headers: GET_HEADERS });
     const ref = await wrkGetRate(ng.url, { connections: CONNECTIONS, seconds: GET_SECONDS, headers: GET_HEADERS });
     await ng.stop();
     running.splice(running.indexOf(ng), 1);
-    getRows.push([label, fmt(ours), fmt(ref), `${(ours / ref).toFixed(2)}×`, goal]);
-    console.log(`  ${label}: ${fmt(ours)} vs nginx ${fmt(ref)} (${(ours / ref).toFixed(2)}×)`);
-    return ours / ref;
+    bench.record(`get-${label}`, `landing GET req/s (br), ${label}: ours vs nginx serving the same bytes`, goal ? `cluster ≥ ${goal}× nginx` : '', column,
+      `${fmt(ours)} vs ${fmt(ref)} = ${(ours / ref).toFixed(2)}×`, goal ? ours / ref >= goal : undefined);
   };
+  const rate = new Map<Column, number>();
 
   try {
     // ── 1. Intake on one process: SQLite, then PostgreSQL ────────────────────────────────
-    const figures: IntakeFigure[] = [];
-    {
+    await bench.column('sqlite', async () => {
       const dataDir = path.join(work, 'sqlite');
-      const s = await startServer({ dataDir, port: PORT.sqlite, env: common });
-      running.push(s);
+      running.push(await startServer({ dataDir, env: common }));
       const h = await openDatabase({ url: path.join(dataDir, 'leadroom.sqlite') });
-      figures.push(await intake(s.url, h.db));
-      await h.close();
-      await stopAll();
-      console.log(`  intake, SQLite one process: ${fmt(figures[0]!.run.ok / figures[0]!.run.seconds)} leads/s`);
-    }
-    {
-      const s = await startServer({ dataDir: path.join(work, 'pg-one'), port: PORT.pgOne, env: { ...common, DATABASE_URL: pgUrl(SCHEMAS.one) } });
+      try {
+        const f = await intake('sqlite', running[0]!.url, h.db);
+        rate.set('sqlite', f.run.ok / f.run.seconds);
+      } finally {
+        await h.close();
+        await stopAll();
+      }
+    });
+    await bench.column('postgres', async () => {
+      const one = await schema();
+      const s = await startServer({ dataDir: path.join(work, 'pg-one'), env: { ...common, DATABASE_URL: one.url } });
       running.push(s);
-      const h = await openDatabase({ url: PG_URL, pgSchema: SCHEMAS.one, poolSize: 2 });
-      figures.push(await intake(s.url, h.db));
-      await h.close();
-      console.log(`  intake, PostgreSQL one process: ${fmt(figures[1]!.run.ok / figures[1]!.run.seconds)} leads/s`);
-      // 2a. One web process against nginx with one worker (for reference).
-      await compareGet('1 web process vs nginx, 1 worker', s.url, 1, PORT.nginxOne, 'for reference');
-      await stopAll();
-    }
+      const h = await openDatabase({ url: PG_URL, pgSchema: one.name, poolSize: 2 });
+      try {
+        const f = await intake('postgres', s.url, h.db);
+        rate.set('postgres', f.run.ok / f.run.seconds);
+        // 2a. One web process against nginx with one worker (for reference).
+        await compareGet('postgres', 'one web process, nginx 1 worker', s.url, 1);
+      } finally {
+        await h.close();
+        await stopAll();
+      }
+    });
 
     // ── The cluster ─────────────────────────────────────────────────────────────────────
     const clusterEnv = {
-      ...common, DATABASE_URL: pgUrl(SCHEMAS.cluster), REDIS_URL, WEB_PROCESSES: String(WEB), WORKER_PROCESSES: '1', CLUSTER_SCHED: SCHED,
+      ...common, REDIS_URL, WEB_PROCESSES: String(WEB), WORKER_PROCESSES: '1', CLUSTER_SCHED: SCHED,
       // A killed worker's claimed deliveries go back to the queue after this (default 60 s).
       DELIVERY_LEASE_MS: '5000',
       // The fault run's receiver listens on loopback: allowed as an operator allows an on-premise CRM.
       OUTBOUND_ALLOW_CIDRS: '127.0.0.1/32',
     };
-    const cluster: ClusterChild = await startCluster({ port: PORT.cluster, env: { ...clusterEnv, DATA_DIR: path.join(work, 'cluster') } });
-    running.push(cluster);
-    const ch = await openDatabase({ url: PG_URL, pgSchema: SCHEMAS.cluster, poolSize: 2 });
-    try {
-      figures.push(await intake(cluster.url, ch.db));
-      console.log(`  intake, PostgreSQL cluster: ${fmt(figures[2]!.run.ok / figures[2]!.run.seconds)} leads/s`);
+    await bench.column('cluster', async () => {
+      const many = await schema();
+      const cluster: ClusterChild = await startCluster({ env: { ...clusterEnv, DATABASE_URL: many.url, DATA_DIR: path.join(work, 'cluster') } });
+      running.push(cluster);
+      const ch = await openDatabase({ url: PG_URL, pgSchema: many.name, poolSize: 2 });
+      try {
+        const f = await intake('cluster', cluster.url, ch.db);
+        rate.set('cluster', f.run.ok / f.run.seconds);
 
-      // ── 2b. The cluster's GET against nginx with as many workers; then nginx in front ─────
-      const ratio = await compareGet(`cluster (${WEB} web) vs nginx, ${WEB} workers`, cluster.url, WEB, PORT.nginxMany, 'goal ≥ 0.6×');
-      if (ratio < 0.6) getRows.at(-1)![4] = 'goal ≥ 0.6× ✗';
-      else getRows.at(-1)![4] = 'goal ≥ 0.6× ✓';
-      const proxy = await nginx((dir) => proxyConf(dir, PORT.nginxProxy, PORT.cluster), PORT.nginxProxy);
-      const via = await rawGet(proxy.url);
-      const direct = await rawGet(cluster.url + PAGE);
-      if (via.status !== 200 || !via.body.equals(direct.body)) throw new Error('deploy/nginx.conf: the landing through nginx differs from the cluster\'s');
-      const viaRate = await wrkGetRate(proxy.url, { connections: CONNECTIONS, seconds: GET_SECONDS, headers: GET_HEADERS });
-      getRows.push([`deploy/nginx.conf → cluster (${WEB} nginx workers)`, fmt(viaRate), '', '', 'proxies: same bytes ✓']);
-      console.log(`  deploy/nginx.conf in front of the cluster: ${fmt(viaRate)} req/s`);
-      await proxy.stop();
-      running.splice(running.indexOf(proxy), 1);
+        // ── 2b. The cluster's GET against nginx with as many workers; then nginx in front ─────
+        await compareGet('cluster', `the cluster, nginx ${WEB} workers`, cluster.url, WEB, 0.6);
+        const proxy = await nginx((dir, port) => proxyConf(dir, port, Number(new URL(cluster.url).port)));
+        const via = await rawGet(proxy.url);
+        const direct = await rawGet(cluster.url + PAGE);
+        if (via.status !== 200 || !via.body.equals(direct.body)) throw new Error('deploy/nginx.conf: the landing through nginx differs from the cluster\'s');
+        const viaRate = await wrkGetRate(proxy.url, { connections: CONNECTIONS, seconds: GET_SECONDS, headers: GET_HEADERS });
+        bench.record('proxy', `deploy/nginx.conf → cluster (${WEB} nginx workers), GET req/s; the same bytes proxied`, '', 'cluster', fmt(viaRate));
+        await proxy.stop();
+        running.splice(running.indexOf(proxy), 1);
 
-      // ── 3. The fault run ─────────────────────────────────────────────────────────────
-      await fault(cluster, ch.db, faultRows).then((ok) => (failed ||= !ok));
-    } finally {
-      await ch.close();
-    }
-    await stopAll();
+        // ── 3. The fault run ─────────────────────────────────────────────────────────────
+        await fault(cluster, ch.db);
+      } finally {
+        await ch.close();
+        await stopAll();
+      }
 
-    if (COMPARE_SCHED) {
-      const other = SCHED === 'rr' ? 'none' : 'rr';
-      const c2 = await startCluster({ port: PORT.cluster + 1, env: { ...clusterEnv, CLUSTER_SCHED: other, DATA_DIR: path.join(work, 'cluster-2') } });
-      running.push(c2);
-      await compareGet(`cluster, ${other === 'rr' ? 'SCHED_RR' : 'SCHED_NONE'} vs nginx, ${WEB} workers`, c2.url, WEB, PORT.nginxMany + 10, 'the other policy');
-      await stopAll();
-    }
+      if (COMPARE_SCHED) {
+        const other = SCHED === 'rr' ? 'none' : 'rr';
+        const again = await schema();
+        const c2 = await startCluster({ env: { ...clusterEnv, CLUSTER_SCHED: other, DATABASE_URL: again.url, DATA_DIR: path.join(work, 'cluster-2') } });
+        running.push(c2);
+        try {
+          await compareGet('cluster', `the cluster under ${other === 'rr' ? 'SCHED_RR' : 'SCHED_NONE'}, nginx ${WEB} workers`, c2.url, WEB);
+        } finally {
+          await stopAll();
+        }
+      }
+    });
 
-    // ── The table ───────────────────────────────────────────────────────────────────────
-    const [lite, one, many] = figures as [IntakeFigure, IntakeFigure, IntakeFigure];
-    const rate = (f: IntakeFigure) => f.run.ok / f.run.seconds;
-    const mark = (ok: boolean) => (ok ? '✓' : '✗');
-    const goalPg = rate(one) >= 0.5 * rate(lite) && one.run.p99 <= 50;
-    const goalCluster = rate(many) >= 1.5 * rate(one);
-    rows.push(['intake leads/s (2xx ÷ seconds)', ...figures.map((f) => fmt(rate(f))),
-      `PG ${(rate(one) / rate(lite)).toFixed(2)}× SQLite (≥ 0.5×) ${mark(goalPg)}; cluster ${(rate(many) / rate(one)).toFixed(2)}× PG (≥ 1.5×) ${mark(goalCluster)}`]);
-    rows.push(['intake latency p50 / p99 ms', ...figures.map((f) => `${f.run.p50.toFixed(1)} / ${f.run.p99.toFixed(1)}`), `p99 ≤ 50 ms on PostgreSQL ${mark(one.run.p99 <= 50 && many.run.p99 <= 50)}`]);
-    rows.push(['stored rows = 2xx answers', ...figures.map((f) => `${fmt(f.stored)} = ${fmt(f.run.ok)} ${f.stored === f.run.ok ? 'OK' : 'MISMATCH'}`), '']);
-    rows.push(['other answers · socket errors', ...figures.map((f) => `${f.run.other} · ${f.run.socketErrors}`), '']);
-    if (figures.some((f) => f.stored !== f.run.ok)) failed = true;
-    console.log('');
-    printTable(rows);
-    console.log('');
-    printTable(getRows);
-    console.log('');
-    printTable(faultRows);
-    console.log(failed ? '\n  FAIL: a lead was lost or stored rows differ from the answers.\n' : '\n  no lead lost\n');
-    if (failed) process.exitCode = 1;
+    // ── The goals between columns ───────────────────────────────────────────────────────
+    const [lite, one, many] = [rate.get('sqlite'), rate.get('postgres'), rate.get('cluster')];
+    if (lite && one) bench.recordOnce('pg-vs-sqlite', 'intake leads/s: PostgreSQL ÷ SQLite, one process each', '≥ 0.5×', `${(one / lite).toFixed(2)}×`, one >= 0.5 * lite);
+    if (one && many) bench.recordOnce('cluster-vs-pg', `intake leads/s: the cluster (×${WEB}) ÷ PostgreSQL one process`, '≥ 1.5×', `${(many / one).toFixed(2)}×`, many >= 1.5 * one);
   } finally {
     await stopAll();
-    for (const s of Object.values(SCHEMAS)) await pgAdmin(`drop schema if exists "${s}" cascade`).catch(() => {});
+    for (const s of schemas) await s.drop().catch(() => {});
     await redis.flushdb().catch(() => {});
     redis.disconnect();
     fs.rmSync(work, { recursive: true, force: true });
   }
+  bench.finish();
 }
 
 /** Intake and delivery load on the cluster while one web process and one worker are SIGKILLed. */
-async function fault(cluster: ClusterChild, db: Kysely<Database>, out: string[][]): Promise<boolean> {
-  const receiver = await startReceiver(PORT.receiver);
+async function fault(cluster: ClusterChild, db: Kysely<Database>): Promise<void> {
+  const receiver = await startReceiver();
   try {
     const shop = await db.selectFrom('shops').select('id').where('shop_code', '=', 'smile-dental').executeTakeFirstOrThrow();
     const at = new Date().toISOString();
@@ -325,15 +317,15 @@ async function fault(cluster: ClusterChild, db: Kysely<Database>, out: string[][
       const phone = `0105${String(n).padStart(7, '0')}`;
       return { phone, json: JSON.stringify({ shopCode: 'smile-dental', landingCode: 'implant-event', name: '장애시험', phone, privacyConsent: true, treatment: '임플란트', _t: token }) };
     };
-    const load = intakeLoad({ url: `${cluster.url}/api/public/leads`, connections: 20, durationMs: FAULT_SECONDS * 1000, body: lead });
-    await sleep(3000);
+    const load = intakeLoad({ url: `${cluster.url}/api/public/leads`, connections: 20, durationMs: FAULT.seconds * 1000, body: lead });
+    await sleep(FAULT.killWebAt * 1000);
     const web = cluster.pids.web.get(WEB)!;
     process.kill(web, 'SIGKILL');
-    console.log(`  fault run: SIGKILL web ${WEB} (pid ${web}) at 3 s`);
-    await sleep(3000);
+    console.log(`  fault run: SIGKILL web ${WEB} (pid ${web}) at ${FAULT.killWebAt} s`);
+    await sleep((FAULT.killWorkerAt - FAULT.killWebAt) * 1000);
     const worker = cluster.pids.worker.get(1)!;
     process.kill(worker, 'SIGKILL');
-    console.log(`  fault run: SIGKILL worker 1 (pid ${worker}) at 6 s`);
+    console.log(`  fault run: SIGKILL worker 1 (pid ${worker}) at ${FAULT.killWorkerAt} s`);
     const [newWeb, newWorker] = await Promise.all([cluster.replaced('web', WEB, web), cluster.replaced('worker', 1, worker)]);
     const result = await load;
     // The outbox drains: every job of the channel sent (a killed worker's claims come back after the lease).
@@ -364,16 +356,17 @@ async function fault(cluster: ClusterChild, db: Kysely<Database>, out: string[][
     const strangers = [...receiver.perKey.keys()].filter((k) => !jobKeys.has(k)).length;
     const repeats = [...receiver.perKey.values()].reduce((a, c) => a + c - 1, 0);
     const notDelivered = stored.length - delivered;
-    const ok = missingStored === 0 && notDelivered === 0 && twice === 0 && strangers === 0;
-    out.push(
-      [`SIGKILLed: web ${WEB} (→ pid ${newWeb}), worker 1 (→ pid ${newWorker})`, 'replaced', 'by the primary ✓'],
-      ['acknowledged (2xx) leads', fmt(acked.size), `${fmt(result.errors)} requests cut off by the kill`],
-      ['stored leads', fmt(stored.length), `acknowledged but missing: ${missingStored} ${missingStored ? '✗' : '✓'}`],
-      ['delivered leads (their job\'s key received)', fmt(delivered), `stored but not delivered: ${notDelivered} ${notDelivered ? '✗' : '✓'}${left ? ` (${left} jobs still open)` : ''}`],
-      ['unique Idempotency-Keys received', fmt(receiver.perKey.size), `leads with more than one key: ${twice} ${twice ? '✗' : '✓'}; unknown keys: ${strangers}`],
-      ['receipts in all', fmt(receiver.total()), `${repeats} repeats of a key already received (allowed)`],
-    );
-    return ok;
+    const f = (key: string, label: string, text: string) => bench.record(`fault-${key}`, `fault run: ${label}`, '', 'cluster', text);
+    console.log(`  fault run: web ${WEB} replaced by pid ${newWeb}, worker 1 by pid ${newWorker}`);
+    f('acked', 'acknowledged (2xx) leads · requests cut off by the kills', `${fmt(acked.size)} · ${fmt(result.errors)}`);
+    f('stored', 'stored leads · acknowledged but missing', `${fmt(stored.length)} · ${missingStored} ${missingStored ? '✗' : '✓'}`);
+    f('delivered', 'delivered leads (their job\'s key received) · stored but not delivered',
+      `${fmt(delivered)} · ${notDelivered} ${notDelivered ? '✗' : '✓'}${left ? ` (${left} jobs still open)` : ''}`);
+    f('keys', 'Idempotency-Keys received · leads with more than one key · unknown keys', `${fmt(receiver.perKey.size)} · ${twice} ${twice ? '✗' : '✓'} · ${strangers}`);
+    f('receipts', 'receipts in all · repeats of a key already received (allowed)', `${fmt(receiver.total())} · ${repeats}`);
+    bench.check(`fault run: every acknowledged lead stored (${missingStored} missing), every stored lead delivered (${notDelivered} not), ` +
+      `one key per lead (${twice} with more), no unknown key (${strangers}), some acknowledged (${acked.size})`,
+    missingStored === 0 && notDelivered === 0 && twice === 0 && strangers === 0 && acked.size > 0);
   } finally {
     await receiver.close();
   }

@@ -18,6 +18,7 @@
 //
 // Each engine gets a fresh database: SQLite in a temporary folder, PostgreSQL a fresh schema in
 // BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), dropped afterwards.
+// --smoke (npm run bench:smoke): 300 jobs, a 500-job backlog, 20 leads; goals not checked.
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -31,22 +32,14 @@ import { openDatabase, type DbHandle } from '../server/db/dialect.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import type { Database } from '../server/db/schema.ts';
 import { landingSecret, signRenderStamp } from '../server/lib/render-stamp.ts';
-import { engineFigures, pct, printTable, ROOT, type Engine } from './bench-kit.ts';
+import { argOf, eachEngine, ENGINE_LABEL, freshSchema, PG_URL, pct, redact, ROOT, sized, startBench, type Engine } from './bench-kit.ts';
+import { buildIfStale } from './build-if-stale.mjs';
 
-const ENGINES: Engine[] = ['sqlite', 'postgres'];
-const ENGINE_LABEL: Record<Engine, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
-
-const argOf = (name: string) => {
-  const hit = process.argv.slice(2).find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-  return hit === undefined ? undefined : hit.includes('=') ? hit.slice(hit.indexOf('=') + 1) : '';
-};
 const numArg = (name: string, fallback: number) => Number((argOf(name) || String(fallback)).replace(/[_,]/g, ''));
-const ONLY = argOf('only') as Engine | undefined;
-const JOBS = numArg('jobs', 20_000);
-const BACKLOG = numArg('backlog', 50_000);
-const LEADS = numArg('leads', 300);
+const JOBS = numArg('jobs', sized(20_000, 300));
+const BACKLOG = numArg('backlog', sized(50_000, 500));
+const LEADS = numArg('leads', sized(300, 20));
 const SUBMIT_GAP_MS = 10;
-const PG_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 /** The receiver listens on loopback: allowed as an operator allows an on-premise CRM (OUTBOUND_ALLOW_CIDRS). */
 const RECEIVER_RANGE = '127.0.0.1/32';
 const SECRET = 'whsec_bench';
@@ -56,7 +49,10 @@ const ms = (n: number) => (n >= 100 ? `${Math.round(n)}` : n >= 10 ? n.toFixed(1
 const sleep = (n: number) => new Promise((r) => setTimeout(r, n));
 const say = (line = '') => console.log(line);
 
-const { figures, record } = engineFigures();
+// The receiver listens on 127.0.0.1: the apps and workers here may deliver there (loopbackReceivers).
+const bench = startBench(`Leadroom delivery benchmark — ${os.cpus().length} CPU, Node ${process.version}; webhook receiver on 127.0.0.1 (200 at once)`,
+  ENGINE_LABEL, { loopbackReceivers: true });
+const { record } = bench;
 
 // ── The receiver ───────────────────────────────────────────────────────────────────────
 
@@ -153,13 +149,11 @@ async function prepare(engine: Engine, receiverUrl: string, leads: number): Prom
   let env: Record<string, string>;
   let drop = async () => {};
   if (engine === 'postgres') {
-    const schema = `bench_delivery_${crypto.randomBytes(4).toString('hex')}`;
-    handle = await openDatabase({ url: PG_URL, pgSchema: schema, poolSize: 10 });
-    const url = new URL(PG_URL);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    env = { DATABASE_URL: url.toString() };
-    drop = async () => void (await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(handle.db));
-    say(`  database: ${PG_URL.replace(/\/\/[^@/]*@/, '//…@')}, schema ${schema} (dropped afterwards)`);
+    const schema = await freshSchema('bench_delivery');
+    handle = await openDatabase({ url: PG_URL, pgSchema: schema.name, poolSize: 10 });
+    env = { DATABASE_URL: schema.url };
+    drop = schema.drop;
+    say(`  database: ${redact(PG_URL)}, schema ${schema.name} (dropped afterwards)`);
   } else {
     const file = path.join(dir, 'leadroom.sqlite');
     handle = await openDatabase({ url: file });
@@ -197,8 +191,8 @@ async function prepare(engine: Engine, receiverUrl: string, leads: number): Prom
   return {
     engine, handle, db, dir, env, shopId, shopCode: 'bench-dental', landingId, landingCode: 'implant', channelId, leadIds,
     async close() {
-      await drop();
       await handle.close();
+      await drop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -230,10 +224,13 @@ interface WorkerProcess {
   stop(): Promise<void>;
 }
 
+/** scripts/worker.ts as the build compiles it (what `npm run start:cluster` runs): it starts in half the time tsx takes. */
+const WORKER_ENTRY = path.join(ROOT, 'dist/app/scripts/worker.js');
+
 async function startWorker(b: Bench, n: number): Promise<WorkerProcess> {
   const dataDir = path.join(b.dir, `worker-${n}`);
   fs.mkdirSync(dataDir, { recursive: true });
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/worker.ts')], {
+  const proc = spawn(process.execPath, [WORKER_ENTRY], {
     cwd: ROOT,
     env: {
       ...process.env, ...b.env, DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'warn', SEED_DEMO: '0', WORKER: '1', INTAKE_WRITER_THREAD: '0',
@@ -274,7 +271,10 @@ async function drain(b: Bench, receiver: Receiver, n: number, workers: number, l
   await addJobs(b, n, FAR);
   const procs: WorkerProcess[] = [];
   try {
-    for (let i = 0; i < workers; i++) procs.push(await startWorker(b, i + 1));
+    // Every worker is up (its banner printed) before the jobs come due, so none has a head start.
+    const started = await Promise.allSettled(Array.from({ length: workers }, (_, i) => startWorker(b, i + 1)));
+    for (const r of started) if (r.status === 'fulfilled') procs.push(r.value);
+    for (const r of started) if (r.status === 'rejected') throw r.reason;
     const due = await makeDue(b);
     const ok = await receiver.until(n, 300_000);
     const last = receiver.times.at(-1) ?? performance.now();
@@ -285,6 +285,8 @@ async function drain(b: Bench, receiver: Receiver, n: number, workers: number, l
     const seconds = (last - first) / 1000;
     say(`  ${label}: ${fmt(receiver.count)} of ${fmt(n)} received${ok ? '' : ' (TIMED OUT)'} in ${seconds.toFixed(2)} s from the first receipt, ` +
       `${((last - due) / 1000).toFixed(2)} s from due; ${receiver.repeats ? `${receiver.repeats} REPEATED keys` : 'no key twice'}`);
+    bench.check(`${ENGINE_LABEL[b.engine]}, ${label}: every job received once (${fmt(receiver.perKey.size)} keys of ${fmt(n)}, ${receiver.repeats} repeats)`,
+      ok && receiver.perKey.size === n && !receiver.repeats);
     return { rate: receiver.count / Math.max(seconds, 0.001), seconds, fromDue: (last - due) / 1000 };
   } finally {
     for (const p of procs) await p.stop();
@@ -346,7 +348,6 @@ async function latency(b: Bench, receiver: Receiver): Promise<{ sorted: number[]
 }
 
 async function runEngine(engine: Engine, receiver: Receiver) {
-  say(`\n━━ ${ENGINE_LABEL[engine]} ━━`);
   const b = await prepare(engine, receiver.url, Math.max(JOBS, BACKLOG));
   try {
     // 2. End to end first, on a quiet database.
@@ -354,6 +355,7 @@ async function runEngine(engine: Engine, receiver: Receiver) {
     const p50 = e2e.sorted.length ? pct(e2e.sorted, 0.5) : NaN;
     const p99 = e2e.sorted.length ? pct(e2e.sorted, 0.99) : NaN;
     say(`  end to end: ${e2e.sorted.length} of ${LEADS} received${e2e.missing ? `, ${e2e.missing} MISSING` : ''}${e2e.early ? `, ${e2e.early} before the intake's answer arrived` : ''}`);
+    bench.check(`${ENGINE_LABEL[engine]}: every lead taken in was delivered (${e2e.missing} missing)`, e2e.missing === 0);
     record('e2e', `intake answer → webhook receipt, p50 / p99 (${LEADS} leads ${SUBMIT_GAP_MS} ms apart, worker in the app)`, 'p99 ≤ 1 s', engine,
       e2e.sorted.length ? `${ms(p50)} / ${ms(p99)} ms` : 'none', !e2e.missing && e2e.sorted.length > 0 && p99 <= 1000);
 
@@ -379,60 +381,18 @@ async function runEngine(engine: Engine, receiver: Receiver) {
   }
 }
 
-async function pgReachable(): Promise<string | null> {
-  const pg = (await import('pg')).default;
-  const c = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await c.connect();
-    await c.query('select 1');
-    return null;
-  } catch (err) {
-    return err instanceof Error ? err.message : String(err);
-  } finally {
-    await c.end().catch(() => {});
-  }
-}
-
 async function main() {
-  say(`\nLeadroom delivery benchmark — ${os.cpus().length} CPU, Node ${process.version}; webhook receiver on 127.0.0.1 (200 at once)`);
-  say('  workers: `npm run worker` processes (scripts/worker.ts), each with its own database connections; 20 sends in flight each');
+  say('  workers: `npm run worker` processes (scripts/worker.ts, built), each with its own database connections; 20 sends in flight each');
   const receiver = new Receiver();
   await receiver.start();
-  const skipped: Partial<Record<Engine, string>> = {};
   try {
-    for (const engine of ENGINES) {
-      if (ONLY && ONLY !== engine) {
-        skipped[engine] = 'not run (--only)';
-        continue;
-      }
-      if (engine === 'postgres') {
-        const problem = await pgReachable();
-        if (problem) {
-          skipped.postgres = 'not reachable';
-          say(`\n━━ PostgreSQL ━━\n  skipped: ${PG_URL.replace(/\/\/[^@/]*@/, '//…@')} is not reachable (${problem})`);
-          continue;
-        }
-      }
-      await runEngine(engine, receiver);
-    }
+    await eachEngine(bench, (engine) => runEngine(engine, receiver));
   } finally {
     await receiver.close();
   }
-
-  const rows: string[][] = [['figure', 'SQLite', 'PostgreSQL', 'goal']];
-  for (const f of figures) {
-    const cell = (e: Engine) => {
-      const v = f.values[e];
-      if (!v) return skipped[e] ?? '—';
-      return v.ok === undefined ? v.text : `${v.text} ${v.ok ? '✓' : '✗'}`;
-    };
-    rows.push([f.label, cell('sqlite'), cell('postgres'), f.goal]);
-  }
-  say('');
-  printTable(rows);
-  const missed = figures.filter((f) => Object.values(f.values).some((v) => v.ok === false));
-  say(missed.length ? `\n  goals missed: ${missed.map((f) => f.key).join(', ')}\n` : '\n  every goal met\n');
-  if (missed.length) process.exitCode = 1;
+  bench.finish();
 }
 
+if (!buildIfStale('  (building: npm run build)')) throw new Error('npm run build failed');
+if (!fs.existsSync(WORKER_ENTRY)) throw new Error(`${WORKER_ENTRY} is missing: npm run build`);
 await main();

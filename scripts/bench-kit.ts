@@ -1,8 +1,12 @@
-// Shared by the benchmark scripts: start our server (or `serve`) as a child process, wait
-// for it, and drive lead intake with a fixed number of keep-alive connections.
+// Shared by the benchmark scripts: start our server (or `serve`, a cluster, nginx, a webhook
+// receiver) as a child process, wait for it, and drive lead intake with a fixed number of
+// keep-alive connections or with wrk; and the run itself (startBench): the environment every
+// process of a bench shares, the engines in turn, each figure printed as it is measured, the
+// side-by-side table, smoke mode and the exit code; fresh PostgreSQL schemas and free ports.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { buildIfStale, serverEntry } from './build-if-stale.mjs';
 
@@ -48,27 +52,29 @@ async function waitForHttp(url: string, timeoutMs = 60_000): Promise<void> {
   }
 }
 
-/** Our server as `npm start` runs it (the build in dist/app, rebuilt when stale), on its own data directory. */
-export async function startServer(o: { dataDir: string; port: number; env?: Record<string, string> }): Promise<Child> {
+/** Our server as `npm start` runs it (the build in dist/app, rebuilt when stale), on its own data directory (and a free port unless given). */
+export async function startServer(o: { dataDir: string; port?: number; env?: Record<string, string> }): Promise<Child> {
   if (!buildIfStale('  (building: npm run build)')) throw new Error('npm run build failed');
   // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server under load.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const port = o.port ?? (await freePort());
   const proc = spawn(process.execPath, [...nodeArgs, serverEntry], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
     env: {
-      ...process.env, NODE_ENV: 'production', DATA_DIR: o.dataDir, DATABASE_URL: '', PORT: String(o.port), HOST: '127.0.0.1',
+      ...process.env, NODE_ENV: 'production', DATA_DIR: o.dataDir, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1',
       LOG_LEVEL: 'warn', INITIAL_ADMIN_PASSWORD: 'Bench-admin-2026!', ...o.env,
     },
   });
   proc.stdout!.resume();
-  const c = child(proc, `http://127.0.0.1:${o.port}`);
+  const c = child(proc, `http://127.0.0.1:${port}`);
   await waitForHttp(`${c.url}/api/health`);
   return c;
 }
 
-/** `serve` (the npm package) on a directory. */
-export async function startServe(dir: string, port: number): Promise<Child> {
+/** `serve` (the npm package) on a directory (on a free port unless given). */
+export async function startServe(dir: string, port?: number): Promise<Child> {
+  port ??= await freePort();
   const main = path.join(ROOT, 'node_modules/serve/build/main.js');
   const proc = spawn(process.execPath, [main, '-L', '-n', '-l', `tcp://127.0.0.1:${port}`, dir], { cwd: ROOT, stdio: 'ignore' });
   const c = child(proc, `http://127.0.0.1:${port}`);
@@ -158,16 +164,21 @@ export async function tokenOf(pageUrl: string): Promise<string> {
 }
 
 /**
- * wrk (Debian's package) generates the HTTP load: a C program on its own thread takes a
- * fraction of the CPU a Node load generator would, and on a 2-core machine that CPU is the
- * server's. Installed with apt-get when missing (as .ci/run installs Chromium).
+ * The Debian programs the benches drive: wrk generates the HTTP load (a C program on its own
+ * thread takes a fraction of the CPU a Node load generator would, and on a 2-core machine that
+ * CPU is the server's); nginx is bench:cluster's yardstick and proxy. Installed with apt-get
+ * when missing (.ci/run installs both before the smoke run, as it installs Chromium).
  */
-export function ensureWrk(): void {
-  const found = () => spawnSync('wrk', ['-v'], { stdio: 'ignore' }).error === undefined;
+export function ensureProgram(program: 'wrk' | 'nginx'): void {
+  const found = () => spawnSync(program, ['-v'], { stdio: 'ignore' }).error === undefined;
   if (found()) return;
-  console.log('  (installing wrk: apt-get install -y wrk)');
-  spawnSync('apt-get', ['install', '-y', '-q', 'wrk'], { stdio: 'ignore' });
-  if (!found()) throw new Error('wrk is needed for the HTTP load: apt-get install wrk');
+  console.log(`  (installing ${program}: apt-get install -y ${program})`);
+  spawnSync('apt-get', ['install', '-y', '-q', program], { stdio: 'ignore' });
+  if (!found()) {
+    spawnSync('apt-get', ['update', '-qq'], { stdio: 'ignore' });
+    spawnSync('apt-get', ['install', '-y', '-q', program], { stdio: 'ignore' });
+  }
+  if (!found()) throw new Error(`${program} is needed: apt-get install ${program}`);
 }
 
 /** Runs wrk with one thread (the other core is the server's) and returns what it printed. */
@@ -226,12 +237,13 @@ export interface ClusterChild extends Child {
   replaced(role: 'web' | 'worker', n: number, oldPid: number, timeoutMs?: number): Promise<number>;
 }
 
-export async function startCluster(o: { port: number; env: Record<string, string> }): Promise<ClusterChild> {
+export async function startCluster(o: { port?: number; env: Record<string, string> }): Promise<ClusterChild> {
   if (!buildIfStale('  (building: npm run build)')) throw new Error('npm run build failed');
+  const port = o.port ?? (await freePort());
   const proc = spawn(process.execPath, [path.join(ROOT, 'scripts/cluster.mjs')], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(o.port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', INITIAL_ADMIN_PASSWORD: 'Bench-admin-2026!', ...o.env },
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', INITIAL_ADMIN_PASSWORD: 'Bench-admin-2026!', ...o.env },
   });
   const pids = { web: new Map<number, number>(), worker: new Map<number, number>() };
   let log = '';
@@ -244,7 +256,7 @@ export async function startCluster(o: { port: number; env: Record<string, string
   };
   proc.stdout!.on('data', onLine);
   proc.stderr!.on('data', onLine);
-  const c = child(proc, `http://127.0.0.1:${o.port}`);
+  const c = child(proc, `http://127.0.0.1:${port}`);
   const until = Date.now() + 120_000;
   while (!banner) {
     if (proc.exitCode !== null) throw new Error(`start:cluster exited (${proc.exitCode}):\n${log}`);
@@ -267,6 +279,7 @@ export async function startCluster(o: { port: number; env: Record<string, string
 
 /** nginx (Debian's) on a config written to `dir` (its pid and logs there too). */
 export async function startNginx(dir: string, conf: string, url: string): Promise<Child> {
+  ensureProgram('nginx');
   fs.mkdirSync(path.join(dir, 'logs'), { recursive: true });
   const file = path.join(dir, 'nginx.conf');
   fs.writeFileSync(file, conf);
@@ -286,7 +299,7 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(port: number): Promise<Receiver> {
+export async function startReceiver(port = 0): Promise<Receiver> {
   const perKey = new Map<string, number>();
   let total = 0;
   const server = http.createServer((req, res) => {
@@ -301,7 +314,7 @@ export async function startReceiver(port: number): Promise<Receiver> {
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${port}/leads`,
+    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/leads`,
     perKey,
     total: () => total,
     async close() {
@@ -322,26 +335,250 @@ export function printTable(rows: string[][]): void {
 
 /** The engines the side-by-side benches measure. */
 export type Engine = 'sqlite' | 'postgres';
+export const ENGINE_LABEL: Record<Engine, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 
-/** One row of a side-by-side table: per engine, what to print and whether the goal is met (undefined: no goal). */
-export interface Figure {
+/** One row of a side-by-side table: per column, what to print and whether the goal is met (undefined: no goal). */
+export interface Figure<C extends string = Engine> {
   key: string;
   label: string;
   goal: string;
-  values: Partial<Record<Engine, { text: string; ok?: boolean }>>;
+  values: Partial<Record<C, { text: string; ok?: boolean }>>;
 }
 
-/** The figures of a run, recorded engine by engine into rows keyed by `key`. */
-export function engineFigures() {
-  const figures: Figure[] = [];
+// ── A bench run ────────────────────────────────────────────────────────────────────────
+
+/** `--name=value` → 'value', `--name` → '', absent → undefined. */
+export function argOf(name: string): string | undefined {
+  const hit = process.argv.slice(2).find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  return hit === undefined ? undefined : hit.includes('=') ? hit.slice(hit.indexOf('=') + 1) : '';
+}
+
+/**
+ * `--smoke`: does the bench still run to its end? Tiny data, a second or two of load, every
+ * engine (PostgreSQL out of reach is a failure, not a skip), no goals: a smoke run's figures
+ * mean nothing on a loaded machine. `npm run bench:smoke` runs every bench so, in CI.
+ */
+export const SMOKE = argOf('smoke') !== undefined;
+
+/** The full run's size, or the smoke run's. */
+export const sized = <T>(full: T, smoke: T): T => (SMOKE ? smoke : full);
+
+/**
+ * One LANDING_SECRET for every process of a bench run. Without it each process signs forms with
+ * the secret file of its own data directory, and a second process on the same PostgreSQL
+ * database refuses to start (the database keeps the secret's fingerprint; render-stamp.ts). A
+ * fixed value, not a random one: bench:leads reuses its databases from run to run, and each
+ * keeps the fingerprint of the first secret it saw.
+ */
+export const BENCH_LANDING_SECRET = 'leadroom-bench-landing-secret, not for production';
+
+/**
+ * Set in this process's environment, so an app built here (build() reads process.env) and every
+ * child a bench starts (each inherits it) agree: the landing secret, and — for a bench whose
+ * apps or workers deliver to a webhook receiver on 127.0.0.1 — the loopback range the delivery's
+ * outbound-address guard would otherwise refuse.
+ */
+function shareEnv(o: { loopbackReceivers?: boolean }): void {
+  process.env.LANDING_SECRET ||= BENCH_LANDING_SECRET;
+  if (o.loopbackReceivers) process.env.OUTBOUND_ALLOW_CIDRS = '127.0.0.0/8';
+}
+
+export interface Bench<C extends string> {
+  /** A figure of one column, printed at once (a later failure loses nothing); `ok` says whether it meets its goal. */
+  record(key: string, label: string, goal: string, column: C, text: string, ok?: boolean): void;
+  /** A figure no column changes (a page's bytes, its Lighthouse scores): printed at once, and in a table of its own. */
+  recordOnce(key: string, label: string, goal: string, text: string, ok?: boolean): void;
+  /** A check of correctness, not speed (stored rows = acknowledged leads): a failure even in smoke mode. */
+  check(what: string, passed: boolean): void;
+  /** Measures one column; a throw is that column's failure, reported, and the run goes on with the next. */
+  column(column: C, measure: () => Promise<void>): Promise<boolean>;
+  /** A part outside the columns (what no engine changes), with the same handling of a failure. */
+  part(title: string, measure: () => Promise<void>): Promise<boolean>;
+  /** A column not measured: `--only`, or its database out of reach (`unreachable`: a failure in smoke mode). */
+  skip(column: C, why: string, unreachable?: boolean): void;
+  /** The figures side by side, what failed, and the exit code: 1 on a failure, and outside smoke mode on a missed goal. */
+  finish(): void;
+}
+
+/**
+ * A bench run over `columns` (the engines, or setups such as a cluster): shares the environment
+ * of its processes (shareEnv) and says whether this is a smoke run.
+ */
+export function startBench<C extends string = Engine>(title: string, columns: Record<C, string>, o: { loopbackReceivers?: boolean } = {}): Bench<C> {
+  shareEnv(o);
+  const figures: Figure<C>[] = [];
+  const once: Array<{ key: string; label: string; goal: string; text: string; ok?: boolean }> = [];
+  // A smoke run's figures are not held against their goals: no ✓ or ✗ beside them.
+  const verdict = (ok?: boolean) => (ok === undefined || SMOKE ? '' : ok ? ' ✓' : ' ✗');
+  const printed = (label: string, goal: string, text: string, ok?: boolean) =>
+    console.log(`  ▸ ${label.trim()}: ${text}${goal ? `  (goal ${goal}${verdict(ok)})` : verdict(ok)}`);
+  const mark = (v: { text: string; ok?: boolean }) => `${v.text}${verdict(v.ok)}`;
+  const notMeasured: Partial<Record<C, string>> = {};
+  const failures: string[] = [];
+  const fail = (what: string, err?: unknown) => {
+    failures.push(err === undefined ? what : `${what} (${(err instanceof Error ? err.message : String(err)).split('\n')[0]})`);
+    console.error(`  ✗ ${what}${err === undefined ? '' : `: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`}`);
+  };
+  const guarded = async (name: string, measure: () => Promise<void>) => {
+    const t0 = performance.now();
+    try {
+      await measure();
+      console.log(`  (${name}: ${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+      return true;
+    } catch (err) {
+      fail(`${name} failed`, err);
+      return false;
+    }
+  };
+  console.log(`\n${title}${SMOKE ? ' — SMOKE RUN (tiny data, short load, goals not checked)' : ''}`);
   return {
-    figures,
-    record(key: string, label: string, goal: string, engine: Engine, text: string, ok?: boolean) {
+    record(key, label, goal, column, text, ok) {
       let f = figures.find((x) => x.key === key);
       if (!f) figures.push((f = { key, label, goal, values: {} }));
-      f.values[engine] = { text, ok };
+      f.values[column] = { text, ok };
+      printed(label, goal, text, ok);
+    },
+    recordOnce(key, label, goal, text, ok) {
+      once.push({ key, label, goal, text, ok });
+      printed(label, goal, text, ok);
+    },
+    check(what, passed) {
+      if (!passed) fail(what);
+    },
+    async column(column, measure) {
+      console.log(`\n━━ ${columns[column]} ━━`);
+      const ok = await guarded(columns[column], measure);
+      if (!ok) notMeasured[column] = 'FAILED';
+      return ok;
+    },
+    async part(name, measure) {
+      console.log(`\n━━ ${name} ━━`);
+      return guarded(name, measure);
+    },
+    skip(column, why, unreachable = false) {
+      notMeasured[column] = unreachable ? 'not reachable' : why;
+      console.log(`\n━━ ${columns[column]} ━━\n  skipped: ${why}`);
+      if (unreachable && SMOKE) fail(`${columns[column]}: a smoke run runs every engine`);
+    },
+    finish() {
+      const keys = Object.keys(columns) as C[];
+      if (once.length) {
+        console.log('');
+        printTable([['figure', 'value', 'goal'], ...once.map((f) => [f.label, mark(f), f.goal])]);
+      }
+      if (figures.length) {
+        const rows: string[][] = [['figure', ...keys.map((k) => columns[k]), 'goal']];
+        for (const f of figures) {
+          const cell = (k: C) => {
+            const v = f.values[k];
+            return v ? mark(v) : (notMeasured[k] ?? '—');
+          };
+          rows.push([f.label, ...keys.map(cell), f.goal]);
+        }
+        console.log('');
+        printTable(rows);
+      }
+      const missed = [...once.filter((f) => f.ok === false), ...figures.filter((f) => Object.values<{ ok?: boolean } | undefined>(f.values).some((v) => v?.ok === false))];
+      console.log('');
+      if (SMOKE) console.log('  goals not checked (smoke run)');
+      else console.log(missed.length ? `  goals missed: ${missed.map((f) => f.key).join(', ')}` : '  every goal met');
+      if (failures.length) console.log(`  FAILED: ${failures.join('; ')}`);
+      console.log('');
+      if (failures.length || (!SMOKE && missed.length)) process.exitCode = 1;
     },
   };
+}
+
+/**
+ * SQLite, then PostgreSQL, each through `measure` as a column of `bench`: `--only=sqlite|postgres`
+ * leaves the other out, and PostgreSQL out of reach is skipped (a failure in smoke mode).
+ */
+export async function eachEngine(bench: Bench<Engine>, measure: (engine: Engine) => Promise<void>): Promise<void> {
+  const only = argOf('only');
+  if (only !== undefined && only !== 'sqlite' && only !== 'postgres') throw new Error(`--only=${only}: sqlite or postgres`);
+  for (const engine of Object.keys(ENGINE_LABEL) as Engine[]) {
+    if (only && only !== engine) {
+      bench.skip(engine, 'not run (--only)');
+      continue;
+    }
+    const problem = engine === 'postgres' ? await pgReachable() : null;
+    if (problem) bench.skip(engine, `${redact(PG_URL)} is not reachable (${problem})`, true);
+    else await bench.column(engine, () => measure(engine));
+  }
+}
+
+// ── Databases and ports ────────────────────────────────────────────────────────────────
+
+/** The PostgreSQL server the benches use (a schema of their own in it). */
+export const PG_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A database URL with its password left out, for the console. */
+export const redact = (url: string) => url.replace(/\/\/[^@/]*@/, '//…@');
+
+/** PG_URL on one schema (the server and the workers take the schema from the URL's options). */
+export function pgUrlOf(schema: string): string {
+  const u = new URL(PG_URL);
+  u.searchParams.set('options', `-c search_path=${schema}`);
+  return u.toString();
+}
+
+async function pgQuery<T extends object = Record<string, unknown>>(text: string): Promise<T[]> {
+  const pg = (await import('pg')).default;
+  const c = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 5000 });
+  await c.connect();
+  try {
+    return (await c.query<T>(text)).rows;
+  } finally {
+    await c.end().catch(() => {});
+  }
+}
+
+/** Null when PG_URL answers, else why not. */
+export async function pgReachable(): Promise<string | null> {
+  try {
+    await pgQuery('select 1');
+    return null;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+let schemaSeq = 0;
+
+/**
+ * A fresh schema of PG_URL for this run, `<prefix>_<pid>_<n>`: runs side by side on one server
+ * never share one, and the schemas a killed run left (its pid gone) are dropped here first.
+ */
+export async function freshSchema(prefix: string): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+  const left = await pgQuery<{ nspname: string }>(`select nspname from pg_namespace where nspname like '${prefix}\\_%'`);
+  for (const { nspname } of left) {
+    const pid = Number(new RegExp(`^${prefix}_(\\d+)_\\d+$`).exec(nspname)?.[1]);
+    if (pid && pid !== process.pid && !alive(pid)) await pgQuery(`drop schema if exists "${nspname}" cascade`);
+  }
+  const name = `${prefix}_${process.pid}_${++schemaSeq}`;
+  await pgQuery(`drop schema if exists "${name}" cascade; create schema "${name}"`);
+  return { name, url: pgUrlOf(name), drop: async () => void (await pgQuery(`drop schema if exists "${name}" cascade`)) };
+}
+
+/** A port free now (the system's pick), so benches on a shared machine never collide on a fixed one. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
 }
 
 /** The p-th quantile (0…1) of ascending numbers, nearest rank. */

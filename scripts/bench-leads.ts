@@ -32,6 +32,8 @@
 // --only=sqlite|postgres runs one engine; --only-figures=<groups> (comma-separated) runs only those
 // groups of figures, with their plans: list (1), search (2), stats (3), allocation (4), live (5),
 // personal (6), contract (7), ads (8) — e.g. --only-figures=contract,ads while working on the money screens.
+// --smoke (npm run bench:smoke): 2,000 leads seeded afresh on each engine (dropped afterwards), a few
+// requests per figure, a 500-row import, goals not checked.
 //
 // Each engine gets a bulk-seeded database (scripts/seed-bulk.ts), made on the first run and reused
 // afterwards: SQLite in <tmp>/leadroom-bench-leads/<rows>/, PostgreSQL in the schema
@@ -63,19 +65,11 @@ import { adSpendRepository } from '../server/modules/ad-spend/ad-spend.repositor
 import { benchImport } from './bench-import.ts';
 import { IMPORT_SOURCE } from '../contracts/data-insertion.ts';
 import { benchExport } from './bench-export.ts';
-import { engineFigures, pct, printTable, type Engine } from './bench-kit.ts';
+import { argOf, eachEngine, ENGINE_LABEL, freePort, freshSchema, PG_URL, pct, pgUrlOf, redact, sized, SMOKE, startBench, type Engine } from './bench-kit.ts';
 import { buildIfStale, serverEntry } from './build-if-stale.mjs';
 
-const ENGINES: Engine[] = ['sqlite', 'postgres'];
-const ENGINE_LABEL: Record<Engine, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
-
-const argOf = (name: string) => {
-  const hit = process.argv.slice(2).find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-  return hit === undefined ? undefined : hit.includes('=') ? hit.slice(hit.indexOf('=') + 1) : '';
-};
-const ROWS = Number((argOf('rows') || '1000000').replace(/[_,]/g, ''));
+const ROWS = Number((argOf('rows') || sized('1000000', '2000')).replace(/[_,]/g, ''));
 const RESEED = argOf('reseed') !== undefined;
-const ONLY = argOf('only') as Engine | undefined;
 const FIGURE_GROUPS = ['list', 'search', 'stats', 'allocation', 'live', 'personal', 'contract', 'ads'] as const;
 type FigureGroup = (typeof FIGURE_GROUPS)[number];
 const ONLY_FIGURES = argOf('only-figures')?.split(',').map((g) => g.trim()).filter(Boolean);
@@ -83,16 +77,18 @@ const unknownGroups = ONLY_FIGURES?.filter((g) => !(FIGURE_GROUPS as readonly st
 if (unknownGroups.length) throw new Error(`--only-figures: unknown ${unknownGroups.join(', ')} (groups: ${FIGURE_GROUPS.join(', ')})`);
 /** Whether this run measures a group of figures (all of them without --only-figures). */
 const want = (g: FigureGroup) => !ONLY_FIGURES || ONLY_FIGURES.includes(g);
-const PG_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-const PG_SCHEMA = `bench_leads_${ROWS}`;
-const SQLITE_DIR = path.join(os.tmpdir(), 'leadroom-bench-leads', String(ROWS));
+// Reused from run to run; a smoke run's are fresh (a temporary folder, a schema of its own) and go afterwards.
+let PG_SCHEMA = `bench_leads_${ROWS}`;
+let SQLITE_DIR = path.join(os.tmpdir(), 'leadroom-bench-leads', String(ROWS));
 const SHOP_CODE = 'bulk-dental-01';
-const LIST_REQUESTS = 50;
-const SEARCH_REQUESTS = 50;
-const STATS_REQUESTS = 20;
+const LIST_REQUESTS = sized(50, 5);
+const SEARCH_REQUESTS = sized(50, 5);
+const STATS_REQUESTS = sized(20, 3);
 const ALLOCATE = 1000;
-const ALLOCATION_ROUNDS = 3;
-const SUBMISSIONS = 200;
+const ALLOCATION_ROUNDS = sized(3, 1);
+const SUBMISSIONS = sized(200, 20);
+/** Requests per figure of the personal-data and money steps (their own defaults outside a smoke run). */
+const STEP_REQUESTS = sized(undefined, 3);
 const SUBMIT_GAP_MS = 20;
 /** The phones the bench submits start with this (seeded phones never do: theirs are 010 + 2000…9999 + four digits). */
 const BENCH_PHONE = '0100';
@@ -101,7 +97,8 @@ const BENCH_NAME = '벤치테스트';
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => (n >= 100 ? `${Math.round(n)}` : n >= 10 ? n.toFixed(1) : n.toFixed(2));
 
-const { figures, record } = engineFigures();
+const bench = startBench(`Leadroom lead-screen benchmark — ${fmt(ROWS)} leads, ${os.cpus().length} CPU, Node ${process.version}`, ENGINE_LABEL);
+const { record } = bench;
 const say = (line = '') => console.log(line);
 
 // ── HTTP ───────────────────────────────────────────────────────────────────────────────
@@ -224,7 +221,7 @@ async function open(engine: Engine): Promise<DbHandle> {
 
 /** The bench database of an engine: seeded on the first run (or with --reseed), reused afterwards. */
 async function prepare(engine: Engine): Promise<void> {
-  const where = engine === 'sqlite' ? path.join(SQLITE_DIR, 'leadroom.sqlite') : `${PG_URL.replace(/\/\/[^@/]*@/, '//…@')}, schema ${PG_SCHEMA}`;
+  const where = engine === 'sqlite' ? path.join(SQLITE_DIR, 'leadroom.sqlite') : `${redact(PG_URL)}, schema ${PG_SCHEMA}`;
   let have = 0;
   if (!RESEED && (engine === 'postgres' || fs.existsSync(path.join(SQLITE_DIR, 'leadroom.sqlite')))) {
     const h = await open(engine);
@@ -239,28 +236,26 @@ async function prepare(engine: Engine): Promise<void> {
     say(`  database: ${where} (${fmt(have)} leads, reused; --reseed to make it again)`);
     return;
   }
-  say(`  database: ${where} — seeding ${fmt(ROWS)} leads (once; later runs reuse it)`);
+  say(`  database: ${where} — seeding ${fmt(ROWS)} leads (${SMOKE ? 'dropped afterwards' : 'once; later runs reuse it'})`);
   const r = await seedBulk({ db: engine === 'sqlite' ? path.join(SQLITE_DIR, 'leadroom.sqlite') : PG_URL, schema: engine === 'postgres' ? PG_SCHEMA : undefined, leads: ROWS, fresh: true });
   say(`  seeded: ${fmt(r.leads)} leads, ${fmt(r.events)} events in ${r.seconds.toFixed(1)} s`);
   record('seed', `seed:bulk ${fmt(ROWS)} leads (+ events, indexes, ANALYZE)`, 'minutes', engine, `${r.seconds.toFixed(0)} s`);
 }
 
-async function pgReachable(): Promise<string | null> {
-  const pg = (await import('pg')).default;
-  const c = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
+async function runEngine(engine: Engine) {
+  // A smoke run's database is its own, made afresh and dropped at the end.
+  const smokeSchema = SMOKE && engine === 'postgres' ? await freshSchema('bench_leads_smoke') : null;
+  if (smokeSchema) PG_SCHEMA = smokeSchema.name;
+  if (SMOKE && engine === 'sqlite') SQLITE_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'leadroom-bench-leads-smoke-'));
   try {
-    await c.connect();
-    await c.query('select 1');
-    return null;
-  } catch (err) {
-    return err instanceof Error ? err.message : String(err);
+    await measure(engine);
   } finally {
-    await c.end().catch(() => {});
+    await smokeSchema?.drop();
+    if (SMOKE && engine === 'sqlite') fs.rmSync(SQLITE_DIR, { recursive: true, force: true });
   }
 }
 
-async function runEngine(engine: Engine) {
-  say(`\n━━ ${ENGINE_LABEL[engine]} ━━`);
+async function measure(engine: Engine) {
   await prepare(engine);
   const handle = await open(engine);
   const db = handle.db;
@@ -349,7 +344,7 @@ async function runEngine(engine: Engine) {
           .where('deleted_at', 'is', null).orderBy('created_at', 'desc').limit(ALLOCATE).execute()
       ).map((r) => r.id);
       // A small seed may have fewer unassigned leads in the shop than that: the label says how many.
-      if (ids.length < 10) throw new Error(`only ${ids.length} unassigned leads in ${SHOP_CODE}`);
+      if (ids.length < sized(10, 1)) throw new Error(`only ${ids.length} unassigned leads in ${SHOP_CODE}`);
       const input = { mode: 'round-robin', counselorIds, leadIds: ids };
       const previews: number[] = [];
       const applies: number[] = [];
@@ -389,7 +384,7 @@ async function runEngine(engine: Engine) {
     const contract = want('contract') ? await yearContract(db, shopId) : null;
     if (want('contract')) {
       const c = contract!;
-      const r = await benchContractStatus(base, s.cookie, shopId, c.id);
+      const r = await benchContractStatus(base, s.cookie, shopId, c.id, STEP_REQUESTS);
       say(`  contract ${c.id} (${c.starts_on} … ${c.ends_on}): ${fmt(r.counted)} counted over ${r.days} days; ${fmt(r.leadsTotal)} leads behind the count`);
       record('contract-status', `계약 현황, 12-month contract, ${fmt(r.counted)} counted (GET …/contracts/status?contractId=)`, 'p95 ≤ 100 ms', engine,
         `${ms(pct(r.status, 0.5))} / ${ms(pct(r.status, 0.95))} ms`, pct(r.status, 0.95) <= 100);
@@ -400,11 +395,11 @@ async function runEngine(engine: Engine) {
     // 8. A month of 광고 현황 over the 20 shops: in-process on the bench's handle (one adFigures call), and over HTTP (a request per shop).
     const shopIds = (await db.selectFrom('shops').select('id').where('shop_code', 'like', 'bulk-%').orderBy('id').execute()).map((r) => r.id);
     if (want('ads')) {
-      const inProcess = await benchAdFiguresInProcess(db, shopIds, monthFrom, monthTo);
+      const inProcess = await benchAdFiguresInProcess(db, shopIds, monthFrom, monthTo, STEP_REQUESTS);
       record('ads-inprocess', `광고 현황, a month × ${shopIds.length} shops: adFigures() in-process, one call`, 'p95 ≤ 200 ms', engine,
         `${ms(pct(inProcess.sorted, 0.5))} / ${ms(pct(inProcess.sorted, 0.95))} ms`, pct(inProcess.sorted, 0.95) <= 200);
       const marketer = await login(base, 'bulk-marketer', BULK_PASSWORD);
-      const http = await benchAdFiguresHttp(base, marketer.cookie, shopIds, monthFrom, monthTo);
+      const http = await benchAdFiguresHttp(base, marketer.cookie, shopIds, monthFrom, monthTo, STEP_REQUESTS);
       record('ads-http', `  over HTTP: sum of ${shopIds.length} GET /api/shops/:shopId/ad-spend in turn (per round)`, '', engine,
         `${ms(pct(http.rounds, 0.5))} / ${ms(pct(http.rounds, 0.95))} ms`);
       record('ads-http-one', '  over HTTP: one of those requests (one shop, a month)', '', engine,
@@ -559,8 +554,8 @@ async function liveLatency(engine: Engine, s: Session, db: Kysely<Database>, sho
 
 // ── Personal data ─────────────────────────────────────────────────────────────────────
 
-const IMPORT_ROWS = 50_000;
-const EXPORT_ROWS = 100_000;
+const IMPORT_ROWS = sized(50_000, 500);
+const EXPORT_ROWS = sized(100_000, 1000);
 
 /** The peak and current resident memory of a process, in MB (Linux /proc). */
 function memoryOf(pid: number): { peak: number; now: number } {
@@ -573,46 +568,48 @@ function memoryOf(pid: number): { peak: number; now: number } {
 async function serverProcess(engine: Engine, handle: DbHandle): Promise<{ base: string; pid: number; stop(): Promise<void> }> {
   if (!buildIfStale('  building the server for the export step…')) throw new Error('build failed');
   const { spawn } = await import('node:child_process');
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = await freePort();
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>), PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: '0', WORKER: '0', LOG_LEVEL: 'warn', NODE_ENV: 'production',
     INTAKE_WRITER_THREAD: '0',
   };
+  // Its LANDING_SECRET is the bench's (startBench): on PostgreSQL the database refuses a process with another.
   if (engine === 'sqlite') env.DATA_DIR = SQLITE_DIR;
   else {
     env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'leadroom-bench-export-'));
-    const url = new URL(PG_URL);
-    url.searchParams.set('options', `-c search_path=${handle.pg!.schema}`);
-    env.DATABASE_URL = url.toString();
+    env.DATABASE_URL = pgUrlOf(handle.pg!.schema);
   }
   const child = spawn(process.execPath, [serverEntry], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (b) => (err += b));
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited: ${err}`);
-    if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) break;
-    if (Date.now() > deadline) throw new Error(`server did not start: ${err}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return {
-    base,
-    pid: child.pid!,
-    async stop() {
+  const stop = async () => {
+    if (child.exitCode === null) {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
-    },
+    }
+    if (engine === 'postgres') fs.rmSync(env.DATA_DIR!, { recursive: true, force: true });
   };
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const problem = child.exitCode !== null ? 'server exited' : Date.now() > deadline ? 'server did not start' : null;
+    if (problem) {
+      await stop();
+      throw new Error(`${problem}: ${err}`);
+    }
+    if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { base, pid: child.pid!, stop };
 }
 
 async function personalData(engine: Engine, base: string, owner: Session, db: Kysely<Database>, shopId: number, month: string, handle: DbHandle) {
   // The marketer may enter all 20 shops and write DB 등록; the owner reads the access record and may export.
   const marketer = await login(base, 'bulk-marketer', BULK_PASSWORD);
-  const search = await benchGlobalSearch(base, marketer.cookie);
+  const search = await benchGlobalSearch(base, marketer.cookie, STEP_REQUESTS);
   record('global-search', 'global search, last four, 20 shops (p50 / p95)', 'p95 ≤ 50 ms', engine,
     `${ms(pct(search, 0.5))} / ${ms(pct(search, 0.95))} ms`, pct(search, 0.95) <= 50);
-  const record1 = await benchAccessRecord(base, owner.cookie, shopId, month);
+  const record1 = await benchAccessRecord(base, owner.cookie, shopId, month, STEP_REQUESTS);
   record('access-record', `access record, first page of ${month} (p50 / p95)`, 'p95 ≤ 50 ms', engine,
     `${ms(pct(record1, 0.5))} / ${ms(pct(record1, 0.95))} ms`, pct(record1, 0.95) <= 50);
 
@@ -648,39 +645,5 @@ async function personalData(engine: Engine, base: string, owner: Session, db: Ky
 
 // ── Main ───────────────────────────────────────────────────────────────────────────────
 
-async function main() {
-  say(`\nLeadroom lead-screen benchmark — ${fmt(ROWS)} leads, ${os.cpus().length} CPU, Node ${process.version}`);
-  const skipped: Partial<Record<Engine, string>> = {};
-  for (const engine of ENGINES) {
-    if (ONLY && ONLY !== engine) {
-      skipped[engine] = 'not run (--only)';
-      continue;
-    }
-    if (engine === 'postgres') {
-      const problem = await pgReachable();
-      if (problem) {
-        skipped.postgres = 'not reachable';
-        say(`\n━━ PostgreSQL ━━\n  skipped: ${PG_URL.replace(/\/\/[^@/]*@/, '//…@')} is not reachable (${problem})`);
-        continue;
-      }
-    }
-    await runEngine(engine);
-  }
-
-  const rows: string[][] = [['figure', 'SQLite', 'PostgreSQL', 'goal']];
-  for (const f of figures) {
-    const cell = (e: Engine) => {
-      const v = f.values[e];
-      if (!v) return skipped[e] ?? '—';
-      return v.ok === false ? `${v.text} MISS` : v.text;
-    };
-    rows.push([f.label, cell('sqlite'), cell('postgres'), f.goal]);
-  }
-  say('');
-  printTable(rows);
-  const missed = figures.filter((f) => Object.values(f.values).some((v) => v.ok === false));
-  say(missed.length ? `\n  goals missed: ${missed.map((f) => f.key).join(', ')}\n` : '\n  every goal met\n');
-  if (missed.length) process.exitCode = 1;
-}
-
-await main();
+await eachEngine(bench, runEngine);
+bench.finish();

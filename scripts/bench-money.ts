@@ -59,13 +59,13 @@ export interface ContractStatusFigure {
   leadsTotal: number;
 }
 
-/** 계약 현황 of one contract, then the first page of its counted leads, each STATUS_REQUESTS / LEADS_REQUESTS times. */
-export async function benchContractStatus(base: string, cookie: string, shopId: number, contractId: number): Promise<ContractStatusFigure> {
-  const status = await repeat<ContractStatusResponse>(base, cookie, `${pathOf(shopContractsApi.status.path, { shopId })}?${new URLSearchParams({ contractId: String(contractId) })}`, STATUS_REQUESTS);
+/** 계약 현황 of one contract, then the first page of its counted leads, each `n` times (STATUS_REQUESTS / LEADS_REQUESTS). */
+export async function benchContractStatus(base: string, cookie: string, shopId: number, contractId: number, n?: number): Promise<ContractStatusFigure> {
+  const status = await repeat<ContractStatusResponse>(base, cookie, `${pathOf(shopContractsApi.status.path, { shopId })}?${new URLSearchParams({ contractId: String(contractId) })}`, n ?? STATUS_REQUESTS);
   const figures = status.last.contracts[0];
   if (!figures || figures.contract.id !== contractId) throw new Error(`contract status: contract ${contractId} missing from the answer`);
   const leadsPath = `${pathOf(shopContractsApi.leads.path, { shopId, id: contractId })}?${new URLSearchParams({ kind: 'counted', page: '1', pageSize: '20' })}`;
-  const leads = await repeat<{ items: unknown[]; total: number }>(base, cookie, leadsPath, LEADS_REQUESTS);
+  const leads = await repeat<{ items: unknown[]; total: number }>(base, cookie, leadsPath, n ?? LEADS_REQUESTS);
   return { status: status.sorted, leads: leads.sorted, counted: figures.counted, days: figures.days.length, leadsTotal: leads.last.total };
 }
 
@@ -75,13 +75,13 @@ export interface AdTotalsSeen {
   spend: number;
 }
 
-/** A month (or any period of Seoul days) of every shop's figures in one adFigures() call, AD_RUNS times on `db`. */
-export async function benchAdFiguresInProcess(db: Kysely<Database>, shopIds: readonly number[], from: string, to: string): Promise<{ sorted: number[]; totals: AdTotalsSeen }> {
+/** A month (or any period of Seoul days) of every shop's figures in one adFigures() call, `runs` times (AD_RUNS) on `db`. */
+export async function benchAdFiguresInProcess(db: Kysely<Database>, shopIds: readonly number[], from: string, to: string, runs = AD_RUNS): Promise<{ sorted: number[]; totals: AdTotalsSeen }> {
   const run = () => adFigures(db, { shopIds, from, to, byLanding: false });
   for (let i = 0; i < WARMUP; i++) await run();
   const times: number[] = [];
   let last: Awaited<ReturnType<typeof run>> | undefined;
-  for (let i = 0; i < AD_RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
     last = await run();
     times.push(performance.now() - t0);
@@ -90,8 +90,8 @@ export async function benchAdFiguresInProcess(db: Kysely<Database>, shopIds: rea
   return { sorted: times.sort((a, b) => a - b), totals: { leads, validLeads, spend } };
 }
 
-/** The same figures over HTTP: per round, one GET per shop in turn; sorted round sums, sorted single requests, and the shops' totals added up. */
-export async function benchAdFiguresHttp(base: string, cookie: string, shopIds: readonly number[], from: string, to: string): Promise<{ rounds: number[]; requests: number[]; totals: AdTotalsSeen }> {
+/** The same figures over HTTP: per round (AD_ROUNDS), one GET per shop in turn; sorted round sums, sorted single requests, and the shops' totals added up. */
+export async function benchAdFiguresHttp(base: string, cookie: string, shopIds: readonly number[], from: string, to: string, roundsWanted = AD_ROUNDS): Promise<{ rounds: number[]; requests: number[]; totals: AdTotalsSeen }> {
   const query = `?${new URLSearchParams({ from, to })}`;
   const round = async () => {
     let sum = 0;
@@ -111,7 +111,7 @@ export async function benchAdFiguresHttp(base: string, cookie: string, shopIds: 
   const rounds: number[] = [];
   const requests: number[] = [];
   let totals: AdTotalsSeen | undefined;
-  for (let i = 0; i < AD_ROUNDS; i++) {
+  for (let i = 0; i < roundsWanted; i++) {
     const r = await round();
     rounds.push(r.sum);
     requests.push(...r.each);

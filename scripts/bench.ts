@@ -1,6 +1,7 @@
 // npm run bench: what the back office costs to load, read from the SPA build's manifest.
 // Prints the gzip bytes of the JavaScript /bclog needs (goal ≤ 160 KB) and, for every
-// screen, its own chunk and what it adds on top of the shell it opens in.
+// screen, its own chunk and what it adds on top of the shell it opens in. No server, no database:
+// --smoke (npm run bench:smoke) is the same run.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
