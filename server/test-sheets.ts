@@ -2,6 +2,7 @@
 // files an attacker would — parts that unpack to gigabytes from a few kilobytes, headers that
 // lie about their size, sheets of nothing but empty rows — without building them in memory.
 import zlib from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
 
 const NS = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
 const REL_NS = 'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
@@ -106,4 +107,28 @@ export function sharedStringsBomb(count: number, length: number, o: { declaredSi
 /** Finding 2: a header, `empty` rows with nothing in them, then one lead. */
 export function emptyRowBomb(empty: number): Buffer {
   return xlsxOf(['이름', '연락처'], [['홍길동', '010-1234-5678']], { between: { unit: '<row r="2"></row>', times: empty } });
+}
+
+/**
+ * Asks for the health check and the landing page `view` again and again while `work` (an upload
+ * being read) is pending, and checks each answer: 200, and given while the work was still
+ * pending or within 5 s. The first two are asked while it is pending: they must answer then.
+ */
+export async function servingWhile<T>(app: FastifyInstance, work: Promise<T>, view = '/view/smile/implant'): Promise<T> {
+  let finished = false;
+  const watched = work.finally(() => (finished = true));
+  const answers: Array<{ url: string; status: number; during: boolean; ms: number }> = [];
+  do {
+    // inject() answers without a turn of the event loop: give the upload's I/O its turn, as real requests would.
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const url of ['/api/health', view]) {
+      const started = performance.now();
+      const res = await app.inject({ method: 'GET', url });
+      answers.push({ url, status: res.statusCode, during: !finished, ms: performance.now() - started });
+    }
+  } while (!finished);
+  const bad = answers.filter((a) => a.status !== 200 || (!a.during && a.ms > 5000));
+  if (bad.length) throw new Error(`not answered while the file was read: ${JSON.stringify(bad.slice(0, 3))}`);
+  if (!answers[0]!.during || !answers[1]!.during) throw new Error(`answered only after the file was read: ${JSON.stringify(answers.slice(0, 2))}`);
+  return watched;
 }

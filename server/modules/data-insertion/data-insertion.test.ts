@@ -10,7 +10,7 @@ import type { Client } from '../../test-helpers.ts';
 import { IMPORT_FAILED, IMPORT_INTERRUPTED, importsSettled } from './data-insertion.service.ts';
 import { luhn, parseReceivedAt, sensitiveValue, suggestMapping } from './import-rules.ts';
 import { BUILTIN_ACCOUNT_TYPES } from '../../../contracts/permissions.ts';
-import { emptyRowBomb, sharedStringsBomb } from '../../test-sheets.ts';
+import { emptyRowBomb, servingWhile, sharedStringsBomb } from '../../test-sheets.ts';
 
 let t: LandingTestApp;
 let marketer: Client;
@@ -324,32 +324,9 @@ describe('import', () => {
 });
 
 describe('files past the reader’s limits (issue 19)', () => {
-  /**
-   * Uploads `file` and, while it is being read, asks for the health check and the landing page
-   * again and again: each answer must come while the upload is still being handled, or within 5 s.
-   */
-  async function uploadWhileServing(file: Buffer, name: string) {
-    let finished = false;
-    const uploading = upload(marketer, file, name).finally(() => (finished = true));
-    const answers: Array<{ url: string; status: number; during: boolean; ms: number }> = [];
-    do {
-      // inject() answers without a turn of the event loop: give the upload's I/O its turn, as real requests would.
-      await new Promise((resolve) => setImmediate(resolve));
-      for (const url of ['/api/health', '/view/smile/implant']) {
-        const started = performance.now();
-        const res = await t.app.inject({ method: 'GET', url });
-        answers.push({ url, status: res.statusCode, during: !finished, ms: performance.now() - started });
-      }
-    } while (!finished);
-    const res = await uploading;
-    expect(answers.filter((a) => a.status !== 200 || (!a.during && a.ms > 5000))).toEqual([]);
-    expect(answers.slice(0, 2).map((a) => a.during)).toEqual([true, true]);
-    return res;
-  }
-
   it('refuses finding 1’s shared-strings bomb with its Korean reason while the service keeps answering', async () => {
     // 1.5 MB whose shared strings unpack to 1.2 GB (100,000 strings of 4,000 characters).
-    const res = await uploadWhileServing(sharedStringsBomb(100_000, 4000), '명단.xlsx');
+    const res = await servingWhile(t.app, upload(marketer, sharedStringsBomb(100_000, 4000), '명단.xlsx'));
     expect(res.statusCode).toBe(413);
     expect(res.json().error.message).toBe('엑셀 파일의 압축을 푼 크기가 200MB를 넘어 읽지 않았습니다. 파일을 나눠서 올려 주세요.');
     expect(await t.app.db.selectFrom('lead_imports').selectAll().execute()).toEqual([]);
@@ -358,7 +335,7 @@ describe('files past the reader’s limits (issue 19)', () => {
 
   it('refuses finding 2’s sheet of empty rows at the row limit while the service keeps answering', async () => {
     // 150,000 empty rows, then one lead: the empty rows count toward the limit.
-    const res = await uploadWhileServing(emptyRowBomb(150_000), '명단.xlsx');
+    const res = await servingWhile(t.app, upload(marketer, emptyRowBomb(150_000), '명단.xlsx'));
     expect(res.statusCode).toBe(413);
     expect(res.json().error.message).toBe('빈 행을 포함해 100,000행을 넘는 파일은 읽지 않습니다. 빈 행을 지우거나 파일을 나눠서 올려 주세요.');
     expect(await t.app.db.selectFrom('lead_imports').selectAll().execute()).toEqual([]);
