@@ -4,8 +4,8 @@
 import iconv from 'iconv-lite';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { readSheet, type SheetInput } from './sheet-reader.ts';
-import { SHEET_LIMITS, sharedStringsBytes, type SheetLimits } from './sheet-limits.ts';
+import { BUSY_MESSAGE, readSheet, type SheetInput } from './sheet-reader.ts';
+import { SHEET_LIMITS, SHEET_READERS, sharedStringsBytes, type SheetLimits } from './sheet-limits.ts';
 import { emptyRowBomb, sharedStrings, sharedStringsBomb, xlsxOf } from '../test-sheets.ts';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS } from '../../contracts/data-insertion.ts';
 import { AD_IMPORT_MAX_ROWS } from '../../contracts/ad-spend.ts';
@@ -145,5 +145,23 @@ describe('other limits', () => {
     });
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(64 * 1024 * 1024);
     expect((await read(Buffer.from('이름,연락처\n가,010\n'), 'a.csv')).rows).toHaveLength(2);
+  });
+});
+
+describe('turns', () => {
+  it('reads two files at once; an upload is turned away while eight more wait, other reads wait their turn', { timeout }, async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const csv = { bytes: Buffer.from('이름\n가\n'), fileName: 'a.csv' };
+    const hold = async () => {
+      await held;
+      return 'read';
+    };
+    const reading = Array.from({ length: SHEET_READERS }, () => readSheet(csv, hold));
+    const waiting = Array.from({ length: 8 }, () => readSheet(csv, async () => 'waited'));
+    await expect(readSheet(csv, async () => 'upload', { upload: true })).rejects.toMatchObject({ status: 503, message: BUSY_MESSAGE });
+    release();
+    expect(await Promise.all([...reading, ...waiting])).toEqual([...Array(SHEET_READERS).fill('read'), ...Array(8).fill('waited')]);
+    expect(await readSheet(csv, async () => 'upload', { upload: true })).toBe('upload');
   });
 });

@@ -2,12 +2,13 @@
 // the limits of sheet-limits.ts, and under a deadline. A file past a limit ends its thread and
 // fails with the Korean reason naming the limit; the event loop only ever receives rows in
 // bounded batches, so the server and every other request carry on meanwhile. At most
-// SHEET_READERS files are read at once (the others wait for a turn), which bounds the memory
-// all readers together may take.
+// SHEET_READERS files are read at once (the others wait for a turn, an upload only while a few
+// wait), which bounds the memory all readers together may take.
 import type { Worker } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { AppError } from './errors.ts';
 import { startWorker } from './worker.ts';
+import { QueueFull, workQueue } from './work-queue.ts';
 import { refuse, SHEET_LIMITS, SHEET_READERS, SheetRefusal, type SheetLimits } from './sheet-limits.ts';
 import type { SheetFormat, SheetInput, SheetRow, TextEncoding } from './sheet-parse.ts';
 import { ERROR_CODES } from '../../contracts/errors.ts';
@@ -32,21 +33,10 @@ const appError = (r: SheetRefusal) => new AppError(r.status, CODES[r.status], r.
 
 export const isEmptyRow = (cells: readonly string[]) => cells.every((c) => !c || !c.trim());
 
-// ── Turns ───────────────────────────────────────────────────────────────────────────────
-
-let reading = 0;
-const waiting: Array<() => void> = [];
-
-async function turn(): Promise<() => void> {
-  if (reading < SHEET_READERS) reading++;
-  // A finished reader hands its turn straight on (reading stays as it is).
-  else await new Promise<void>((resolve) => waiting.push(resolve));
-  return () => {
-    const next = waiting.shift();
-    if (next) next();
-    else reading--;
-  };
-}
+/** Files waiting for a reader past which an upload is turned away (work already under way always waits). */
+const WAITING_UPLOADS = 8;
+const readers = workQueue({ concurrency: SHEET_READERS, capacity: WAITING_UPLOADS });
+export const BUSY_MESSAGE = '다른 파일을 읽는 중이라 지금은 읽을 수 없습니다. 잠시 후 다시 시도하세요.';
 
 // ── Talking to the thread ───────────────────────────────────────────────────────────────
 
@@ -116,6 +106,8 @@ function unexpected(r: ReaderReply, format: SheetFormat | undefined): Error {
 export interface ReadOptions {
   /** Lower limits (tests, and callers that keep every row). */
   limits?: Partial<SheetLimits>;
+  /** An upload a person waits for: refused (503) rather than queued when several files already wait. */
+  upload?: boolean;
 }
 
 /**
@@ -124,8 +116,15 @@ export interface ReadOptions {
  * limit, or one that cannot be read, throws an AppError with the Korean reason.
  */
 export async function readSheet<T>(input: SheetInput, consume: (sheet: OpenedSheet) => Promise<T>, options: ReadOptions = {}): Promise<T> {
-  const limits: SheetLimits = { ...SHEET_LIMITS, ...options.limits };
-  const done = await turn();
+  try {
+    return await readers.run(() => readInThread(input, consume, { ...SHEET_LIMITS, ...options.limits }), { refuseWhenFull: options.upload });
+  } catch (err) {
+    if (err instanceof QueueFull) throw new AppError(503, ERROR_CODES.BUSY, BUSY_MESSAGE);
+    throw err;
+  }
+}
+
+async function readInThread<T>(input: SheetInput, consume: (sheet: OpenedSheet) => Promise<T>, limits: SheetLimits): Promise<T> {
   const worker = startWorker(import.meta.url, 'sheet-reader.worker', { input, limits }, {
     resourceLimits: { maxOldGenerationSizeMb: limits.heapMb },
   });
@@ -148,6 +147,5 @@ export async function readSheet<T>(input: SheetInput, consume: (sheet: OpenedShe
   } finally {
     // Its memory is given back before the next file takes the turn.
     await worker.terminate();
-    done();
   }
 }

@@ -34,7 +34,7 @@ export async function loadSheet(data: Buffer, fileName: string): Promise<Sheet> 
       for await (const r of sheet.rows) if (!isEmptyRow(r.cells)) rows.push(r);
       return { format: sheet.format, encoding: sheet.encoding, rows };
     },
-    { limits: { maxTextChars: KEPT_TEXT_CHARS } },
+    { limits: { maxTextChars: KEPT_TEXT_CHARS }, upload: true },
   );
 }
 

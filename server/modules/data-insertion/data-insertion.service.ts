@@ -440,9 +440,11 @@ export function dataInsertionService(db: Kysely<Database>, clock: Clock, config:
         await pipeline(file.stream, fs.createWriteStream(tmp));
         const size = (await fs.promises.stat(tmp)).size;
         if (!size) throw badRequest('빈 파일입니다.');
-        const { format, encoding, headers, total, preview: firstRows } = await readSheet({ path: tmp, fileName: file.fileName }, async (sheet) => ({
-          format: sheet.format, encoding: sheet.encoding, ...(await scan(sheet.rows)),
-        }));
+        const { format, encoding, headers, total, preview: firstRows } = await readSheet(
+          { path: tmp, fileName: file.fileName },
+          async (sheet) => ({ format: sheet.format, encoding: sheet.encoding, ...(await scan(sheet.rows)) }),
+          { upload: true },
+        );
         const id = await repo.insertImport({
           shop_id: shopId, account_id: actor.id, file_name: file.fileName, file_size: size, status: 'uploaded', total_rows: total,
           format, encoding, headers: JSON.stringify(headers), created_at: now.toISOString(),
