@@ -1,13 +1,10 @@
-// Reading an ad platform's export, without I/O beyond the uploaded bytes: the text encoding
-// (UTF-16 by its BOM, UTF-8 when every byte is valid UTF-8, else CP949, which Korean Excel and
-// the Korean platforms still write), the delimiter, the header row (platforms put a title and
-// a date range above it), which column holds each figure (contracts/ad-spend.ts
-// AD_IMPORT_HEADERS), and every row checked into day × medium figures. XLSX is read too
-// (the first worksheet). The files are small (a platform's daily report), so they are read whole.
-import { parse } from 'csv-parse/sync';
-import iconv from 'iconv-lite';
-import ExcelJS from 'exceljs';
+// Reading an ad platform's export: its rows (the shared reader finds the format, the encoding —
+// CP949 is what Korean Excel and the Korean platforms still write — and the delimiter), the
+// header row (platforms put a title and a date range above it), which column holds each figure
+// (contracts/ad-spend.ts AD_IMPORT_HEADERS), and every row checked into day × medium figures.
+// The files are small (a platform's daily report), so their rows are held whole.
 import { AppError, badRequest } from '../../lib/errors.ts';
+import { isEmptyRow, readSheet, type SheetFormat, type SheetRow, type TextEncoding } from '../../lib/sheet-reader.ts';
 import { ERROR_CODES } from '../../../contracts/errors.ts';
 import { stripControls } from '../../../contracts/zod.ts';
 import {
@@ -15,107 +12,35 @@ import {
   adHeaderKey, type AdImportField,
 } from '../../../contracts/ad-spend.ts';
 
-export type TextEncoding = 'utf-8' | 'cp949' | 'utf-16le' | 'utf-16be';
-
-export interface SheetRow {
-  /** The line (CSV) or row (XLSX) number: the first is 1. */
-  row: number;
-  cells: string[];
-}
-
 export interface Sheet {
-  format: 'csv' | 'xlsx';
+  format: SheetFormat;
   encoding: TextEncoding | null;
+  /** The rows that are not empty, numbered as in the file. */
   rows: SheetRow[];
 }
 
-const unreadable = (message: string) => new AppError(415, ERROR_CODES.UNSUPPORTED_MEDIA_TYPE, message);
-
 // ── Reading ─────────────────────────────────────────────────────────────────────────────
 
-export function detectEncoding(data: Buffer): TextEncoding {
-  if (data[0] === 0xff && data[1] === 0xfe) return 'utf-16le';
-  if (data[0] === 0xfe && data[1] === 0xff) return 'utf-16be';
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(data);
-    return 'utf-8';
-  } catch {
-    return 'cp949';
-  }
-}
+/** The text of every cell kept at once (a report is held whole): well below the reader's own limit. */
+const KEPT_TEXT_CHARS = 20_000_000;
 
-/** The delimiter the first lines use most: comma, tab or semicolon. */
-function detectDelimiter(text: string): string {
-  const lines = text.split(/\r?\n/, 20).join('\n');
-  const counts = [',', '\t', ';'].map((d) => [d, lines.split(d).length - 1] as const).sort((a, b) => b[1] - a[1]);
-  return counts[0]![1] > 0 ? counts[0]![0] : ',';
-}
-
-function csvRows(data: Buffer): Sheet {
-  const encoding = detectEncoding(data);
-  // iconv drops the BOM of each encoding.
-  const text = iconv.decode(data, encoding);
-  if (text.includes('\u0000')) throw unreadable('CSV 또는 엑셀(.xlsx) 파일만 올릴 수 있습니다.');
-  let records: string[][];
-  try {
-    records = parse(text, { delimiter: detectDelimiter(text), relax_column_count: true, relax_quotes: true, skip_empty_lines: false, bom: true }) as string[][];
-  } catch (err) {
-    const line = (err as { lines?: number }).lines;
-    throw badRequest(`CSV 파일${line ? `의 ${line}행` : ''}을 읽을 수 없습니다. 따옴표가 짝이 맞는지 확인해 주세요.`);
-  }
-  return { format: 'csv', encoding, rows: records.map((cells, i) => ({ row: i + 1, cells })) };
-}
-
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** An XLSX cell as text: whole numbers without exponents, dates as their day (Excel's dates have no zone). */
-function cellText(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) < 1e21 ? v.toFixed(0) : String(v);
-  if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
-  // exceljs reads Excel's zone-less date as if it were UTC.
-  if (v instanceof Date) return `${v.getUTCFullYear()}-${pad(v.getUTCMonth() + 1)}-${pad(v.getUTCDate())}`;
-  if (typeof v === 'object') {
-    const o = v as { richText?: Array<{ text: string }>; text?: unknown; result?: unknown };
-    if (Array.isArray(o.richText)) return o.richText.map((r) => r.text).join('');
-    if ('result' in o) return cellText(o.result);
-    if (o.text !== undefined) return cellText(o.text);
-  }
-  return '';
-}
-
-async function xlsxRows(data: Buffer): Promise<Sheet> {
-  const book = new ExcelJS.Workbook();
-  try {
-    await book.xlsx.load(data as unknown as ArrayBuffer);
-  } catch {
-    throw unreadable('엑셀 파일을 읽을 수 없습니다. 파일이 손상되지 않았는지 확인해 주세요.');
-  }
-  const sheet = book.worksheets[0];
-  const rows: SheetRow[] = [];
-  sheet?.eachRow({ includeEmpty: false }, (r) => {
-    const values = (r.values ?? []) as unknown[];
-    const cells: string[] = [];
-    // row.values is 1-based and sparse.
-    for (let i = 1; i < values.length; i++) cells.push(cellText(values[i]));
-    rows.push({ row: r.number, cells });
-  });
-  return { format: 'xlsx', encoding: null, rows };
-}
-
-/** The file's rows as text, by its bytes: XLSX (a zip) or CSV/TSV text; old or encrypted Excel files are refused. */
-export async function readSheet(data: Buffer, fileName: string): Promise<Sheet> {
+/** The file's rows that are not empty, as text, read by the shared reader (its own thread, its limits). */
+export async function loadSheet(data: Buffer, fileName: string): Promise<Sheet> {
   if (!data.length) throw badRequest('빈 파일입니다.');
-  if (data.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) return xlsxRows(data);
-  if (data.subarray(0, 8).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))) {
-    throw unreadable('예전 엑셀 형식(.xls)이나 암호가 걸린 파일은 읽을 수 없습니다. CSV 또는 .xlsx로 저장해 올려 주세요.');
-  }
-  if (/\.xlsx$/i.test(fileName)) throw unreadable('엑셀 파일을 읽을 수 없습니다. 파일이 손상되지 않았는지 확인해 주세요.');
-  return csvRows(data);
+  return readSheet(
+    { bytes: data, fileName },
+    async (sheet) => {
+      const rows: SheetRow[] = [];
+      for await (const r of sheet.rows) if (!isEmptyRow(r.cells)) rows.push(r);
+      return { format: sheet.format, encoding: sheet.encoding, rows };
+    },
+    { limits: { maxTextChars: KEPT_TEXT_CHARS }, upload: true },
+  );
 }
 
 // ── Values ──────────────────────────────────────────────────────────────────────────────
+
+const pad = (n: number) => String(n).padStart(2, '0');
 
 const realDay = (y: number, m: number, d: number): string | null => {
   const s = `${String(y).padStart(4, '0')}-${pad(m)}-${pad(d)}`;

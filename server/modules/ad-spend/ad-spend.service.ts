@@ -13,7 +13,7 @@ import { AppError, badRequest } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { auditBy, type Actor } from '../audit/audit.service.ts';
 import { adSpendRepository, type FigureScope, type SpendEntry } from './ad-spend.repository.ts';
-import { checkSheet, readSheet, type CheckedGroup } from './ad-spend-import.ts';
+import { checkSheet, loadSheet, type CheckedGroup } from './ad-spend-import.ts';
 import { addDays, periodInstants, seoulDay } from '../../../contracts/kst.ts';
 import { adMetrics, type AdTotals } from '../../../contracts/money.ts';
 import { ERROR_CODES } from '../../../contracts/errors.ts';
@@ -297,7 +297,7 @@ export function adSpendService(db: Kysely<Database>, clock: Clock, config: AdSpe
       const landing = landingId === WHOLE_MEDIUM ? null : landingById.get(landingId);
       if (landing === undefined) throw badRequest('이 업체의 랜딩을 목록에서 고르세요.', { landingId: '이 업체의 랜딩을 목록에서 고르세요.' });
 
-      const sheet = await readSheet(file.data, file.fileName);
+      const sheet = await loadSheet(file.data, file.fileName);
       const checked = checkSheet(sheet.rows, {
         mediaTypeId: q.mediaTypeId ?? null,
         landingId,

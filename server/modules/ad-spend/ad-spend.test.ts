@@ -6,6 +6,7 @@ import type { Client } from '../../test-helpers.ts';
 import { adFigures } from './ad-spend.service.ts';
 import { parseDay, parseFigure, UNKNOWN_HEADERS } from './ad-spend-import.ts';
 import { AD_IMPORT_EXPECTED, CLICKS_OVER_IMPRESSIONS } from '../../../contracts/ad-spend.ts';
+import { emptyRowBomb, servingWhile, sharedStringsBomb } from '../../test-sheets.ts';
 
 let t: LandingTestApp;
 let marketer: Client;
@@ -504,6 +505,19 @@ describe('CSV import', () => {
     expect((await commit(t.admin, mine.token)).json()).toMatchObject({ saved: 1 });
     const adminId = (await t.app.db.selectFrom('accounts').select('id').where('login_id', '=', 'admin').executeTakeFirstOrThrow()).id;
     expect((await entries()).map((e) => [e.day, e.spend, e.updated_by])).toEqual([['2026-11-20', 2000, adminId]]);
+  });
+});
+
+describe('files past the reader’s limits (issue 19)', () => {
+  it('refuses the shared-strings bomb and the sheet of empty rows with their reasons while the service keeps answering', async () => {
+    at(TODAY);
+    const bomb = await servingWhile(t.app, upload(marketer, sharedStringsBomb(100_000, 4000), '보고서.xlsx', { mediaTypeId: naver }));
+    expect(bomb.statusCode).toBe(413);
+    expect(bomb.json().error.message).toBe('엑셀 파일의 압축을 푼 크기가 200MB를 넘어 읽지 않았습니다. 파일을 나눠서 올려 주세요.');
+    const empty = await servingWhile(t.app, upload(marketer, emptyRowBomb(150_000), '보고서.xlsx', { mediaTypeId: naver }));
+    expect(empty.statusCode).toBe(413);
+    expect(empty.json().error.message).toBe('빈 행을 포함해 100,000행을 넘는 파일은 읽지 않습니다. 빈 행을 지우거나 파일을 나눠서 올려 주세요.');
+    expect(await entries()).toEqual([]);
   });
 });
 

@@ -24,7 +24,9 @@ import type { Clock } from '../../lib/clock.ts';
 import { recordAccess, type Actor } from '../audit/audit.service.ts';
 import { insertAccepted, type AcceptedLead, type NewLead } from '../leads/leads.service.ts';
 import { dataInsertionRepository, type ImportRow, type LandingRow } from './data-insertion.repository.ts';
-import { detectEncoding, detectFormat, rowsWithHeader, type FileFormat, type SourceFile, type TextEncoding } from './import-reader.ts';
+import { readSheet, type SheetInput, type SheetRow } from '../../lib/sheet-reader.ts';
+import { neutralise } from '../../lib/formula-safety.ts';
+import { rowsWithHeader, type FileFormat, type TextEncoding } from './import-reader.ts';
 import {
   checkRow, headerKey, mappingProblem, normaliseHeaders, sensitiveHeader, sensitiveMessage, sensitiveValue, suggestMapping,
   type LandingRef, type RowContext, type SensitiveFinding,
@@ -109,6 +111,9 @@ function toLanding(r: LandingRow): Landing {
   };
 }
 
+/** A line of the error report: the file's text cannot start a formula in the spreadsheet that opens it. */
+const reportRow = (cells: Array<string | number>) => cells.map((c) => (typeof c === 'string' ? neutralise(c) : c));
+
 async function write(stream: Writable, chunk: unknown): Promise<void> {
   if (!stream.write(chunk)) await once(stream, 'drain');
 }
@@ -131,18 +136,22 @@ export function dataInsertionService(db: Kysely<Database>, clock: Clock, config:
     return (await repo.landings(shopId)).map(toLanding);
   }
 
-  const sourceOf = (row: ImportRow): SourceFile => ({ path: files(row.id).source, format: row.format as FileFormat, encoding: row.encoding as TextEncoding | null });
+  const sourceOf = (row: ImportRow): SheetInput => ({
+    path: files(row.id).source, fileName: row.file_name, format: row.format as FileFormat, encoding: row.encoding as TextEncoding | null,
+  });
 
   /** The first rows of a kept file, as the file has them. */
   async function preview(row: ImportRow): Promise<string[][]> {
     if (!fs.existsSync(files(row.id).source)) return [];
-    const out: string[][] = [];
-    for await (const r of rowsWithHeader(sourceOf(row))) {
-      if ('header' in r) continue;
-      out.push(r.data.cells);
-      if (out.length >= IMPORT_PREVIEW_ROWS) break;
-    }
-    return out;
+    return readSheet(sourceOf(row), async (sheet) => {
+      const out: string[][] = [];
+      for await (const r of rowsWithHeader(sheet.rows)) {
+        if ('header' in r) continue;
+        out.push(r.data.cells);
+        if (out.length >= IMPORT_PREVIEW_ROWS) break;
+      }
+      return out;
+    });
   }
 
   function toItem(r: ImportRow): ImportItem {
@@ -164,7 +173,8 @@ export function dataInsertionService(db: Kysely<Database>, clock: Clock, config:
     return true;
   }
 
-  async function detail(shopId: number, id: number): Promise<ImportDetail> {
+  /** `firstRows`: the preview, when the caller has just read it (the file is not read again). */
+  async function detail(shopId: number, id: number, firstRows?: string[][]): Promise<ImportDetail> {
     const find = () => foundOr404(repo.findImport(shopId, id), '가져오기 기록을 찾을 수 없습니다.');
     let row = await find();
     if (await failStale(shopId, [row])) row = await find();
@@ -176,7 +186,7 @@ export function dataInsertionService(db: Kysely<Database>, clock: Clock, config:
       format: (row.format ?? 'csv') as FileFormat,
       encoding: row.encoding,
       headers,
-      preview: waiting ? await preview(row) : [],
+      preview: waiting ? (firstRows ?? (await preview(row))) : [],
       suggested: suggestMapping(headers),
       mapping: row.mapping ? (JSON.parse(row.mapping) as ImportField[]) : null,
       consentNote: row.consent_basis ? ((JSON.parse(row.consent_basis) as { note?: string | null }).note ?? null) : null,
@@ -184,14 +194,15 @@ export function dataInsertionService(db: Kysely<Database>, clock: Clock, config:
     };
   }
 
-  /** Reads the whole file once: its header, its row count, and the identifiers it must not hold. */
-  async function scan(src: SourceFile): Promise<{ headers: string[]; total: number }> {
+  /** Reads the whole file once: its header, its row count, its first rows, and the identifiers it must not hold. */
+  async function scan(rows: AsyncIterable<SheetRow>): Promise<{ headers: string[]; total: number; preview: string[][] }> {
     let headers: string[] | null = null;
     let total = 0;
+    const preview: string[][] = [];
     const findings: SensitiveFinding[] = [];
     // Columns whose name already refused them: their values need not be named too.
     const named = new Set<number>();
-    for await (const r of rowsWithHeader(src)) {
+    for await (const r of rowsWithHeader(rows)) {
       if ('header' in r) {
         headers = normaliseHeaders(r.header.cells);
         headers.forEach((h, i) => {
@@ -207,6 +218,7 @@ export function dataInsertionService(db: Kysely<Database>, clock: Clock, config:
       if (total > IMPORT_MAX_ROWS) {
         throw new AppError(413, ERROR_CODES.PAYLOAD_TOO_LARGE, `한 번에 ${IMPORT_MAX_ROWS.toLocaleString('ko-KR')}행까지 가져올 수 있습니다. 파일을 나눠서 올려 주세요.`);
       }
+      if (preview.length < IMPORT_PREVIEW_ROWS) preview.push(r.data.cells);
       r.data.cells.forEach((cell, i) => {
         if (findings.length >= MAX_FINDINGS || named.has(i)) return;
         const kind = sensitiveValue(cell);
@@ -217,7 +229,7 @@ export function dataInsertionService(db: Kysely<Database>, clock: Clock, config:
     if (findings.length) throw new AppError(422, ERROR_CODES.VALIDATION, sensitiveMessage(findings));
     if (!headers) throw badRequest('파일이 비어 있습니다.');
     if (!total) throw badRequest('첫 행(열 이름) 아래에 가져올 행이 없습니다.');
-    return { headers, total };
+    return { headers, total, preview };
   }
 
   /** Deletes kept files past their time (uploads never imported, error reports). */
@@ -262,30 +274,32 @@ export function dataInsertionService(db: Kysely<Database>, clock: Clock, config:
       const shopPolicy = await repo.currentPolicyId(shopId);
 
       // Pass 1, outside any transaction: check every row.
-      staged = fs.createWriteStream(f.staged);
+      const stagedOut = (staged = fs.createWriteStream(f.staged));
       // CRLF and a BOM: Excel opens it as UTF-8 with its rows intact.
-      report = stringify({ bom: true, record_delimiter: 'windows' });
+      const reportOut = (report = stringify({ bom: true, record_delimiter: 'windows' }));
       const reportDone = pipeline(report, fs.createWriteStream(f.report));
       // Awaited below; a failure before then must not go unhandled.
       reportDone.catch(() => {});
-      await write(report, ['행 번호', '열', '사유', ...headers]);
+      await write(report, reportRow(['행 번호', '열', '사유', ...headers]));
       let good = 0;
-      for await (const r of rowsWithHeader(sourceOf(row))) {
-        if ('header' in r) continue;
-        processed++;
-        const checked = checkRow(r.data.cells, ctx);
-        if ('errors' in checked) {
-          failed++;
-          for (const e of checked.errors) await write(report, [r.data.row, e.column, e.reason, ...r.data.cells]);
-        } else {
-          good++;
-          const c = checked.row;
-          const line: StagedRow = { n: c.name, p: c.phone, m: c.memo, t: c.mediaTypeId, l: c.landing?.id ?? null, at: c.receivedAt, a: c.answers };
-          await write(staged, `${JSON.stringify(line)}\n`);
+      await readSheet(sourceOf(row), async (sheet) => {
+        for await (const r of rowsWithHeader(sheet.rows)) {
+          if ('header' in r) continue;
+          processed++;
+          const checked = checkRow(r.data.cells, ctx);
+          if ('errors' in checked) {
+            failed++;
+            for (const e of checked.errors) await write(reportOut, reportRow([r.data.row, e.column, e.reason, ...r.data.cells]));
+          } else {
+            good++;
+            const c = checked.row;
+            const line: StagedRow = { n: c.name, p: c.phone, m: c.memo, t: c.mediaTypeId, l: c.landing?.id ?? null, at: c.receivedAt, a: c.answers };
+            await write(stagedOut, `${JSON.stringify(line)}\n`);
+          }
+          state.done = processed;
+          if (processed % PROGRESS_EVERY === 0) await repo.updateImport(id, { processed_rows: processed });
         }
-        state.done = processed;
-        if (processed % PROGRESS_EVERY === 0) await repo.updateImport(id, { processed_rows: processed });
-      }
+      });
       staged.end();
       report.end();
       await Promise.all([once(staged, 'close'), reportDone]);
@@ -426,15 +440,17 @@ export function dataInsertionService(db: Kysely<Database>, clock: Clock, config:
         await pipeline(file.stream, fs.createWriteStream(tmp));
         const size = (await fs.promises.stat(tmp)).size;
         if (!size) throw badRequest('빈 파일입니다.');
-        const format = await detectFormat(tmp, file.fileName);
-        const encoding = format === 'csv' ? await detectEncoding(tmp) : null;
-        const { headers, total } = await scan({ path: tmp, format, encoding });
+        const { format, encoding, headers, total, preview: firstRows } = await readSheet(
+          { path: tmp, fileName: file.fileName },
+          async (sheet) => ({ format: sheet.format, encoding: sheet.encoding, ...(await scan(sheet.rows)) }),
+          { upload: true },
+        );
         const id = await repo.insertImport({
           shop_id: shopId, account_id: actor.id, file_name: file.fileName, file_size: size, status: 'uploaded', total_rows: total,
           format, encoding, headers: JSON.stringify(headers), created_at: now.toISOString(),
         });
         await fs.promises.rename(tmp, files(id).source);
-        return detail(shopId, id);
+        return detail(shopId, id, firstRows);
       } finally {
         await unlink(tmp);
       }

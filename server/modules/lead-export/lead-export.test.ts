@@ -5,7 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { leadBody, shopAccount, submit, type LandingTestApp, eachLandingTest } from '../../test-landings.ts';
 import type { Client } from '../../test-helpers.ts';
 import { EXPORT_HEADERS } from './lead-export.service.ts';
-import { neutralise } from './export-files.ts';
+import { neutralise } from '../../lib/formula-safety.ts';
 import { filteredLeads } from '../leads/leads.service.ts';
 
 let t: LandingTestApp;

@@ -2,6 +2,7 @@
 // the daily rows and the totals with VAT. Numbers stay numbers (formatted #,##0) so the shop's
 // accountant can add them up again; text a person typed cannot start a formula.
 import ExcelJS from 'exceljs';
+import { neutralise } from '../../lib/formula-safety.ts';
 import type { FileReply } from '../../../contracts/endpoint.ts';
 import { formatBusinessNumber } from '../../../contracts/rules.ts';
 import type { Settlement } from '../../../contracts/shop-contracts.ts';
@@ -17,8 +18,7 @@ interface Party {
   phone: string | null;
 }
 
-/** A spreadsheet would run text starting with =, +, - or @ as a formula: such text gets a leading apostrophe. */
-const safe = (v: string | null | undefined) => (v && /^[=+\-@\t\r]/.test(v) ? `'${v}` : (v ?? ''));
+const safe = (v: string | null | undefined) => neutralise(v ?? '');
 const bizNo = (v: string | null) => (v ? formatBusinessNumber(v) : '');
 const fileSafe = (v: string) => v.replace(/[\\/:*?"<>|\s]+/g, '_');
 
