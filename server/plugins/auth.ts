@@ -39,7 +39,7 @@ function checkSameOrigin(req: FastifyRequest): void {
   } catch {
     throw new AppError(403, ERROR_CODES.CSRF, '다른 사이트에서 보낸 요청은 처리할 수 없습니다.');
   }
-  // req.host honours X-Forwarded-Host only behind a trusted proxy (TRUST_PROXY=1).
+  // req.host honours X-Forwarded-Host only from a trusted proxy (TRUST_PROXY).
   const host = req.host.replace(/:(80|443)$/, '');
   if (origin !== host) throw new AppError(403, ERROR_CODES.CSRF, '다른 사이트에서 보낸 요청은 처리할 수 없습니다.');
 }

@@ -227,7 +227,7 @@ describe('request basics', () => {
     expect(forged.statusCode).toBe(403);
     expect((await c.get('/api/auth/me')).statusCode).toBe(200);
     await t.close();
-    t = await testApp({ trustProxy: true });
+    t = await testApp({ trustProxy: 1 });
     const behind = await t.login();
     const viaProxy = await behind.request('POST', '/api/auth/logout', undefined, { origin: 'https://office.example', 'x-forwarded-host': 'office.example' });
     expect(viaProxy.statusCode).toBe(204);
