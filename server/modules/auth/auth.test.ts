@@ -217,6 +217,62 @@ describe('CSRF', () => {
     const login = await t.anonymous.request('POST', '/api/auth/login', { loginId: 'admin', password: ADMIN_PASSWORD }, { origin: 'https://evil.example' });
     expect(login.statusCode).toBe(403);
   });
+
+  it('compares the whole origin: scheme, host and port', async () => {
+    const c = await t.login();
+    // The request is http://localhost (tests' Host: localhost:80).
+    for (const origin of ['https://localhost', 'http://localhost:8080']) {
+      const res = await c.request('POST', '/api/auth/logout', undefined, { origin });
+      expect(res.statusCode, origin).toBe(403);
+      expect(res.json().error.code).toBe('CSRF');
+    }
+    expect((await c.request('POST', '/api/auth/logout', undefined, { origin: 'http://localhost', referer: 'https://localhost/dashboard' })).statusCode).toBe(204);
+  });
+
+  it('takes the scheme from X-Forwarded-Proto only behind a trusted proxy', async () => {
+    const c = await t.login();
+    // As nginx passes it: Host without a port, the scheme in X-Forwarded-Proto.
+    const tls = { host: 'localhost', origin: 'https://localhost', 'x-forwarded-proto': 'https' };
+    expect((await c.request('POST', '/api/auth/logout', undefined, tls)).statusCode).toBe(403);
+    await t.close();
+    t = await testApp({ trustProxy: 1 });
+    const behind = await t.login();
+    // A page on http:// of the same host may not act on the https back office.
+    expect((await behind.request('POST', '/api/auth/logout', undefined, { ...tls, origin: 'http://localhost' })).statusCode).toBe(403);
+    expect((await behind.request('POST', '/api/auth/logout', undefined, tls)).statusCode).toBe(204);
+  });
+});
+
+describe('the session cookie', () => {
+  const tls = { host: 'localhost', origin: 'https://localhost', 'x-forwarded-proto': 'https' };
+  const secureOf = async (headers: Record<string, string>) => {
+    const res = await t.anonymous.request('POST', '/api/auth/login', { loginId: 'admin', password: ADMIN_PASSWORD }, headers);
+    expect(res.statusCode).toBe(200);
+    return res.cookies.find((x) => x.name === 'lr_session')!.secure ?? false;
+  };
+
+  it('is Secure when the browser talks https: a trusted proxy says so, or the public pages are https', async () => {
+    expect(await secureOf({})).toBe(false);
+    // Without a trusted proxy the header is anyone's writing.
+    expect(await secureOf(tls).catch(() => 'refused')).toBe('refused');
+    await t.close();
+    t = await testApp({ trustProxy: 1 });
+    expect(await secureOf(tls)).toBe(true);
+    expect(await secureOf({})).toBe(false);
+    await t.close();
+    t = await testApp({ publicOrigin: 'https://lp.example.com' });
+    expect(await secureOf({})).toBe(true);
+  });
+
+  it('is cleared at logout with the attributes it was set with', async () => {
+    await t.close();
+    t = await testApp({ trustProxy: 1 });
+    const login = await t.anonymous.request('POST', '/api/auth/login', { loginId: 'admin', password: ADMIN_PASSWORD }, tls);
+    const cookie = `lr_session=${login.cookies.find((x) => x.name === 'lr_session')!.value}`;
+    const out = await t.anonymous.request('POST', '/api/auth/logout', undefined, { ...tls, cookie });
+    expect(out.statusCode).toBe(204);
+    expect(out.cookies.find((x) => x.name === 'lr_session')).toMatchObject({ value: '', secure: true, httpOnly: true, path: '/' });
+  });
 });
 
 describe('request basics', () => {
@@ -229,7 +285,7 @@ describe('request basics', () => {
     await t.close();
     t = await testApp({ trustProxy: 1 });
     const behind = await t.login();
-    const viaProxy = await behind.request('POST', '/api/auth/logout', undefined, { origin: 'https://office.example', 'x-forwarded-host': 'office.example' });
+    const viaProxy = await behind.request('POST', '/api/auth/logout', undefined, { origin: 'https://office.example', 'x-forwarded-host': 'office.example', 'x-forwarded-proto': 'https' });
     expect(viaProxy.statusCode).toBe(204);
   });
 
