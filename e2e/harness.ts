@@ -32,19 +32,25 @@ async function freePort(): Promise<number> {
 export interface Product {
   url: string;
   dataDir: string;
+  /** The process started: the server, or what `nodeArgs` runs. */
+  process: ChildProcess;
   output: () => string;
+  /** SIGTERM (unless it has exited already), wait for the exit, remove the data directory. */
   stop(): Promise<void>;
 }
 
-/** Starts the built product; `env` may depend on the port it will listen on. */
-export async function startProduct(extra: Record<string, string> | ((port: number) => Record<string, string>) = {}): Promise<Product> {
+/**
+ * Starts the built product; `env` may depend on the port it will listen on. `nodeArgs`: what node
+ * runs instead of the server itself (e.g. the built server under npm start's supervisor).
+ */
+export async function startProduct(extra: Record<string, string> | ((port: number) => Record<string, string>) = {}, o: { nodeArgs?: string[] } = {}): Promise<Product> {
   const entry = path.join(ROOT, 'dist/app/server/main.js');
   if (!fs.existsSync(entry)) throw new Error('dist/app/server/main.js missing: run `npm run build` first');
   const port = await freePort();
   const env = typeof extra === 'function' ? extra(port) : extra;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadroom-e2e-'));
   let out = '';
-  const child: ChildProcess = spawn(process.execPath, [entry], {
+  const child: ChildProcess = spawn(process.execPath, o.nodeArgs ?? [entry], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD, SEED_DEMO: '1', DEMO_PASSWORD, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -64,13 +70,15 @@ export async function startProduct(extra: Record<string, string> | ((port: numbe
     if (Date.now() > deadline) throw new Error(`server did not start: ${out}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+  const exited = new Promise((r) => child.once('exit', r));
   return {
     url,
     dataDir,
+    process: child,
     output: () => out,
     async stop() {
       child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      await exited;
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -7,17 +7,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eachEngine, ENGINE_LABEL, freshSchema, intakeLoad, PG_URL, sized, startBench, startServer, tokenOf, type Child, type Engine } from './bench-kit.ts';
-import { openDatabase } from '../server/db/dialect.ts';
+import {
+  DEMO_LANDING_PATH as PAGE, demoLead, eachEngine, ENGINE_LABEL, freshSchema, intakeLoad, PG_URL, sized, startBench, startServer, storedLeads, tokenOf,
+  type Child, type Engine,
+} from './bench-kit.ts';
 
-const PAGE = '/view/smile-dental/implant-event';
 const LOAD_MS = sized(3000, 1000);
-
-const lead = (token: string) => (n: number) => {
-  const phone = `0107${String(n).padStart(7, '0')}`;
-  const body = { shopCode: 'smile-dental', landingCode: 'implant-event', name: '장애시험', phone, privacyConsent: true, treatment: '임플란트', _t: token };
-  return { phone, json: JSON.stringify(body) };
-};
+const lead = (token: string) => demoLead(token, '0107');
 
 const bench = startBench('Leadroom crash test — SIGKILL under intake load, restart, every acknowledged lead stored', ENGINE_LABEL);
 
@@ -45,18 +41,9 @@ async function crash(engine: Engine) {
     console.log(`  restarted (pid ${server.process.pid}): a new submission answers ${after.status}.`);
     await server.stop();
 
-    const { db, close } = schema ? await openDatabase({ url: PG_URL, pgSchema: schema.name, poolSize: 2 }) : await openDatabase({ url: path.join(work, 'leadroom.sqlite') });
-    const rows = await db
-      .selectFrom('leads as l')
-      .leftJoin('lead_events as e', (j) => j.onRef('e.lead_id', '=', 'l.id').on('e.action', '=', 'created'))
-      .select(['l.phone', 'e.id as event'])
-      .where('l.phone', 'like', '0107%')
-      .where('l.name', '=', '장애시험') // not the demo leads whose phones share the prefix
-      .execute();
-    await close();
-    const stored = new Map(rows.map((r) => [r.phone, r.event]));
+    const stored = await storedLeads(schema ? { url: PG_URL, pgSchema: schema.name } : { url: path.join(work, 'leadroom.sqlite') }, '0107');
     const missing = result.acked.filter((p) => !stored.has(p));
-    const withoutEvent = result.acked.filter((p) => stored.has(p) && stored.get(p) === null);
+    const withoutEvent = result.acked.filter((p) => stored.get(p) === false);
     bench.record('acked', `leads acknowledged in ${LOAD_MS / 1000} s before the kill · requests cut off`, '', engine, `${result.ok} · ${result.errors}`);
     bench.record('lost', 'acknowledged but missing after the restart · without their created event', '0 · 0', engine, `${missing.length} · ${withoutEvent.length}`,
       !missing.length && !withoutEvent.length);

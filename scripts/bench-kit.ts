@@ -9,6 +9,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { buildIfStale, serverEntry } from './build-if-stale.mjs';
+import { openDatabase } from '../server/db/dialect.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -161,6 +162,39 @@ export async function tokenOf(pageUrl: string): Promise<string> {
   const m = /name="_t" value="([^"]+)"/.exec(html);
   if (!m) throw new Error(`no form token in ${pageUrl}`);
   return m[1]!;
+}
+
+/** The demo dental landing (SEED_DEMO) that the crash tests load. */
+export const DEMO_LANDING_PATH = '/view/smile-dental/implant-event';
+/** The name their leads carry: the demo's own leads, whose phones may share a prefix, never do. */
+const CRASH_LEAD_NAME = '장애시험';
+
+/** Its JSON submission number n, with the unique phone `${prefix}` + n in 7 digits (prefix: 4 digits, 010x). */
+export const demoLead = (token: string, prefix: string) => (n: number) => {
+  const phone = `${prefix}${String(n).padStart(7, '0')}`;
+  const body = { shopCode: 'smile-dental', landingCode: 'implant-event', name: CRASH_LEAD_NAME, phone, privacyConsent: true, treatment: '임플란트', _t: token };
+  return { phone, json: JSON.stringify(body) };
+};
+
+/**
+ * The demoLead() leads of a database (a SQLite file, or a PostgreSQL schema) whose phone starts
+ * with `prefix`: phone → whether its access-record event ('created', written in the same
+ * transaction) is there too.
+ */
+export async function storedLeads(database: { url: string; pgSchema?: string }, prefix: string): Promise<Map<string, boolean>> {
+  const { db, close } = await openDatabase({ ...database, poolSize: 2 });
+  try {
+    const rows = await db
+      .selectFrom('leads as l')
+      .leftJoin('lead_events as e', (j) => j.onRef('e.lead_id', '=', 'l.id').on('e.action', '=', 'created'))
+      .select(['l.phone', 'e.id as event'])
+      .where('l.phone', 'like', `${prefix}%`)
+      .where('l.name', '=', CRASH_LEAD_NAME)
+      .execute();
+    return new Map(rows.map((r) => [r.phone, r.event !== null]));
+  } finally {
+    await close();
+  }
 }
 
 /**

@@ -12,6 +12,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { buildIfStale, root, serverEntry } from './build-if-stale.mjs';
+import { restartDelay, restartLine, supervisorLog } from './supervise.mjs';
 
 /** scripts/worker.ts as compiled by tsconfig.server.json. */
 const workerEntry = path.join(root, 'dist/app/scripts/worker.js');
@@ -80,10 +81,7 @@ let closing = false;
 let bannerShown = false;
 let lastOutputAt = 0;
 
-function log(line) {
-  const text = `[cluster] ${line}`;
-  process.stdout.write(jsonLogs ? `${JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, msg: text })}\n` : `${text}\n`);
-}
+const log = supervisorLog('cluster', jsonLogs);
 
 /**
  * Children write to pipes read here: each line is passed on (prefixed with the child's role
@@ -135,12 +133,8 @@ function exited(slot, child, code, signal) {
     }
     return;
   }
-  // A process that ran a while is replaced at once; one that keeps dying early waits longer
-  // each time (up to 30 s) so a broken setting does not spin the machine.
-  const lived = Date.now() - slot.startedAt;
-  slot.fails = lived > 30_000 ? 1 : slot.fails + 1;
-  const delay = slot.fails <= 1 ? 0 : Math.min(30_000, 500 * 2 ** (slot.fails - 2));
-  log(`${label(slot)} (pid ${child.process.pid})이(가) ${signal ? `신호 ${signal}로` : `코드 ${code}로`} 끝났습니다 — ${delay ? `${delay / 1000}초 뒤` : '바로'} 다시 시작합니다.`);
+  const delay = restartDelay(slot);
+  log(restartLine(`${label(slot)} (pid ${child.process.pid})이(가)`, code, signal, delay));
   slot.timer = setTimeout(() => start(slot), delay);
 }
 

@@ -7,9 +7,9 @@
 // finish (or hands their jobs back), then exits. Its heartbeat shows in every web process's
 // /api/health; with METRICS_PORT its own metrics (deliveries sent and failed by channel kind,
 // the outbox) are served at http://127.0.0.1:METRICS_PORT/metrics for Prometheus.
-import http from 'node:http';
 import { build } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
+import { serveMetrics } from '../server/plugins/metrics.ts';
 
 // No intake here: no writer thread for it either.
 const config = { ...loadConfig(), workerEnabled: true, intakeWriterThread: false };
@@ -22,13 +22,7 @@ const keepAlive = setInterval(() => {}, 1 << 30);
 // Loopback only: the worker's metrics for a Prometheus on this machine (or its agent).
 const metricsPort = Number(process.env.METRICS_PORT);
 const metricsServer = metricsPort > 0
-  ? http.createServer((req, res) => {
-    if (req.url !== '/metrics') return void res.writeHead(404).end();
-    app.metrics.registry.metrics().then(
-      (text) => res.writeHead(200, { 'content-type': app.metrics.registry.contentType, 'cache-control': 'no-store' }).end(text),
-      () => res.writeHead(500).end(),
-    );
-  }).listen(metricsPort, '127.0.0.1')
+  ? serveMetrics(metricsPort, async () => ({ text: await app.metrics.registry.metrics(), contentType: app.metrics.registry.contentType }))
   : null;
 
 let closing = false;

@@ -14,6 +14,7 @@ import { ensureEssentials } from './db/seed.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { outboundClient, type OutboundClient, type Resolver } from './lib/outbound.ts';
 import { eventLevel, loggerFor, REQUEST_ID_HEADER, requestIdOf } from './lib/logger.ts';
+import { trustFunction, type TrustFunction } from './lib/trust-proxy.ts';
 import { withSetupLock } from './db/dialect-sql.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { operationsRoutes } from './modules/operations/operations.routes.ts';
@@ -98,6 +99,8 @@ declare module 'fastify' {
     dialect: DialectName;
     /** The SQLite database file, when the database is one (not in memory). */
     sqliteFile: string | null;
+    /** TRUST_PROXY as one function: Fastify's req.ip / req.host / req.protocol and the fast paths all ask it. */
+    proxyTrust: TrustFunction;
     clock: Clock;
     config: Config;
     /** The one client of requests made on a user's behalf (webhooks, SMS gateways): nothing inside but the allowed ranges. */
@@ -135,9 +138,10 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
     await ensureEssentials(db, config, opts.onSeed ?? (() => {}), (opts.clock ?? systemClock)());
   });
 
+  const proxyTrust = trustFunction(config.trustProxy);
   const app = Fastify({
     ...loggerFor(config),
-    trustProxy: config.trustProxy,
+    trustProxy: config.trustProxy === false ? false : proxyTrust,
     bodyLimit: 1024 * 1024,
     // The caller's X-Request-Id when sane, else a new one (logger.ts); the fast paths use the same.
     genReqId: requestIdOf,
@@ -146,6 +150,7 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
   app.decorate('db', handle.db);
   app.decorate('dialect', handle.dialect);
   app.decorate('sqliteFile', handle.sqliteFile ?? null);
+  app.decorate('proxyTrust', proxyTrust);
   app.decorate('clock', opts.clock ?? systemClock);
   app.decorate('config', config);
   app.decorate('outbound', outboundClient({ allow: config.outboundAllowCidrs, resolve: opts.resolveHost }));

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseTrustProxy, type TrustProxy } from './lib/trust-proxy.ts';
 import { LEASE_MS } from '../contracts/delivery.ts';
 import { parseAllowedRanges } from './lib/outbound.ts';
 
@@ -30,8 +31,11 @@ export interface Config {
    * and free-form landing scripts are allowed. Null: one origin for everything.
    */
   publicOrigin: string | null;
-  /** Behind a proxy: the client address comes from X-Forwarded-For (TRUST_PROXY=1). */
-  trustProxy: boolean;
+  /**
+   * Behind proxies (TRUST_PROXY): how many there are, or their addresses/CIDRs. The client is the
+   * right-most X-Forwarded-For address that is not one of them; false: the socket's peer.
+   */
+  trustProxy: TrustProxy;
   /** Run the in-process scheduled jobs (the automatic purge) in this process (WORKER=0: not here). */
   workerEnabled: boolean;
   /** Deliveries one worker has in flight at most (DELIVERY_CONCURRENCY). */
@@ -101,7 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     distDir: path.resolve(env.DIST_DIR ?? 'dist'),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     logFormat: env.LOG_FORMAT === 'json' ? 'json' : 'pretty',
-    trustProxy: env.TRUST_PROXY === '1',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     landingTokenMaxAgeHours: num(env.LANDING_TOKEN_MAX_AGE_HOURS, 6),
     publicOrigin: originOf(env.PUBLIC_ORIGIN),
     workerEnabled: (env.WORKER ?? '1') !== '0',

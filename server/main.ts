@@ -44,6 +44,12 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 
 await early?.close();
 await app.listen({ port: config.port, host: config.host });
+// Under npm start's supervisor (scripts/supervise.mjs): it learns that this server got as far as
+// serving (a crash from here on is restarted), and this server stops if the supervisor is gone.
+if (process.send && !cluster.isWorker) {
+  process.send('listening');
+  process.once('disconnect', () => void shutdown('supervisor gone'));
+}
 const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
 const landings = await openLandingUrls(app.db, config.publicOrigin ?? base);
 // The banner comes last, after every start-up log line, so the one-time passwords stay in view.

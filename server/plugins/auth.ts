@@ -25,23 +25,42 @@ declare module 'fastify' {
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Refuses a state-changing request whose Origin (or, lacking it, Referer) names another origin. */
+const crossSite = () => new AppError(403, ERROR_CODES.CSRF, '다른 사이트에서 보낸 요청은 처리할 수 없습니다.');
+
+/**
+ * The origin the browser sent this request to: scheme, host and port. X-Forwarded-Proto and
+ * X-Forwarded-Host count only from a trusted proxy (TRUST_PROXY; Fastify's req.protocol, req.host).
+ */
+function ownOrigin(req: FastifyRequest): string | null {
+  try {
+    return new URL(`${req.protocol}://${req.host}`).origin;
+  } catch {
+    return null;
+  }
+}
+
+/** Refuses a state-changing request whose Origin (or, lacking it, Referer) names another origin, scheme and port included. */
 function checkSameOrigin(req: FastifyRequest): void {
   if (!UNSAFE.has(req.method)) return;
   const source = req.headers.origin ?? req.headers.referer;
   // A sibling origin on the same site (public pages on lp.example.com) is as foreign as another site.
   const fetchSite = req.headers['sec-fetch-site'];
-  if (fetchSite === 'cross-site' || fetchSite === 'same-site') throw new AppError(403, ERROR_CODES.CSRF, '다른 사이트에서 보낸 요청은 처리할 수 없습니다.');
+  if (fetchSite === 'cross-site' || fetchSite === 'same-site') throw crossSite();
   if (!source) return;
-  let origin: string;
+  let origin: URL;
   try {
-    origin = new URL(source).host;
+    origin = new URL(source);
   } catch {
-    throw new AppError(403, ERROR_CODES.CSRF, '다른 사이트에서 보낸 요청은 처리할 수 없습니다.');
+    throw crossSite();
   }
-  // req.host honours X-Forwarded-Host only behind a trusted proxy (TRUST_PROXY=1).
-  const host = req.host.replace(/:(80|443)$/, '');
-  if (origin !== host) throw new AppError(403, ERROR_CODES.CSRF, '다른 사이트에서 보낸 요청은 처리할 수 없습니다.');
+  const own = ownOrigin(req);
+  if (origin.origin === own) return;
+  // The page is https and the request looks like http (or the reverse): a TLS proxy whose
+  // X-Forwarded-Proto is not read. Refused all the same; the log says what to set.
+  if (own && origin.host === new URL(own).host) {
+    req.log.warn({ origin: origin.origin, requestOrigin: own }, 'refused: the page and the request differ in scheme — behind a TLS proxy, set TRUST_PROXY so X-Forwarded-Proto is read');
+  }
+  throw crossSite();
 }
 
 /** A route's access rule that names screens (plugins/route.ts). */

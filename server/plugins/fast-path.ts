@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { REQUEST_ID_HEADER, requestIdOf } from '../lib/logger.ts';
+import { clientAddress } from '../lib/trust-proxy.ts';
 
 export type FastHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
@@ -35,12 +36,7 @@ export function installFastPaths(app: FastifyInstance): void {
   });
 }
 
-/** The client address as Fastify gives it (req.ip), honouring TRUST_PROXY the same way. */
+/** The client address as Fastify gives it (req.ip): the same TRUST_PROXY rule (lib/trust-proxy.ts). */
 export function clientIp(app: FastifyInstance, req: IncomingMessage): string {
-  if (app.config.trustProxy) {
-    const forwarded = req.headers['x-forwarded-for'];
-    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-    if (first) return first;
-  }
-  return req.socket.remoteAddress ?? '';
+  return clientAddress(req, app.proxyTrust);
 }

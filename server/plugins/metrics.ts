@@ -115,21 +115,34 @@ export function metricsPlugin(app: FastifyInstance): void {
 }
 
 /**
- * For the cluster's primary (scripts/cluster.ts): every worker process's metrics, aggregated
- * (counters and histograms summed; the outbox gauges, which every process reads from the same
- * database, take the maximum), served on `port` at /metrics to loopback callers only.
+ * A METRICS_PORT server (`npm run worker`, the cluster's primary): /metrics for loopback callers
+ * that came through no proxy, read-only — GET and HEAD; any other method 405 — and 404 for
+ * anything else, so the port does nothing but answer a scraper.
  */
-export function serveClusterMetrics(port: number, host = '127.0.0.1'): http.Server {
-  const aggregator = new AggregatorRegistry();
+export function serveMetrics(port: number, collect: () => Promise<{ text: string; contentType: string }>, host = '127.0.0.1'): http.Server {
   const server = http.createServer((req, res) => {
     if (req.url !== '/metrics' || !fromLoopback(req)) {
       res.writeHead(404).end();
       return;
     }
-    aggregator.clusterMetrics().then(
-      (text) => res.writeHead(200, { 'content-type': aggregator.contentType, 'cache-control': 'no-store' }).end(text),
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    collect().then(
+      ({ text, contentType }) => res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : text),
       (err: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`# ${err instanceof Error ? err.message : String(err)}\n`),
     );
   });
   return server.listen(port, host);
+}
+
+/**
+ * For the cluster's primary (scripts/cluster.mjs): every worker process's metrics, aggregated
+ * (counters and histograms summed; the outbox gauges, which every process reads from the same
+ * database, take the maximum).
+ */
+export function serveClusterMetrics(port: number, host = '127.0.0.1'): http.Server {
+  const aggregator = new AggregatorRegistry();
+  return serveMetrics(port, async () => ({ text: await aggregator.clusterMetrics(), contentType: aggregator.contentType }), host);
 }

@@ -5,17 +5,15 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../lib/errors.ts';
+import { requestHostOf } from '../lib/trust-proxy.ts';
 import { NOT_FOUND_PAGE, STATIC_PAGE_CSP } from '../lib/static-pages.ts';
 import { ERROR_CODES } from '../../contracts/errors.ts';
 
 const PUBLIC_PATHS = ['/view/', '/uploads/', '/api/public/'];
 const isPublicPath = (pathname: string) => PUBLIC_PATHS.some((p) => pathname.startsWith(p)) || pathname === '/api/health' || pathname === '/api/ready';
 
-/** The host a request names, as Fastify's req.host gives it: X-Forwarded-Host only behind a trusted proxy. */
-export function requestHost(app: FastifyInstance, req: IncomingMessage): string {
-  const forwarded = app.config.trustProxy ? req.headers['x-forwarded-host'] : undefined;
-  return String((Array.isArray(forwarded) ? forwarded[0] : forwarded) ?? req.headers.host ?? '');
-}
+/** The host a request names, as Fastify's req.host gives it: X-Forwarded-Host only from a trusted proxy (TRUST_PROXY). */
+export const requestHost = (app: FastifyInstance, req: IncomingMessage): string => requestHostOf(req, app.proxyTrust);
 
 /** The public host, when public pages have an origin of their own. */
 export const publicHostOf = (app: FastifyInstance): string | null => (app.config.publicOrigin ? new URL(app.config.publicOrigin).host : null);

@@ -101,9 +101,9 @@ describe('account update', () => {
     expect(res.json().status).toBe('disabled');
     expect(await sessionsOf(id)).toBe(0);
     expect((await kim.get('/api/auth/me')).statusCode).toBe(401);
-    // The right password learns that the account is disabled; a wrong one learns nothing.
-    expect((await login('mkim')).statusCode).toBe(403);
-    expect((await login('mkim', 'wrong-pass-1')).statusCode).toBe(401);
+    // Disabled: the right password gets the refusal a wrong one gets.
+    expect((await login('mkim')).json()).toEqual((await login('mkim', 'wrong-pass-1')).json());
+    expect((await login('mkim')).statusCode).toBe(401);
     expect((await update(admin, id, { status: 'active' })).json().status).toBe('active');
     expect((await login('mkim')).statusCode).toBe(200);
   });
@@ -177,7 +177,8 @@ describe('the last 최고관리자', () => {
 describe('password reset, lock and unlock', () => {
   async function lockOut(loginId: string) {
     for (let i = 0; i < 5; i++) await login(loginId, 'wrong-pass-1');
-    expect((await login(loginId)).statusCode).toBe(423);
+    // Locked: even the right password gets the refusal a wrong one gets.
+    expect((await login(loginId)).statusCode).toBe(401);
   }
 
   it('unlocks an account locked by five bad logins', async () => {
@@ -233,7 +234,7 @@ describe('password reset, lock and unlock', () => {
     expect(res.json().status).toBe('locked');
     expect(await sessionsOf(id)).toBe(0);
     expect((await kim.get('/api/auth/me')).statusCode).toBe(401);
-    expect((await login('mkim')).statusCode).toBe(423);
+    expect((await login('mkim')).statusCode).toBe(401);
     t.clock.advanceMinutes(31);
     expect((await login('mkim')).statusCode).toBe(200);
     expect((await admin.post(`/api/accounts/${await adminId()}/lock`)).statusCode).toBe(409);

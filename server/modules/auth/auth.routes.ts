@@ -1,10 +1,13 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { defineRoute } from '../../plugins/route.ts';
 import { SESSION_COOKIE } from '../../plugins/auth.ts';
 import { authApi } from '../../../contracts/auth.ts';
 
 export async function authRoutes(app: FastifyInstance): Promise<void> {
-  const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: 'auto' as const };
+  // Secure whenever the browser talks https to us: the request says so (X-Forwarded-Proto only from a
+  // trusted proxy, req.protocol), or the public pages are https, so the back office is too.
+  const httpsPublicOrigin = app.config.publicOrigin?.startsWith('https:') ?? false;
+  const cookieOptions = (req: FastifyRequest) => ({ path: '/', httpOnly: true, sameSite: 'lax' as const, secure: httpsPublicOrigin || req.protocol === 'https' });
   const perMinute = { max: app.config.loginRateLimit, timeWindow: '1 minute' };
 
   defineRoute(app, authApi.login, {
@@ -12,16 +15,16 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     rateLimit: perMinute,
     async handler({ body, req, reply }) {
       const { token, account } = await app.auth.login(body.loginId, body.password, { ip: req.ip, userAgent: req.headers['user-agent'] });
-      reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: app.config.sessionAbsoluteHours * 3600 });
+      reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(req), maxAge: app.config.sessionAbsoluteHours * 3600 });
       return { account };
     },
   });
   defineRoute(app, authApi.me, { access: { authenticated: true }, handler: ({ auth }) => ({ account: auth.account }) });
   defineRoute(app, authApi.logout, {
     access: { authenticated: true },
-    async handler({ auth, reply }) {
+    async handler({ auth, req, reply }) {
       await app.auth.logout(auth.sessionId);
-      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      reply.clearCookie(SESSION_COOKIE, cookieOptions(req));
     },
   });
   defineRoute(app, authApi.password, {

@@ -15,7 +15,14 @@ import { ERROR_CODES } from '../../../contracts/errors.ts';
 import { ACCOUNT_LOCK_MINUTES } from '../../../contracts/accounts.ts';
 
 const MAX_FAILED_LOGINS = 5;
-const BAD_CREDENTIALS = '아이디 또는 비밀번호가 올바르지 않습니다. 여러 번 틀리면 계정이 잠깁니다.';
+/**
+ * The one answer to every refused login: a wrong password, an unknown id, and a locked or
+ * disabled account whatever password was given. It names the lock rule, since the person who
+ * knows their password learns of the lock only from it.
+ */
+const BAD_CREDENTIALS =
+  `아이디 또는 비밀번호가 올바르지 않습니다. 비밀번호를 ${MAX_FAILED_LOGINS}번 틀리면 계정이 ${ACCOUNT_LOCK_MINUTES}분 동안 잠기고, ` +
+  '잠긴 동안에는 맞는 비밀번호로도 로그인되지 않습니다. 급하면 관리자에게 잠금 해제를 요청하세요.';
 const WRONG_CURRENT = '현재 비밀번호가 올바르지 않습니다.';
 const SAME_PASSWORD = '지금 쓰는 비밀번호와 다른 비밀번호를 정하세요.';
 
@@ -46,10 +53,9 @@ export function toSessionAccount(a: AccountWithType): SessionAccount {
   };
 }
 
-function lockedError(lockedUntil: string | null, now: Date, reason = `로그인 ${MAX_FAILED_LOGINS}회 실패로 계정이 잠겼습니다.`): AppError {
-  const minutes = lockedUntil ? Math.max(1, Math.ceil((new Date(lockedUntil).getTime() - now.getTime()) / 60_000)) : ACCOUNT_LOCK_MINUTES;
-  return new AppError(423, ERROR_CODES.LOCKED, `${reason} ${minutes}분 후 다시 시도하거나 관리자에게 잠금 해제를 요청하세요.`);
-}
+/** The fifth wrong current password in a password change: its owner is signed in, so the lock is no secret. */
+const lockedByPasswordChange = () =>
+  new AppError(423, ERROR_CODES.LOCKED, `현재 비밀번호를 여러 번 잘못 입력해 계정이 잠겼습니다. ${ACCOUNT_LOCK_MINUTES}분 후 다시 시도하거나 관리자에게 잠금 해제를 요청하세요.`);
 
 export function authService(db: Kysely<Database>, clock: Clock, policy: SessionPolicy) {
   const repo = authRepository(db);
@@ -70,8 +76,8 @@ export function authService(db: Kysely<Database>, clock: Clock, policy: SessionP
     /**
      * Checks a login. Who may learn what (see README, 'Login answers'): a wrong password,
      * an unknown id and a locked or disabled account all answer the same 401 — nothing tells
-     * which ids exist. Only someone who gives the right password learns that the account is
-     * locked (and until when) or disabled.
+     * which ids exist, and while an account is locked or disabled nothing tells whether the
+     * password was right (no answer, no extra work: guessing during a lock learns nothing).
      */
     async login(loginId: string, password: string, meta: { ip: string; userAgent?: string }) {
       const now = clock();
@@ -88,14 +94,14 @@ export function authService(db: Kysely<Database>, clock: Clock, policy: SessionP
       }
       // Verify even for an unknown id, so the answer takes the same time either way.
       const ok = await verifyPassword(password, account?.password_hash ?? DUMMY_HASH);
-      if (!account || !account.type_active) throw unauthenticated(BAD_CREDENTIALS);
+      // Decided before the password's result is looked at: a locked or disabled account does the same work either way.
+      if (!account || !account.type_active || account.status !== 'active') throw unauthenticated(BAD_CREDENTIALS);
       if (!ok) {
         await countFailure(account, meta.ip, now);
         throw unauthenticated(BAD_CREDENTIALS);
       }
-      if (account.status === 'disabled') throw new AppError(403, ERROR_CODES.FORBIDDEN, '사용 중지된 계정입니다. 관리자에게 문의하세요.');
       const token = crypto.randomBytes(32).toString('base64url');
-      const started = account.status === 'active' && (await inTransaction(db, async (trx) => {
+      const started = await inTransaction(db, async (trx) => {
         const r = authRepository(trx);
         if (!(await r.recordSuccess(account.id, now.toISOString(), meta.ip))) return false;
         await r.createSession({
@@ -109,8 +115,9 @@ export function authService(db: Kysely<Database>, clock: Clock, policy: SessionP
         });
         await audit(trx, { accountId: account.id, action: 'login', target: 'account', targetId: account.id, ip: meta.ip }, now);
         return true;
-      }));
-      if (!started) throw lockedError((await repo.findAccountById(account.id))?.locked_until ?? null, now);
+      });
+      // Locked meanwhile (by parallel guesses or an administrator): the same answer as any lock.
+      if (!started) throw unauthenticated(BAD_CREDENTIALS);
       const fresh = (await repo.findAccountById(account.id))!;
       return { token, account: toSessionAccount({ ...fresh, last_login_at: account.last_login_at }) };
     },
@@ -147,7 +154,7 @@ export function authService(db: Kysely<Database>, clock: Clock, policy: SessionP
       if (!(await verifyPassword(current, account.password_hash))) {
         if (await countFailure(account, ip, now)) {
           await repo.deleteOtherSessions(account.id, null);
-          throw lockedError(addMinutes(now, ACCOUNT_LOCK_MINUTES).toISOString(), now, '현재 비밀번호를 여러 번 잘못 입력해 계정이 잠겼습니다.');
+          throw lockedByPasswordChange();
         }
         throw badRequest(WRONG_CURRENT, { currentPassword: WRONG_CURRENT });
       }

@@ -56,16 +56,25 @@ describe('login', () => {
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual(unknown.json());
     }
-    // Locked: a wrong password still answers as for an unknown id ...
-    expect((await attempt('admin', 'wrong-pass-1')).json()).toEqual(unknown.json());
-    // ... and only the right password learns of the lock and when it ends.
-    const locked = await attempt('admin', ADMIN_PASSWORD);
-    expect(locked.statusCode).toBe(423);
-    expect(locked.json().error.message).toMatch(/잠겼습니다\. 30분 후/);
+    expect(unknown.json().error.message).toContain('5번 틀리면 계정이 30분 동안 잠기고');
     t.clock.advanceMinutes(29);
-    expect((await attempt('admin', ADMIN_PASSWORD)).json().error.message).toMatch(/1분 후/);
+    expect((await attempt('admin', ADMIN_PASSWORD)).json()).toEqual(unknown.json());
     t.clock.advanceMinutes(2);
     expect((await attempt('admin', ADMIN_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('answers a locked account the same whether or not the password is right', async () => {
+    const attempt = (password: string) => t.anonymous.post('/api/auth/login', { loginId: 'admin', password });
+    for (let i = 0; i < 5; i++) await attempt('wrong-pass-1');
+    const wrong = await attempt('wrong-pass-2');
+    const right = await attempt(ADMIN_PASSWORD);
+    expect([wrong.statusCode, right.statusCode]).toEqual([401, 401]);
+    expect(right.json()).toEqual(wrong.json());
+    expect(right.headers['content-length']).toBe(wrong.headers['content-length']);
+    expect(right.cookies).toEqual([]);
+    // Guesses during the lock neither extend it nor count toward the next one.
+    const row = await t.app.db.selectFrom('accounts').select(['failed_logins', 'status']).where('login_id', '=', 'admin').executeTakeFirstOrThrow();
+    expect(row).toEqual({ failed_logins: 5, status: 'locked' });
   });
 
   it('counts every one of twenty parallel wrong passwords and locks the account', async () => {
@@ -75,19 +84,20 @@ describe('login', () => {
     expect(row).toMatchObject({ failed_logins: 5, status: 'locked', locked_until: expect.any(String) });
     const events = await t.app.db.selectFrom('audit_events').select('action').where('action', 'in', ['login-failed', 'login-locked']).execute();
     expect(events.filter((e) => e.action === 'login-locked')).toHaveLength(1);
-    expect((await t.anonymous.post('/api/auth/login', { loginId: 'admin', password: ADMIN_PASSWORD })).statusCode).toBe(423);
+    expect((await t.anonymous.post('/api/auth/login', { loginId: 'admin', password: ADMIN_PASSWORD })).statusCode).toBe(401);
   });
 
-  it('tells a disabled account only to whoever knows its password', async () => {
+  it('answers a disabled account the same whether or not the password is right', async () => {
     const admin = await t.login();
     const types = (await admin.get('/api/account-types/options')).json().items as Array<{ id: number; name: string }>;
     const created = await admin.post('/api/accounts', { loginId: 'mkim', password: 'Test!pass123', name: '김', accountTypeId: types.find((x) => x.name === '마케터')!.id });
     await admin.put(`/api/accounts/${created.json().id}`, { name: '김', accountTypeId: created.json().accountTypeId, status: 'disabled' });
     const wrong = await t.anonymous.post('/api/auth/login', { loginId: 'mkim', password: 'wrong-pass-1' });
-    expect(wrong.statusCode).toBe(401);
     const right = await t.anonymous.post('/api/auth/login', { loginId: 'mkim', password: 'Test!pass123' });
-    expect(right.statusCode).toBe(403);
-    expect(right.json().error.message).toContain('사용 중지된 계정');
+    const unknown = await t.anonymous.post('/api/auth/login', { loginId: 'ghost', password: 'Test!pass123' });
+    expect([wrong.statusCode, right.statusCode]).toEqual([401, 401]);
+    expect(right.json()).toEqual(wrong.json());
+    expect(right.json()).toEqual(unknown.json());
   });
 });
 
@@ -115,7 +125,7 @@ describe('own password', () => {
     const fifth = await a.post('/api/auth/password', { currentPassword: 'wrong-pass-1', newPassword: NEW });
     expect(fifth.statusCode).toBe(423);
     expect((await a.get('/api/auth/me')).statusCode).toBe(401);
-    expect((await t.anonymous.post('/api/auth/login', { loginId: 'admin', password: ADMIN_PASSWORD })).statusCode).toBe(423);
+    expect((await t.anonymous.post('/api/auth/login', { loginId: 'admin', password: ADMIN_PASSWORD })).statusCode).toBe(401);
   });
 
   it('refuses a weak or unchanged new password with a message on its field', async () => {
@@ -207,6 +217,62 @@ describe('CSRF', () => {
     const login = await t.anonymous.request('POST', '/api/auth/login', { loginId: 'admin', password: ADMIN_PASSWORD }, { origin: 'https://evil.example' });
     expect(login.statusCode).toBe(403);
   });
+
+  it('compares the whole origin: scheme, host and port', async () => {
+    const c = await t.login();
+    // The request is http://localhost (tests' Host: localhost:80).
+    for (const origin of ['https://localhost', 'http://localhost:8080']) {
+      const res = await c.request('POST', '/api/auth/logout', undefined, { origin });
+      expect(res.statusCode, origin).toBe(403);
+      expect(res.json().error.code).toBe('CSRF');
+    }
+    expect((await c.request('POST', '/api/auth/logout', undefined, { origin: 'http://localhost', referer: 'https://localhost/dashboard' })).statusCode).toBe(204);
+  });
+
+  it('takes the scheme from X-Forwarded-Proto only behind a trusted proxy', async () => {
+    const c = await t.login();
+    // As nginx passes it: Host without a port, the scheme in X-Forwarded-Proto.
+    const tls = { host: 'localhost', origin: 'https://localhost', 'x-forwarded-proto': 'https' };
+    expect((await c.request('POST', '/api/auth/logout', undefined, tls)).statusCode).toBe(403);
+    await t.close();
+    t = await testApp({ trustProxy: 1 });
+    const behind = await t.login();
+    // A page on http:// of the same host may not act on the https back office.
+    expect((await behind.request('POST', '/api/auth/logout', undefined, { ...tls, origin: 'http://localhost' })).statusCode).toBe(403);
+    expect((await behind.request('POST', '/api/auth/logout', undefined, tls)).statusCode).toBe(204);
+  });
+});
+
+describe('the session cookie', () => {
+  const tls = { host: 'localhost', origin: 'https://localhost', 'x-forwarded-proto': 'https' };
+  const secureOf = async (headers: Record<string, string>) => {
+    const res = await t.anonymous.request('POST', '/api/auth/login', { loginId: 'admin', password: ADMIN_PASSWORD }, headers);
+    expect(res.statusCode).toBe(200);
+    return res.cookies.find((x) => x.name === 'lr_session')!.secure ?? false;
+  };
+
+  it('is Secure when the browser talks https: a trusted proxy says so, or the public pages are https', async () => {
+    expect(await secureOf({})).toBe(false);
+    // Without a trusted proxy the header is anyone's writing.
+    expect(await secureOf(tls).catch(() => 'refused')).toBe('refused');
+    await t.close();
+    t = await testApp({ trustProxy: 1 });
+    expect(await secureOf(tls)).toBe(true);
+    expect(await secureOf({})).toBe(false);
+    await t.close();
+    t = await testApp({ publicOrigin: 'https://lp.example.com' });
+    expect(await secureOf({})).toBe(true);
+  });
+
+  it('is cleared at logout with the attributes it was set with', async () => {
+    await t.close();
+    t = await testApp({ trustProxy: 1 });
+    const login = await t.anonymous.request('POST', '/api/auth/login', { loginId: 'admin', password: ADMIN_PASSWORD }, tls);
+    const cookie = `lr_session=${login.cookies.find((x) => x.name === 'lr_session')!.value}`;
+    const out = await t.anonymous.request('POST', '/api/auth/logout', undefined, { ...tls, cookie });
+    expect(out.statusCode).toBe(204);
+    expect(out.cookies.find((x) => x.name === 'lr_session')).toMatchObject({ value: '', secure: true, httpOnly: true, path: '/' });
+  });
 });
 
 describe('request basics', () => {
@@ -217,9 +283,9 @@ describe('request basics', () => {
     expect(forged.statusCode).toBe(403);
     expect((await c.get('/api/auth/me')).statusCode).toBe(200);
     await t.close();
-    t = await testApp({ trustProxy: true });
+    t = await testApp({ trustProxy: 1 });
     const behind = await t.login();
-    const viaProxy = await behind.request('POST', '/api/auth/logout', undefined, { origin: 'https://office.example', 'x-forwarded-host': 'office.example' });
+    const viaProxy = await behind.request('POST', '/api/auth/logout', undefined, { origin: 'https://office.example', 'x-forwarded-host': 'office.example', 'x-forwarded-proto': 'https' });
     expect(viaProxy.statusCode).toBe(204);
   });
 
