@@ -1,10 +1,13 @@
-// A live database is the normal case: a database as the previous release left it is corrected by
-// the migrations that follow, on both engines.
+// A live database is the normal case: a database as an earlier release left it is brought to this
+// code by its migrations and start, on both engines — each migration's corrections, and the screens
+// built-in types gain.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import { migrateToLatest, migrateUpTo } from './migrate.ts';
 import type { DbHandle } from './dialect.ts';
-import { freshDatabase } from '../test-helpers.ts';
+import { grantNewScreens } from './seed.ts';
+import { freshDatabase, testApp } from '../test-helpers.ts';
+import { SCREENS } from '../../contracts/screens.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema of the previous release, not today's (as migrations see it)
 type OldDb = Kysely<any>;
@@ -62,5 +65,40 @@ describe('2026-12-01-agency-side on a database of the previous release', () => {
     expect(types['마케터']!.permissions).toEqual({ 'cpa-management': 'write', 'advertising-status': 'write', 'contract-management': 'write' });
     expect(types['감사']!.permissions).toEqual({ dashboard: 'read', 'cpa-management': 'read' });
     expect(types['상담원']!.permissions).toEqual({ 'database-status': 'write' });
+  });
+});
+
+describe('built-in types and the screens added after their matrices were stored', () => {
+  const matrixOf = async (db: OldDb, key: string) =>
+    JSON.parse((await db.selectFrom('account_types').select('permissions').where('builtin_key', '=', key).executeTakeFirstOrThrow()).permissions) as Record<string, string>;
+  const store = (db: OldDb, key: string, m: Record<string, string>) =>
+    db.updateTable('account_types').set({ permissions: JSON.stringify(m) }).where('builtin_key', '=', key).execute();
+
+  it('grants each missing screen its built-in level at start, keeps what is stored, and gives a client type no agency screen', async () => {
+    handle = await freshDatabase();
+    const db = handle.db as OldDb;
+    const first = await testApp({}, { database: handle });
+    await first.app.close();
+    // As a release whose catalogue lacked 시스템 예약, DB 캘린더, CPA 관리 and 계약 관리 stored them; 상담원's 상담 통계 set to none on purpose.
+    const drop = (m: Record<string, string>, ...keys: string[]) => Object.fromEntries(Object.entries(m).filter(([k]) => !keys.includes(k)));
+    await store(db, 'superadmin', drop(await matrixOf(db, 'superadmin'), 'system-reservation', 'cpa-management'));
+    await store(db, 'counselor', { ...drop(await matrixOf(db, 'counselor'), 'database-calendar'), 'cs-stats': 'none' });
+    await store(db, 'shop-owner', drop(await matrixOf(db, 'shop-owner'), 'cpa-management', 'contract-management', 'database-status'));
+
+    const t = await testApp({}, { database: handle });
+    handle = undefined;
+    try {
+      const admin = await t.login();
+      expect((await admin.get('/api/system-reservations')).statusCode).toBe(200);
+      expect(await matrixOf(db, 'superadmin')).toMatchObject({ 'system-reservation': 'write', 'cpa-management': 'write' });
+      expect(await matrixOf(db, 'counselor')).toMatchObject({ 'database-calendar': 'read', 'cs-stats': 'none' });
+      // The client's owner: its own lead list to edit, contracts to read, and never the agency's CPA.
+      expect(await matrixOf(db, 'shop-owner')).toMatchObject({ 'database-status': 'write', 'contract-management': 'read', 'cpa-management': 'none' });
+      for (const m of [await matrixOf(db, 'superadmin'), await matrixOf(db, 'counselor')]) expect(Object.keys(m).sort()).toEqual(SCREENS.map((s) => s.key).sort());
+      // Once complete, a matrix is left alone.
+      expect(await grantNewScreens(t.app.db, NOW)).toEqual({});
+    } finally {
+      await t.close();
+    }
   });
 });
