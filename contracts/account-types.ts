@@ -1,6 +1,6 @@
 import { z } from './zod.ts';
-import { ACCESS_LEVELS, DATA_SCOPES, normaliseMatrix, type PermissionMatrix } from './permissions.ts';
-import { findScreen, SCREENS, SIDES, type Area } from './screens.ts';
+import { ACCESS_LEVELS, BUILTIN_ACCOUNT_TYPES, DATA_SCOPES, matrixForSide, normaliseMatrix, type PermissionMatrix } from './permissions.ts';
+import { findScreen, SCREENS, SIDES, type Area, type Side } from './screens.ts';
 import { idParam, listEndpoint } from './list.ts';
 import { endpoint, type QueryOf } from './endpoint.ts';
 import { requiredText } from './fields.ts';
@@ -51,6 +51,21 @@ export function matrixForArea(area: Area, matrix: Partial<PermissionMatrix>): Pe
   const full = normaliseMatrix(matrix);
   if (area === 'shop') for (const s of SCREENS) if (s.area === 'admin') full[s.key] = 'none';
   return full;
+}
+
+/**
+ * A built-in type's stored matrix completed with the screens the catalogue gained since it was
+ * stored (an upgrade added them): each gets the type's built-in level, within its area and side,
+ * so even 최고관리자 is never locked out of a new screen. A screen the stored matrix names —
+ * 'none' included — is an administrator's choice (권한 설정 stores every screen) and stays.
+ * Answers the screens added, none when the matrix already names every one.
+ */
+export function withNewScreens(t: { builtinKey: string; area: Area; side: Side; permissions: Partial<PermissionMatrix> }): { permissions: PermissionMatrix; added: string[] } {
+  const builtin = BUILTIN_ACCOUNT_TYPES.find((b) => b.key === t.builtinKey);
+  const added = builtin ? SCREENS.filter((s) => !(s.key in t.permissions)).map((s) => s.key) : [];
+  if (!builtin || !added.length) return { permissions: normaliseMatrix(t.permissions), added: [] };
+  const defaults = matrixForSide(t.side, matrixForArea(t.area, builtin.permissions));
+  return { permissions: { ...normaliseMatrix(t.permissions), ...Object.fromEntries(added.map((k) => [k, defaults[k]!])) }, added };
 }
 
 /** Why 권한 설정 refuses a client type's row that grants what only the agency may have (the screens beyondSide names). */

@@ -3,7 +3,7 @@
 // connections go on writing (WAL), then the copy is checked (quick_check) and its leads counted.
 // PostgreSQL: pg_dump -Fc (custom format, for pg_restore) of the app's schema.
 // Default file: <DATA_DIR>/backups/leadroom-<UTC time>.sqlite | .dump. The landing secret file
-// (DATA_DIR/landing-secret, unless LANDING_SECRET is set) is copied next to a SQLite backup:
+// (DATA_DIR/landing-secret, unless LANDING_SECRET is set) is copied next to the backup:
 // without it, forms rendered before a restore would be refused.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -52,7 +52,9 @@ if (isPg) {
     process.stderr.write(`백업 파일 검사에 실패했습니다: ${String(check)}\n`);
     process.exit(1);
   }
-  const secret = path.join(config.dataDir, 'landing-secret');
-  if (!process.env.LANDING_SECRET && fs.existsSync(secret)) fs.copyFileSync(secret, `${target}.landing-secret`);
   process.stdout.write(`백업했습니다 (SQLite, DB ${leads}건): ${target} (${fs.statSync(target).size} bytes)\n`);
 }
+// Forms are signed with the landing secret, and PostgreSQL records its fingerprint: a restore without it
+// refuses forms rendered before, or (PostgreSQL) refuses to start.
+const secret = path.join(config.dataDir, 'landing-secret');
+if (!process.env.LANDING_SECRET && fs.existsSync(secret)) fs.copyFileSync(secret, `${target}.landing-secret`);

@@ -3,9 +3,9 @@ import { dialectOf } from './dialect-sql.ts';
 import * as foundation from './migrations/2026-11-21-foundation.ts';
 import * as landings from './migrations/2026-11-21-landings.ts';
 import * as accountsPassword from './migrations/2026-11-23-accounts-password.ts';
-import * as trackingTags from './migrations/2026-11-23-tracking-tags.ts';
-import * as privacyCollector from './migrations/2026-11-23-privacy-collector.ts';
 import * as leadWork from './migrations/2026-11-23-lead-work.ts';
+import * as privacyCollector from './migrations/2026-11-23-privacy-collector.ts';
+import * as trackingTags from './migrations/2026-11-23-tracking-tags.ts';
 import * as leadIndexes from './migrations/2026-11-24-lead-indexes.ts';
 import * as personalData from './migrations/2026-11-24-personal-data.ts';
 import * as dataInsertion from './migrations/2026-11-25-data-insertion.ts';
@@ -19,14 +19,17 @@ import * as operations from './migrations/2026-11-29-operations.ts';
 import * as sharedState from './migrations/2026-11-30-shared-state.ts';
 import * as agencySide from './migrations/2026-12-01-agency-side.ts';
 
-/** Migrations in order; file names are dated and frozen. */
+/**
+ * Migrations in name order (the order Kysely runs them in); file names are dated and frozen, and a
+ * new one sorts after every migration already released or on main (migration-order.test.ts).
+ */
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-21-foundation': foundation,
   '2026-11-21-landings': landings,
   '2026-11-23-accounts-password': accountsPassword,
-  '2026-11-23-tracking-tags': trackingTags,
-  '2026-11-23-privacy-collector': privacyCollector,
   '2026-11-23-lead-work': leadWork,
+  '2026-11-23-privacy-collector': privacyCollector,
+  '2026-11-23-tracking-tags': trackingTags,
   '2026-11-24-lead-indexes': leadIndexes,
   '2026-11-24-personal-data': personalData,
   '2026-11-25-data-insertion': dataInsertion,
@@ -40,6 +43,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-30-shared-state': sharedState,
   '2026-12-01-agency-side': agencySide,
 };
+
+/** Every migration's name, as MIGRATIONS lists them. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
 
 class StaticProvider implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {

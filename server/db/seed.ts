@@ -3,7 +3,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 import type { Config } from '../config.ts';
-import { BUILTIN_ACCOUNT_TYPES } from '../../contracts/permissions.ts';
+import { BUILTIN_ACCOUNT_TYPES, type PermissionMatrix } from '../../contracts/permissions.ts';
+import { withNewScreens } from '../../contracts/account-types.ts';
 import { hashPassword, randomPassword } from '../lib/password.ts';
 import { passwordProblem } from '../../contracts/rules.ts';
 import { seedDemo } from './demo-data.ts';
@@ -28,6 +29,8 @@ export async function ensureEssentials(db: Kysely<Database>, config: Config, say
       })
       .execute();
   }
+
+  await grantNewScreens(db, now);
 
   const anyAccount = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
   if (anyAccount) return;
@@ -57,4 +60,23 @@ export async function ensureEssentials(db: Kysely<Database>, config: Config, say
     await seedDemoDelivery(db, at);
     for (const l of logins) say(`데모 ${l.role}: ${l.loginId} / ${config.demoPassword ? '(DEMO_PASSWORD)' : l.password}`);
   }
+}
+
+/**
+ * Built-in types receive the screens added since their matrices were stored, by one rule
+ * (withNewScreens), at every start under the set-up lock — no data migration to remember when a
+ * screen is added. Answers the screens added per type (empty when every matrix is complete).
+ */
+export async function grantNewScreens(db: Kysely<Database>, now: string): Promise<Record<string, string[]>> {
+  const rows = await db.selectFrom('account_types').select(['id', 'name', 'area', 'side', 'builtin_key', 'permissions']).where('builtin_key', 'is not', null).execute();
+  const granted: Record<string, string[]> = {};
+  for (const r of rows) {
+    const { permissions, added } = withNewScreens({
+      builtinKey: r.builtin_key!, area: r.area, side: r.side, permissions: JSON.parse(r.permissions) as Partial<PermissionMatrix>,
+    });
+    if (!added.length) continue;
+    await db.updateTable('account_types').set({ permissions: JSON.stringify(permissions), updated_at: now }).where('id', '=', r.id).execute();
+    granted[r.name] = added;
+  }
+  return granted;
 }
