@@ -16,7 +16,8 @@
 // delivered or is delivered under two keys, intake answers anything but 201 or a 503 with a
 // Korean message (a 500, a 502 from nginx, no answer within HANG_MS), intake is not back within
 // 60 s, a landing GET through nginx answers anything but 200 during a fault, or a process dies
-// that was not killed on purpose. Needs root and `ip netns`; without them it says why and exits 0.
+// that was not killed on purpose. Needs root, `ip netns` and the servers' binaries; without them
+// it says why and exits 0.
 // Everything it made (namespaces, processes, the temporary directory) goes at the end, also on
 // failure or Ctrl+C; a run killed outright is cleaned up by the next. DRILL_KEEP=1 keeps the
 // temporary directory: every host's log, nginx's access log, PostgreSQL's log.
@@ -260,7 +261,10 @@ const unexpectedExits: string[] = [];
 function startIn(host: Host, name: string, cmd: string, args: string[], env: Record<string, string> = {}): Proc {
   const log = path.join(state.work, `${name}.log`);
   const fd = fs.openSync(log, 'a');
-  const child = spawn('ip', ['netns', 'exec', NS + host, cmd, ...args], { cwd: ROOT, stdio: ['ignore', fd, fd], env: { ...process.env, ...env } });
+  // Only what the drill sets: a DATABASE_URL, PUBLIC_ORIGIN or SMTP_URL of the caller's shell must not reach the hosts.
+  const child = spawn('ip', ['netns', 'exec', NS + host, cmd, ...args], {
+    cwd: ROOT, stdio: ['ignore', fd, fd], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...env },
+  });
   fs.closeSync(fd);
   state.children.add(child);
   const proc: Proc = {
@@ -294,20 +298,19 @@ async function waitFor(what: string, ok: () => Promise<boolean> | boolean, timeo
   }
 }
 
-/** One HTTP(S) request with a deadline; never rejects (status 0 and the error instead). */
+/** One HTTP request with a deadline; never rejects (status 0 and the error instead). */
 function request(url: string, o: { method?: string; body?: string; headers?: Record<string, string>; timeoutMs: number; agent?: http.Agent }) {
-  return new Promise<{ status: number; body: string; error?: string; ms: number; upstream?: string }>((resolve) => {
-    const t0 = performance.now();
+  return new Promise<{ status: number; body: string; error?: string; upstream?: string }>((resolve) => {
     const req = http.request(url, { method: o.method ?? 'GET', agent: o.agent, headers: { ...o.headers, ...(o.body ? { 'content-length': Buffer.byteLength(o.body) } : {}) } }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (body += body.length < 256 * 1024 ? c : ''));
       const upstream = res.headers['x-drill-upstream'] as string | undefined;
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, ms: performance.now() - t0, ...(upstream ? { upstream } : {}) }));
-      res.on('error', (err) => resolve({ status: 0, body, error: err.message, ms: performance.now() - t0 }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, ...(upstream ? { upstream } : {}) }));
+      res.on('error', (err) => resolve({ status: 0, body, error: err.message }));
     });
     req.setTimeout(o.timeoutMs, () => req.destroy(new Error(`no answer within ${o.timeoutMs / 1000} s`)));
-    req.on('error', (err) => resolve({ status: 0, body: '', error: err.message, ms: performance.now() - t0 }));
+    req.on('error', (err) => resolve({ status: 0, body: '', error: err.message }));
     req.end(o.body);
   });
 }
