@@ -34,6 +34,8 @@ export const ERROR_CODES = {
   DENIED: 'DENIED',
   /** A maintenance window is under way: the back office answers 503 to all but 최고관리자 (Retry-After says until when). */
   MAINTENANCE: 'MAINTENANCE',
+  /** The database cannot be reached just now (restarting, out of reach, busy): 503, try again shortly. */
+  UNAVAILABLE: 'UNAVAILABLE',
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

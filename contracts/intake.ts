@@ -27,6 +27,7 @@ export const INTAKE_MESSAGES = {
   tooLarge: '보낸 내용이 너무 큽니다.',
   sensitiveConsent: '민감정보 처리에 따로 동의해 주세요.',
   internal: '일시적인 오류로 접수하지 못했습니다. 잠시 후 다시 시도해 주세요.',
+  unavailable: '접수 서버가 잠시 응답하지 않아 접수하지 못했습니다. 잠시 후 다시 신청해 주세요.',
 } as const;
 
 /** Checkbox-ish values from JSON or a form post. */

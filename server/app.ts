@@ -131,7 +131,9 @@ export interface BuildOptions {
 
 export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
   const config = { ...loadConfig(), ...opts.config };
-  const handle = opts.database ?? (await openDatabase({ url: config.databaseUrl }));
+  // Connections lost (PostgreSQL restarting, a network cut) are logged once the logger exists.
+  const connectionLost: { log?: (err: Error) => void } = {};
+  const handle = opts.database ?? (await openDatabase({ url: config.databaseUrl, onConnectionLost: (err) => connectionLost.log?.(err) }));
   // Once, not once per process: processes starting together take turns (the first migrates and seeds).
   await withSetupLock(handle.db, async (db) => {
     await migrateToLatest(db);
@@ -154,6 +156,7 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
   app.decorate('clock', opts.clock ?? systemClock);
   app.decorate('config', config);
   app.decorate('outbound', outboundClient({ allow: config.outboundAllowCidrs, resolve: opts.resolveHost }));
+  connectionLost.log = (err) => app.log.warn({ err }, 'database connection lost: the pool opens a new one');
   // Every process must sign forms with the same secret: checked before anything is served.
   await checkLandingSecret({
     dataDir: config.dataDir, cluster: config.cluster, sharedDatabase: !!handle.pg,

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, beforeEach } from 'vitest';
 import { testApp, type Client, type TestApp } from './test-helpers.ts';
-import { openDatabase } from './db/dialect.ts';
+import { openDatabase, type DbHandle } from './db/dialect.ts';
 import type { Config } from './config.ts';
 import type { Resolver } from './lib/outbound.ts';
 import { landingSecret, signRenderStamp } from './lib/render-stamp.ts';
@@ -21,11 +21,11 @@ export interface LandingTestApp extends TestApp {
 /**
  * A fresh app with its own data directory, an administrator client and one shop with a published policy.
  * `onDisk`: SQLite in a file under the data directory, as `npm start` runs it (intake then commits
- * on its writer thread); otherwise the test dialect's fresh database.
+ * on its writer thread); `database`: that one (the app's from then on); otherwise the test dialect's fresh database.
  */
-export async function landingTestApp(config: Partial<Config> = {}, o: { onDisk?: boolean; resolveHost?: Resolver } = {}): Promise<LandingTestApp> {
+export async function landingTestApp(config: Partial<Config> = {}, o: { onDisk?: boolean; database?: DbHandle; resolveHost?: Resolver } = {}): Promise<LandingTestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadroom-test-'));
-  const database = o.onDisk ? await openDatabase({ url: path.join(dataDir, 'leadroom.sqlite') }) : undefined;
+  const database = o.database ?? (o.onDisk ? await openDatabase({ url: path.join(dataDir, 'leadroom.sqlite') }) : undefined);
   const t = await testApp({ dataDir, intakeRateLimit: 0, ...config }, { ...(database ? { database } : {}), ...(o.resolveHost ? { resolveHost: o.resolveHost } : {}) });
   const admin = await t.login();
   const shop = await admin.post('/api/shops', {

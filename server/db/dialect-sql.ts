@@ -21,6 +21,33 @@ export function isForeignKeyViolation(err: unknown): boolean {
   return e?.code === '23503' || e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || /FOREIGN KEY constraint failed/.test(e?.message ?? '');
 }
 
+/**
+ * PostgreSQL: the server is shutting down, starting up, restarting or full (57P01–57P03, 53300),
+ * the connection failed or broke (class 08), or a session timeout ended it (25P03, 57P05).
+ */
+const PG_UNAVAILABLE = /^(08...|57P0[1235]|53300|25P03)$/;
+/** The network between us and the database (pg reports them with the system's code). */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN', 'EAI_AGAIN', 'ENOTFOUND']);
+/** What pg says, without a code, of a connection that broke, timed out or could not be had. */
+const PG_CONNECTION_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+/**
+ * The database cannot be reached or cannot take the work just now — a failure of the moment,
+ * not of the request: PostgreSQL restarting or out of reach, a connection lost or not had in
+ * time; SQLite's write lock held past the busy timeout. Such a request is answered 503 (try
+ * again shortly), never 500. Looks through `cause` (pg wraps its connect timeout).
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e = err as { code?: unknown; message?: unknown; syscall?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (PG_UNAVAILABLE.test(code) || NETWORK_CODES.has(code) || code.startsWith('SQLITE_BUSY')) return true;
+    // A route that refuses the packets (a blackhole route) fails connect() with EINVAL.
+    if (code === 'EINVAL' && e.syscall === 'connect') return true;
+    if (typeof e.message === 'string' && PG_CONNECTION_MESSAGE.test(e.message)) return true;
+  }
+  return false;
+}
+
 /** The Asia/Seoul calendar day (YYYY-MM-DD) of an ISO-8601 UTC text timestamp column. */
 export function seoulDay(db: Kysely<Database>, column: string): RawBuilder<string> {
   return dialectOf(db) === 'postgres'

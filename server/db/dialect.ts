@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Database } from './schema.ts';
+import { openPgPool } from './pg-pool.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -23,7 +24,18 @@ export interface DbOptions {
   poolSize?: number;
   /** SQLite: how long a writer waits for another connection's write lock (ms). */
   busyTimeoutMs?: number;
+  /** PostgreSQL: how long a query waits for its connection, new or from a busy pool (ms; pg-pool.ts). */
+  connectTimeoutMs?: number;
+  /** PostgreSQL: how long a query runs before its connection is checked for being dead (ms; 0: never; pg-pool.ts). */
+  stallMs?: number;
+  /** PostgreSQL: a pooled connection was lost (the server restarted, the network cut it); the pool opens a new one. */
+  onConnectionLost?: (err: Error) => void;
 }
+
+/** PostgreSQL: how long a query waits for a connection by default (a normal connect takes milliseconds). */
+export const CONNECT_TIMEOUT_MS = 5_000;
+/** PostgreSQL: how long a query runs before its connection is checked for being dead, by default. */
+export const STALL_MS = 5_000;
 
 export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
   if (/^postgres(ql)?:\/\//.test(opts.url)) {
@@ -31,16 +43,15 @@ export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
     // int8 (count(*), bigint) as JS numbers: our counts stay far below 2^53.
     pg.types.setTypeParser(20, (v: string) => Number(v));
     const schema = opts.pgSchema;
+    const connectTimeoutMs = opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
     if (schema) {
-      const admin = new pg.Client({ connectionString: opts.url });
+      const admin = new pg.Client({ connectionString: opts.url, connectionTimeoutMillis: connectTimeoutMs });
       await admin.connect();
       await admin.query(`create schema if not exists "${schema.replace(/"/g, '')}"`);
       await admin.end();
     }
-    const pool = new pg.Pool({
-      connectionString: opts.url,
-      max: opts.poolSize ?? 10,
-      ...(schema ? { options: `-c search_path="${schema}"` } : {}),
+    const pool = openPgPool(pg, {
+      url: opts.url, max: opts.poolSize ?? 10, schema, connectTimeoutMs, stallMs: opts.stallMs ?? STALL_MS, onConnectionLost: opts.onConnectionLost,
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', pg: { url: opts.url, schema: schema ?? 'public' }, close: () => db.destroy() };

@@ -1,11 +1,13 @@
 // The notifier over Redis alone (no PostgreSQL): two processes' notifiers on one prefix hear
 // each other, another prefix's messages never arrive, and publishing says how many heard it.
-// Skipped without TEST_REDIS_URL.
+// Skipped without TEST_REDIS_URL. Over PostgreSQL alone: it listens again after the server was away.
 import crypto from 'node:crypto';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DbHandle } from './dialect.ts';
 import { openNotifier, type Notifier } from './notify.ts';
 import { closeRedis, openRedis, type RedisClient } from '../lib/redis.ts';
+import { tcpProxy } from '../test-tcp-proxy.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
@@ -72,5 +74,44 @@ describe.runIf(redisUrl)('the notifier over Redis', () => {
     expect(got).toEqual(['one']);
     await b.close();
     expect(await a.publish('x', 'three')).toBe(0);
+  });
+});
+
+const pgUrl = process.env.TEST_DATABASE_URL;
+
+describe.runIf(process.env.LR_TEST_DIALECT === 'postgres' && pgUrl)('the notifier over PostgreSQL (LISTEN/NOTIFY)', () => {
+  it('listens again once the server is back, however long it was away', async () => {
+    const target = new URL(pgUrl!);
+    const proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
+    // The listening process reaches PostgreSQL through the proxy; the publishing one directly.
+    const [listening, publishing] = [await openDatabase({ url: proxy.via(pgUrl!), pgSchema: schema }), await openDatabase({ url: pgUrl!, pgSchema: schema })];
+    const errors: unknown[] = [];
+    const listener = await openNotifier(listening, (err) => errors.push(err));
+    const publisher = await openNotifier(publishing);
+    try {
+      const got: string[] = [];
+      listener.subscribe('pages', (p) => got.push(p));
+      await listener.ready('pages');
+      await proxy.cut();
+      // The connection lost, and an attempt to listen again refused while the server is away.
+      await expect.poll(() => errors.some((e) => (e as { code?: string }).code === 'ECONNREFUSED'), { timeout: 10_000 }).toBe(true);
+      await proxy.restore();
+      // Published until heard: a message sent before it listens again is lost, as NOTIFY's are.
+      await expect.poll(async () => {
+        await publisher.publish('pages', 'back');
+        return got.includes('back');
+      }, { timeout: 15_000, interval: 250 }).toBe(true);
+    } finally {
+      await listener.close();
+      await publisher.close();
+      await listening.close();
+      const c = new pg.Client({ connectionString: pgUrl });
+      await c.connect();
+      await c.query(`drop schema if exists "${schema}" cascade`);
+      await c.end();
+      await publishing.close();
+      await proxy.close();
+    }
   });
 });

@@ -4,7 +4,7 @@
 // per database and schema (Redis: the key prefix), so apps on one server stay apart.
 import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
-import type { DbHandle } from './dialect.ts';
+import { CONNECT_TIMEOUT_MS, type DbHandle } from './dialect.ts';
 import type { RedisClient } from '../lib/redis.ts';
 
 export interface Notifier {
@@ -76,20 +76,33 @@ export async function openNotifier(handle: DbHandle, log: (err: unknown) => void
   let closed = false;
   let connecting: Promise<void> | null = null;
 
-  // One listening connection per process; lost, it comes back and listens again.
+  // One listening connection per process; lost, it comes back and listens again — trying every
+  // second for as long as the server is away (a restart, a network cut), not just once.
+  const reconnect = () => {
+    if (!closed) setTimeout(() => void ensure().catch((err: unknown) => {
+      log(err);
+      reconnect();
+    }), 1000).unref();
+  };
   const connect = async (): Promise<void> => {
-    const c = new pg.Client({ connectionString: url });
+    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
     c.on('notification', (m) => {
       const channel = [...channels].find((ch) => name(ch) === m.channel);
       if (channel) local.emit(channel, m.payload ?? '');
     });
     c.on('error', (err) => {
       log(err);
-      if (client === c) client = null;
-      if (!closed) setTimeout(() => void ensure().catch(log), 1000).unref();
+      if (client !== c) return;
+      client = null;
+      reconnect();
     });
-    await c.connect();
-    for (const ch of channels) await c.query(`listen "${name(ch)}"`);
+    try {
+      await c.connect();
+      for (const ch of channels) await c.query(`listen "${name(ch)}"`);
+    } catch (err) {
+      void c.end().catch(() => {});
+      throw err;
+    }
     client = c;
   };
   const ensure = () => {

@@ -10,11 +10,16 @@ export class GroupCommit<I, O> {
   private running = 0;
   private scheduled = false;
 
-  /** `run` handles a batch in one transaction and returns one outcome per item, in order. */
+  /**
+   * `run` handles a batch in one transaction and returns one outcome per item, in order.
+   * `retryAlone` says whether a failed batch's items are worth retrying one by one: not when the
+   * failure is the database's (it would only fail each again, one after the other).
+   */
   constructor(
     private readonly run: (items: I[]) => Promise<O[]>,
     private readonly maxBatch = 200,
     private readonly concurrency = 1,
+    private readonly retryAlone: (err: unknown) => boolean = () => true,
   ) {}
 
   submit(item: I): Promise<O> {
@@ -57,8 +62,8 @@ export class GroupCommit<I, O> {
         const out = await this.run(batch.map((b) => b.item));
         batch.forEach((b, i) => b.resolve(out[i]!));
       } catch (err) {
-        if (batch.length === 1) {
-          batch[0]!.reject(err);
+        if (batch.length === 1 || !this.retryAlone(err)) {
+          for (const b of batch) b.reject(err);
           continue;
         }
         // One bad item must not fail its neighbours: retry each alone.

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError } from '../lib/errors.ts';
+import { isDatabaseUnavailable } from '../db/dialect-sql.ts';
 import { ERROR_CODES, errorBody } from '../../contracts/errors.ts';
 
 function zodFields(err: ZodError): Record<string, string> {
@@ -13,6 +14,8 @@ function zodFields(err: ZodError): Record<string, string> {
   }
   return fields;
 }
+
+const DATABASE_UNAVAILABLE_MESSAGE = '데이터베이스에 잠시 연결할 수 없습니다. 잠시 후 다시 시도하세요.';
 
 export function errorsPlugin(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError | ZodError, req, reply) => {
@@ -45,6 +48,11 @@ export function errorsPlugin(app: FastifyInstance): void {
     }
     if (status >= 400 && status < 500) {
       return reply.code(status).send(errorBody(ERROR_CODES.BAD_REQUEST, '요청을 처리할 수 없습니다. 입력값을 확인하세요.'));
+    }
+    // The database restarting or out of reach is a moment's failure, not the request's: 503, try again.
+    if (isDatabaseUnavailable(err)) {
+      req.log.warn({ err }, 'database unavailable');
+      return reply.code(503).send(errorBody(ERROR_CODES.UNAVAILABLE, DATABASE_UNAVAILABLE_MESSAGE));
     }
     req.log.error({ err }, 'unhandled error');
     return reply.code(500).send(errorBody(ERROR_CODES.INTERNAL, '서버 오류가 발생했습니다. 잠시 후 다시 시도하세요.'));

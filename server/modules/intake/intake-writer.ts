@@ -19,7 +19,7 @@ export interface BatchWriter {
 }
 
 export type WriterRequest = { kind: 'commit'; id: number; items: BatchItem[]; now: string } | { kind: 'close' };
-export type WriterReply = { ready: true } | { id: number; outcomes: Outcome[] } | { id: number; error: string };
+export type WriterReply = { ready: true } | { id: number; outcomes: Outcome[] } | { id: number; error: string; code?: string };
 
 /**
  * On PostgreSQL a few batches commit at once: the duplicate rule stays exact because each batch
@@ -47,7 +47,7 @@ export function threadWriter(file: string, onError: (err: unknown) => void): Bat
       const p = pending.get(m.id);
       if (!p) return;
       pending.delete(m.id);
-      if ('error' in m) p.reject(new Error(`intake writer: ${m.error}`));
+      if ('error' in m) p.reject(Object.assign(new Error(`intake writer: ${m.error}`), m.code ? { code: m.code } : {}));
       else p.resolve(m.outcomes);
     });
     w.on('error', onError);

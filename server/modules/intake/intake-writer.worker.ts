@@ -20,7 +20,9 @@ port.on('message', async (m: WriterRequest) => {
   try {
     reply = { id: m.id, outcomes: await commitBatch(handle.db, m.items, new Date(m.now)) };
   } catch (err) {
-    reply = { id: m.id, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
+    // The engine's code goes along: the event loop tells a busy database (503) from a bug (500) by it.
+    const code = (err as { code?: unknown })?.code;
+    reply = { id: m.id, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err), ...(typeof code === 'string' ? { code } : {}) };
   }
   port.postMessage(reply);
 });

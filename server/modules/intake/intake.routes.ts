@@ -15,6 +15,7 @@ import { INTAKE_MESSAGES, UTM_KEYS } from '../../../contracts/intake.ts';
 import { landingPath } from '../../../contracts/landings.ts';
 import { SHOP_CODE_RE } from '../../../contracts/rules.ts';
 import { eventLevel, requestIdOf } from '../../lib/logger.ts';
+import { isDatabaseUnavailable } from '../../db/dialect-sql.ts';
 
 export const INTAKE_BODY_LIMIT = 16 * 1024;
 
@@ -98,6 +99,8 @@ export async function intakeRoutes(app: FastifyInstance, links: ModuleLinks): Pr
     const status = (err as FastifyError).statusCode ?? 500;
     if (status === 413) return new AppError(413, ERROR_CODES.PAYLOAD_TOO_LARGE, INTAKE_MESSAGES.tooLarge);
     if (status >= 400 && status < 500) return new AppError(400, ERROR_CODES.BAD_REQUEST, INTAKE_MESSAGES.badRequest);
+    // The database restarting or out of reach: not acknowledged, and the visitor may send again shortly.
+    if (isDatabaseUnavailable(err)) return new AppError(503, ERROR_CODES.UNAVAILABLE, INTAKE_MESSAGES.unavailable);
     return new AppError(500, ERROR_CODES.INTERNAL, INTAKE_MESSAGES.internal);
   }
 
@@ -115,7 +118,7 @@ export async function intakeRoutes(app: FastifyInstance, links: ModuleLinks): Pr
   function sendRefusal(err: unknown, req: FastifyRequest, reply: FastifyReply) {
     const e = refusal(err);
     refused(e);
-    if (e.status >= 500) req.log.error({ err }, 'intake failed');
+    if (e.status >= 500) req.log[e.status === 503 ? 'warn' : 'error']({ err }, 'intake failed');
     if (wantsHtml(req)) {
       const landing: LandingDefinition | undefined = err instanceof IntakeError ? err.landing : undefined;
       const back = landing ? landingPath(landing.shopCode, landing.landingCode) : backUrl(bodyObject(req.body));
@@ -151,7 +154,7 @@ export async function intakeRoutes(app: FastifyInstance, links: ModuleLinks): Pr
     } catch (err) {
       const e = refusal(err);
       refused(e);
-      if (e.status >= 500) app.log.error({ err, reqId: requestIdOf(req) }, 'intake failed');
+      if (e.status >= 500) app.log[e.status === 503 ? 'warn' : 'error']({ err, reqId: requestIdOf(req) }, 'intake failed');
       send(e.status, errorJson(e));
     }
   }

@@ -6,6 +6,7 @@ import { intakeRepository, type LandingDefinitionRow } from './intake.repository
 import type { Outcome, PendingBlock, PendingLead } from './intake-batch.ts';
 import type { BatchWriter } from './intake-writer.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
+import { isDatabaseUnavailable } from '../../db/dialect-sql.ts';
 import type { LeadChange } from '../../../contracts/leads.ts';
 import { ERROR_CODES, type ErrorCode } from '../../../contracts/errors.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -143,7 +144,7 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
     // The batch has committed: a failure to refresh caches must not fail it (nor have it retried).
     if (closed.length) await opts.landingsClosed!(closed).catch(() => {});
     return outcomes;
-  }, 200, writer.concurrency ?? 1);
+  }, 200, writer.concurrency ?? 1, (err) => !isDatabaseUnavailable(err));
   // Every visitor of a cached page posts the same token: remember the verified ones.
   const stamps = new Map<string, number>();
   const renderTime = (landingId: number, token: unknown): number | null => {
