@@ -17,6 +17,24 @@ import { STATUS_COLORS, StatusTag } from '@/components/status-tag.tsx';
 export const statusOptions = CS_STATUSES.map((s) => ({ value: s, label: s }));
 const settable = SETTABLE_STATUSES.map((s) => ({ value: s, label: <Tag color={STATUS_COLORS[s]}>{s}</Tag> }));
 
+/**
+ * The appointment picker offers no day or time already past (the server refuses them too); the
+ * current minute is still now. Read when the picker asks, so a dialog left open keeps up.
+ */
+export const FUTURE_ONLY = {
+  disabledDate: (d: Dayjs) => d.isBefore(dayjs(), 'day'),
+  disabledTime: (d: Dayjs | null) => {
+    const now = dayjs();
+    const day = d ?? now;
+    if (day.isAfter(now, 'day')) return {};
+    const before = (n: number) => Array.from({ length: n }, (_, i) => i);
+    return {
+      disabledHours: () => before(now.hour()),
+      disabledMinutes: (hour: number) => (hour < now.hour() ? before(60) : hour === now.hour() ? before(now.minute()) : []),
+    };
+  },
+};
+
 /** Saves an edit of one lead and refreshes what shows leads. */
 export function useLeadSave(shopId: number) {
   const queryClient = useQueryClient();
@@ -68,7 +86,7 @@ export function StatusDialogModal({ dialog, onClose }: { dialog: StatusDialog | 
       <Form form={form} layout="vertical" requiredMark="optional" initialValues={{ reservedAt: dialog.reservedAt ? dayjs(dialog.reservedAt) : undefined }}>
         {reserve ? (
           <Form.Item label="예약 시간" name="reservedAt" required rules={[{ required: true, message: RESERVATION_REQUIRED }]}>
-            <DatePicker showTime={{ format: 'HH:mm', minuteStep: 10 }} format="YYYY-MM-DD HH:mm" style={{ width: '100%' }} autoFocus />
+            <DatePicker showTime={{ format: 'HH:mm', minuteStep: 10 }} format="YYYY-MM-DD HH:mm" style={{ width: '100%' }} autoFocus {...FUTURE_ONLY} />
           </Form.Item>
         ) : (
           <Form.Item label="사유" name="reason" required rules={[{ required: true, whitespace: true, message: INVALID_REASON_REQUIRED }]}>
@@ -125,6 +143,7 @@ export function ReservationCell({ shopId, id, reservedAt, writable }: { shopId: 
           showTime={{ format: 'HH:mm', minuteStep: 10 }}
           format="YYYY-MM-DD HH:mm"
           defaultValue={reservedAt ? dayjs(reservedAt) : undefined}
+          {...FUTURE_ONLY}
           onChange={async (v) => {
             if (await save(id, { reservedAt: v ? v.toISOString() : null }, '예약 시간을 저장했습니다.')) setOpen(false);
           }}
