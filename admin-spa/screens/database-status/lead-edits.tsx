@@ -12,6 +12,7 @@ import { withJosa } from '@contracts/korean.ts';
 import { ApiError, call } from '@/lib/api.ts';
 import { invalidate } from '@/lib/use-call.ts';
 import { formatDateTime } from '@/lib/format.ts';
+import { useCloseGuard, useTrackChanges } from '@/lib/close-guard.ts';
 import { STATUS_COLORS, StatusTag } from '@/components/status-tag.tsx';
 
 export const statusOptions = CS_STATUSES.map((s) => ({ value: s, label: s }));
@@ -73,6 +74,8 @@ interface StatusDialog {
 export function StatusDialogModal({ dialog, onClose }: { dialog: StatusDialog | null; onClose: () => void }) {
   const [form] = Form.useForm<{ reservedAt?: Dayjs; reason?: string }>();
   const [busy, setBusy] = useState(false);
+  const guard = useCloseGuard(onClose);
+  useTrackChanges(guard, form, !!dialog);
   if (!dialog) return null;
   const reserve = dialog.status === '상담예약';
   return (
@@ -83,7 +86,7 @@ export function StatusDialogModal({ dialog, onClose }: { dialog: StatusDialog | 
       cancelText="취소"
       confirmLoading={busy}
       destroyOnHidden
-      onCancel={onClose}
+      onCancel={guard.requestClose}
       onOk={async () => {
         const v = await form.validateFields().catch(() => null);
         if (!v) return;
