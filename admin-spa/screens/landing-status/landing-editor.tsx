@@ -113,6 +113,8 @@ function EditorBody({ shop, landing, writable, guard, onClose, onCreated }: Edit
   useDraft(form, `landing-editor|${shop.id}|${landing?.id ?? 'new'}|${landing?.updatedAt ?? ''}`, (values) => {
     setPreviewValues(values);
     tracked.markChanged();
+    // What the ended session kept is the work now: no older draft is offered beside it, and this one is kept.
+    kept.keep();
   });
   const restoreDraft = () => {
     const values = kept.restore() as EditorValues | undefined;
