@@ -13,7 +13,7 @@ import { endpoint, type QueryOf } from './endpoint.ts';
 export const ACCESS_RECORD_ACTIONS = [
   'created', 'view', 'unmask', 'status', 'memo', 'assign', 'delete', 'restore', 'purge', 'deliver',
   'return-request', 'return-approve', 'return-reject',
-  'export', 'search', 'import', 'history-export', 'review', 'api-pull',
+  'export', 'search', 'import', 'import-cancel', 'history-export', 'review', 'api-pull',
 ] as const;
 export type AccessRecordAction = (typeof ACCESS_RECORD_ACTIONS)[number];
 
@@ -21,7 +21,7 @@ export const ACCESS_ACTION_LABELS: Record<AccessRecordAction, string> = {
   created: '접수', view: '상세 열람', unmask: '전화번호 보기', status: '상태 변경', memo: '메모 변경', assign: '배분',
   delete: '삭제', restore: '복원', purge: '파기', deliver: '전송',
   'return-request': '무효 교체 요청', 'return-approve': '무효 교체 승인', 'return-reject': '무효 교체 반려',
-  export: '내보내기', search: '검색', import: '가져오기', 'history-export': '기록 내보내기', review: '월간 점검',
+  export: '내보내기', search: '검색', import: '가져오기', 'import-cancel': '가져오기 취소', 'history-export': '기록 내보내기', review: '월간 점검',
   'api-pull': '외부 API 조회',
 };
 
@@ -30,7 +30,7 @@ export const ACCESS_ACTION_COLORS: Record<AccessRecordAction, string> = {
   created: 'green', view: 'default', unmask: 'gold', status: 'blue', memo: 'blue', assign: 'cyan',
   delete: 'red', restore: 'lime', purge: 'volcano', deliver: 'geekblue',
   'return-request': 'orange', 'return-approve': 'volcano', 'return-reject': 'default',
-  export: 'purple', search: 'default', import: 'green', 'history-export': 'purple', review: 'magenta',
+  export: 'purple', search: 'default', import: 'green', 'import-cancel': 'volcano', 'history-export': 'purple', review: 'magenta',
   'api-pull': 'geekblue',
 };
 

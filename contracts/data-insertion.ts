@@ -94,9 +94,26 @@ export const IMPORT_FIELD_LABELS: Record<ImportField, string> = {
 /** Fields at most one column may be. */
 export const SINGLE_FIELDS: readonly ImportField[] = ['name', 'phone', 'memo', 'medium', 'landing', 'receivedAt'];
 
-export const IMPORT_STATUSES = ['uploaded', 'importing', 'done', 'failed'] as const;
+export const IMPORT_STATUSES = ['uploaded', 'importing', 'done', 'failed', 'cancelled'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
-export const IMPORT_STATUS_LABELS: Record<ImportStatus, string> = { uploaded: '항목 연결 대기', importing: '가져오는 중', done: '완료', failed: '실패' };
+export const IMPORT_STATUS_LABELS: Record<ImportStatus, string> = {
+  uploaded: '항목 연결 대기', importing: '가져오는 중', done: '완료', failed: '실패', cancelled: '취소됨',
+};
+/** Imports that have not run (or failed) keep their file and may still be started — or cancelled. */
+export const WAITING_IMPORT_STATUSES: readonly ImportStatus[] = ['uploaded', 'failed'];
+
+/**
+ * An uploaded file holds people's names and phones: an import left waiting (not started, or
+ * failed) this long after its upload or its failure is cancelled and its file deleted by the
+ * scheduled job, which looks every IMPORT_ABANDON_CHECK_MINUTES.
+ */
+export const IMPORT_WAIT_MINUTES = 60;
+export const IMPORT_ABANDON_CHECK_MINUTES = 5;
+const WAIT_TEXT = `${IMPORT_WAIT_MINUTES / 60}시간`;
+/** What the screen says of it. */
+export const IMPORT_WAIT_NOTICE = `올린 파일에는 개인정보가 있어, ${WAIT_TEXT} 안에 가져오지 않으면 가져오기가 자동으로 취소되고 파일은 삭제됩니다.`;
+export const IMPORT_CANCELLED = '가져오기를 취소했습니다. 올린 파일은 삭제했습니다.';
+export const IMPORT_ABANDONED = `${WAIT_TEXT} 동안 가져오지 않아 자동으로 취소했습니다. 올린 파일은 삭제했습니다.`;
 
 export const importMapping = z
   .array(z.enum(IMPORT_FIELDS, '목록에서 고르세요.'), '열마다 가져올 항목을 고르세요.')
@@ -131,6 +148,7 @@ export const importItem = z.object({
   failed: z.number(),
   consentBasis: z.string().nullable(),
   accountName: z.string().nullable(),
+  /** Why it failed, or how it was cancelled. */
   error: z.string().nullable(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
@@ -182,8 +200,8 @@ export const dataInsertionApi = {
   get: endpoint({ method: 'GET', path: `${base}/imports/:id`, params: shopItemParams, response: importDetail }),
   /** Starts the import; it runs on, the screen follows it with get. */
   start: endpoint({ method: 'POST', path: `${base}/imports/:id/start`, params: shopItemParams, body: importStartInput, response: importDetail, status: 202 }),
-  /** An uploaded file not imported after all: deleted. */
-  discard: endpoint({ method: 'DELETE', path: `${base}/imports/:id`, params: shopItemParams, response: null }),
+  /** An import waiting (or failed) is not run after all: its file is deleted at once, the import stays listed as 취소됨, the access record names who. */
+  cancel: endpoint({ method: 'POST', path: `${base}/imports/:id/cancel`, params: shopItemParams, response: importItem }),
   /** Rows that were not imported, with the reason and their original values (CSV, UTF-8 with BOM for Excel). */
   errors: endpoint({ method: 'GET', path: `${base}/imports/:id/errors`, params: shopItemParams, response: 'file' }),
 };

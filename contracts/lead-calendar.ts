@@ -6,6 +6,7 @@ import { dayField } from './fields.ts';
 import { shopParam } from './list.ts';
 import { endpoint } from './endpoint.ts';
 import { CS_STATUSES } from './leads.ts';
+import { addDays } from './kst.ts';
 
 /** Appointments a month's day cell lists by name (the rest are counted). */
 export const CALENDAR_CELL_APPOINTMENTS = 3;
@@ -23,6 +24,20 @@ const isCalendarDay = (day: string) => {
   const d = new Date(`${day}T00:00:00.000Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === day;
 };
+
+/** Weeks a month's calendar shows (antd's Calendar always draws six). */
+export const CALENDAR_GRID_WEEKS = 6;
+
+/**
+ * The days the calendar of `month` (YYYY-MM) shows: six weeks from the Sunday on or before the
+ * 1st (Korean calendars, and antd's ko_KR, start the week on Sunday), the neighbouring months'
+ * days included — they are on screen, so their appointments are too.
+ */
+export function calendarGrid(month: string): string[] {
+  const first = `${month}-01`;
+  const from = addDays(first, -new Date(`${first}T00:00:00.000Z`).getUTCDay());
+  return Array.from({ length: CALENDAR_GRID_WEEKS * 7 }, (_, i) => addDays(from, i));
+}
 
 export const calendarMonthQuery = z.object({
   /** YYYY-MM; the current Seoul month when absent. */
@@ -65,7 +80,7 @@ export type CalendarReceived = z.infer<typeof calendarReceived>;
 
 export const calendarMonth = z.object({
   month: z.string(),
-  /** Every day of the month, in order. */
+  /** Every day the month's calendar shows (calendarGrid), in order. */
   days: z.array(z.object({ day: z.string(), received: z.number().int(), appointments: z.number().int() })),
   /** The first CALENDAR_CELL_APPOINTMENTS appointments of each day, by time. */
   appointments: z.array(calendarAppointment),

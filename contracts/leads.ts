@@ -22,6 +22,13 @@ export type Validity = (typeof VALIDITIES)[number];
 
 export const RESERVATION_REQUIRED = '상담예약은 예약 시간을 입력하세요.';
 export const INVALID_REASON_REQUIRED = '무효 사유를 입력하세요.';
+export const RESERVATION_PAST = '지난 시각으로는 상담 예약을 잡을 수 없습니다. 지금 이후의 시각을 고르세요.';
+
+/**
+ * The earliest appointment that can be booked at `now`: the start of the current minute (a time
+ * picked as "now" is not refused for the seconds that passed while the dialog was open).
+ */
+export const earliestAppointment = (now: Date): number => Math.floor(now.getTime() / 60_000) * 60_000;
 
 const csStatus = z.enum(CS_STATUSES, '상담 상태를 선택하세요.');
 const settableStatus = z.enum(SETTABLE_STATUSES as [CsStatus, ...CsStatus[]], '상담 상태를 선택하세요.');

@@ -169,7 +169,8 @@ describe('landing pages', () => {
     const key = drawer.locator('#landing-editor_formFields_0_key');
     await key.fill('name');
     // A key the form itself uses is refused inline by the contract's schema.
-    await expect.poll(() => drawer.getByText('기본 항목이 쓰는 키입니다').isVisible(), WAIT).toBe(true);
+    // (The field's own error: the preview, a moment later, repeats it in its warning.)
+    await expect.poll(() => drawer.locator('.ant-form-item-explain-error', { hasText: '기본 항목이 쓰는 키입니다' }).isVisible(), WAIT).toBe(true);
     await key.fill('branch');
     await chooseOption(page, 'landing-editor_formFields_0_type', '드롭다운');
     const options = drawer.getByLabel('선택지');
@@ -304,6 +305,8 @@ describe('landing pages', () => {
     await toast(page, '입력하던 내용을 되살렸습니다');
     await screenshot(page, 'e2e-draft-restored');
     const restored = page.locator('.ant-drawer');
+    // The browser's own draft of the same work is not offered beside it.
+    expect(await restored.locator('.ant-alert', { hasText: '저장하지 않고 닫은 내용이 있습니다' }).count()).toBe(0);
     expect(await restored.getByLabel('랜딩 이름').inputValue()).toBe('세션 만료 중 작성');
     expect(await restored.getByLabel('랜딩 코드').inputValue()).toBe('e2e-kept-draft');
     await restored.getByRole('tab', { name: '콘텐츠' }).click();

@@ -3,6 +3,10 @@
 // their own leads and books an appointment on one.
 import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, login, newPage, screenshot, setupProduct, submitAsVisitor as visit } from './harness.ts';
+import { addDays, seoulDay } from '../contracts/kst.ts';
+
+/** An appointment a week ahead: the picker and the server take no time already past. */
+const BOOKED_DAY = addDays(seoulDay(new Date()), 7);
 
 const e2e = setupProduct();
 const WAIT = { timeout: 10_000 };
@@ -111,26 +115,26 @@ describe('working the leads', () => {
     await expect.poll(() => dialog.getByText('상담예약 시간').isVisible(), WAIT).toBe(true);
     const input = dialog.getByRole('textbox');
     await input.click();
-    await input.fill('2026-12-01 14:00');
+    await input.fill(`${BOOKED_DAY} 14:00`);
     await input.press('Enter');
     await dialog.getByRole('button', { name: '적용' }).click();
-    await expect.poll(() => row.innerText(), WAIT).toContain('2026-12-01 14:00');
+    await expect.poll(() => row.innerText(), WAIT).toContain(`${BOOKED_DAY} 14:00`);
     expect(await row.innerText()).toContain('상담예약');
     await screenshot(page, 'e2e-database-status-counselor');
 
     // The appointment is on the counselor's calendar, on its Seoul day, and opens the lead.
-    const booked = await page.evaluate(async (id) => {
+    const booked = await page.evaluate(async ([id, reservedAt]) => {
       const shops = (await (await fetch('/api/auth/shops')).json()).items as Array<{ id: number }>;
       const res = await fetch(`/api/shops/${id ?? shops[0]!.id}/leads?from=2026-01-01&pageSize=100&status=${encodeURIComponent('상담예약')}`);
-      return ((await res.json()).items as Array<{ name: string; reservedAt: string | null }>).find((i) => i.reservedAt === '2026-12-01T05:00:00.000Z')!.name;
-    }, shopId);
+      return ((await res.json()).items as Array<{ name: string; reservedAt: string | null }>).find((i) => i.reservedAt === reservedAt)!.name;
+    }, [shopId, new Date(`${BOOKED_DAY}T14:00:00+09:00`).toISOString()] as const);
     await page.locator('.ant-menu').getByText('DB 캘린더', { exact: true }).click();
     await expect.poll(() => page.locator('.ant-picker-calendar').isVisible(), WAIT).toBe(true);
-    await page.goto('/database-calendar?day=2026-12-01');
-    const cell = page.locator('.ant-picker-cell[title="2026-12-01"]');
+    await page.goto(`/database-calendar?day=${BOOKED_DAY}`);
+    const cell = page.locator(`.ant-picker-cell[title="${BOOKED_DAY}"]`);
     await expect.poll(() => cell.innerText(), WAIT).toContain(booked);
     expect(await cell.innerText()).toContain('14:00');
-    const panel = page.locator('.ant-card', { hasText: '12월 1일' }).last();
+    const panel = page.locator('.ant-card', { hasText: `${Number(BOOKED_DAY.slice(5, 7))}월 ${Number(BOOKED_DAY.slice(8))}일` }).last();
     await expect.poll(() => panel.getByText(booked).first().isVisible(), WAIT).toBe(true);
     await screenshot(page, 'e2e-database-calendar-counselor');
     await panel.getByText(booked).first().click();

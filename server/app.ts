@@ -61,6 +61,7 @@ import { leadFeed } from './modules/leads/lead-feed.ts';
 import { startScheduler } from './worker/scheduler.ts';
 import { purgeJob } from './worker/purge.ts';
 import { reopenJob } from './worker/reopen.ts';
+import { abandonedImportsJob } from './worker/abandoned-imports.ts';
 import { DELIVERY_NOTICE, deliveryWorker } from './worker/delivery.ts';
 import { databaseIdentity, openNotifier } from './db/notify.ts';
 import { closeRedis, openRedis, redisConnected, redisPrefix, type RedisClient } from './lib/redis.ts';
@@ -253,6 +254,7 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
       purgeJob(app.db, app.clock, { announce: links.leadsChanged, onRun: (run) => app.log.info({ run }, 'automatic purge') }),
       reopenJob(app.db, app.clock, { changed: links.landingsChanged }),
       feedSeqJob(app.db),
+      abandonedImportsJob(app.db, app.clock, { dataDir: config.dataDir, onRun: (ids) => app.log.info({ importIds: ids }, 'abandoned imports cancelled') }),
       reservationsJob(app.db, app.clock, {
         setLandingStatus: links.setLandingStatus,
         onError: (err) => app.log.error({ err }, 'system reservation'),

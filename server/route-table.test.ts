@@ -112,7 +112,7 @@ const ADMIN_ROUTES: Array<[Endpoint, string | string[], 'read' | 'write']> = [
   [dataInsertionApi.list, 'data-insertion', 'read'],
   [dataInsertionApi.get, 'data-insertion', 'write'],
   [dataInsertionApi.start, 'data-insertion', 'write'],
-  [dataInsertionApi.discard, 'data-insertion', 'write'],
+  [dataInsertionApi.cancel, 'data-insertion', 'write'],
   [dataInsertionApi.errors, 'data-insertion', 'write'],
   [adSpendApi.figures, 'advertising-status', 'read'],
   [adSpendApi.save, 'advertising-status', 'write'],

@@ -6,6 +6,7 @@ import { Alert, App, Form, Input, Modal } from 'antd';
 import type { z } from 'zod';
 import { ApiError } from '@/lib/api.ts';
 import { zodRule } from '@/lib/zod-rule.ts';
+import { useCloseGuard, useTrackChanges } from '@/lib/close-guard.ts';
 
 export interface ReasonModalProps {
   open: boolean;
@@ -27,6 +28,9 @@ export function ReasonModal({ open, title, description, okText, danger, schema, 
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const { message } = App.useApp();
+  // A reason typed is not thrown away by a stray Esc.
+  const guard = useCloseGuard(() => onClose(false));
+  useTrackChanges(guard, form, open);
   return (
     <Modal
       open={open}
@@ -37,7 +41,7 @@ export function ReasonModal({ open, title, description, okText, danger, schema, 
       confirmLoading={busy}
       destroyOnHidden
       afterClose={() => setError(null)}
-      onCancel={() => onClose(false)}
+      onCancel={guard.requestClose}
       onOk={async () => {
         const v = await form.validateFields().catch(() => null);
         if (!v) return;

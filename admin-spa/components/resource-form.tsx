@@ -1,6 +1,7 @@
 // The modal form every create/edit uses: validates inline with the contract's zod
 // schema, shows the server's field errors next to their fields, never loses input (not
-// even to an ended session: see lib/drafts.ts).
+// even to an ended session: see lib/drafts.ts), and asks before Esc, × or 취소 throws
+// changes away (lib/close-guard.ts).
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { App, Form, InputNumber, Modal, Switch, type FormInstance } from 'antd';
 import type { z } from 'zod';
@@ -13,6 +14,7 @@ import { invalidate } from '@/lib/use-call.ts';
 import { useLocation } from 'react-router-dom';
 import { hashOf } from '@/lib/drafts.ts';
 import { useDraft } from '@/lib/use-draft.ts';
+import { useCloseGuard, useTrackChanges } from '@/lib/close-guard.ts';
 
 export interface ResourceFormProps<V> {
   open: boolean;
@@ -36,6 +38,7 @@ export function ResourceForm<V extends object>({
   const formName = `form-${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
   const { saving, save } = useFormSave(form);
   const queryClient = useQueryClient();
+  const guard = useCloseGuard(onClose);
 
   useEffect(() => {
     if (open) {
@@ -43,9 +46,11 @@ export function ResourceForm<V extends object>({
       if (initialValues) form.setFieldsValue(initialValues as never);
     }
   }, [open, initialValues, form]);
+  // After the form is filled: what it was opened with is its saved state.
+  const tracked = useTrackChanges(guard, form, open, hashOf(initialValues));
   // Input typed when the session ended comes back when the same form opens on the same data.
   const { pathname } = useLocation();
-  useDraft(form, open ? `${pathname}|${title}|${hashOf(initialValues)}` : null);
+  useDraft(form, open ? `${pathname}|${title}|${hashOf(initialValues)}` : null, tracked.markChanged);
 
   async function onOk() {
     let values: V;
@@ -71,7 +76,7 @@ export function ResourceForm<V extends object>({
       cancelText="취소"
       confirmLoading={saving}
       onOk={onOk}
-      onCancel={onClose}
+      onCancel={guard.requestClose}
       maskClosable={false}
       destroyOnHidden
       forceRender

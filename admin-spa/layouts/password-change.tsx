@@ -9,6 +9,7 @@ import { call } from '@/lib/api.ts';
 import { apiKey } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { zodRule } from '@/lib/zod-rule.ts';
+import { useCloseGuard, useTrackChanges } from '@/lib/close-guard.ts';
 import { useFormSave } from '@/components/resource-form.tsx';
 
 interface Values {
@@ -79,6 +80,11 @@ function usePasswordForm(onDone: () => void) {
 /** 비밀번호 변경 from the account menu. */
 export function PasswordChangeModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { fields, saving, submit, form } = usePasswordForm(onClose);
+  const guard = useCloseGuard(() => {
+    form.resetFields();
+    onClose();
+  });
+  useTrackChanges(guard, form, open);
   return (
     <Modal
       open={open}
@@ -87,10 +93,7 @@ export function PasswordChangeModal({ open, onClose }: { open: boolean; onClose:
       cancelText="취소"
       confirmLoading={saving}
       onOk={submit}
-      onCancel={() => {
-        form.resetFields();
-        onClose();
-      }}
+      onCancel={guard.requestClose}
       maskClosable={false}
       destroyOnHidden
       forceRender

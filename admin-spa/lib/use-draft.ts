@@ -6,7 +6,8 @@ import { App, type FormInstance } from 'antd';
 import { registerDraft, takeDraft } from './drafts.ts';
 import { useAuth } from './auth.tsx';
 
-function revive(value: unknown): unknown {
+/** Values from a draft back into the form's kinds (dates become dayjs again). */
+export function revive(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(revive);
   if (value && typeof value === 'object') {
     const date = (value as { $date?: unknown }).$date;

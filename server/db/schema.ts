@@ -343,7 +343,7 @@ export interface LeadImportsTable {
   account_id: number;
   file_name: string;
   file_size: number;
-  status: 'uploaded' | 'importing' | 'done' | 'failed';
+  status: 'uploaded' | 'importing' | 'done' | 'failed' | 'cancelled';
   /** JSON: column index → field. */
   mapping: string | null;
   consent_basis: string | null;

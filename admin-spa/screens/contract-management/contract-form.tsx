@@ -16,6 +16,7 @@ import { invalidate, useCall } from '@/lib/use-call.ts';
 import { useCodeOptions } from '@/lib/options.ts';
 import { fieldErrors, zodRule } from '@/lib/zod-rule.ts';
 import { useDraft } from '@/lib/use-draft.ts';
+import { useCloseGuard, useTrackChanges, type CloseGuard } from '@/lib/close-guard.ts';
 import { formatNumber } from '@/lib/format.ts';
 import { CONTRACT_VIEWS } from './views.ts';
 
@@ -84,32 +85,35 @@ export function ContractForm({ shopId, open, editing, onClose }: { shopId: numbe
   // A form name of its own: the footer's button submits it, and field ids stay unique beside the filter bar.
   const formName = `contract-${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
   const [saving, setSaving] = useState(false);
+  // Esc, × and 취소 ask first while the form holds unsaved changes.
+  const guard = useCloseGuard(onClose);
   return (
     <Drawer
       open={open}
       size={640}
       destroyOnHidden
       mask={{ closable: false }}
-      onClose={onClose}
+      onClose={guard.requestClose}
       title={editing ? `계약 수정 · ${editing.name}` : '계약 등록'}
       footer={
         <Space>
           <Button type="primary" htmlType="submit" form={formName} loading={saving}>
             {editing ? '저장' : '등록'}
           </Button>
-          <Button onClick={onClose}>취소</Button>
+          <Button onClick={guard.requestClose}>취소</Button>
         </Space>
       }
     >
-      {open && <FormBody key={editing?.id ?? 'new'} formName={formName} shopId={shopId} editing={editing} onSaving={setSaving} onClose={onClose} />}
+      {open && <FormBody key={editing?.id ?? 'new'} formName={formName} shopId={shopId} editing={editing} guard={guard} onSaving={setSaving} onClose={onClose} />}
     </Drawer>
   );
 }
 
-function FormBody({ formName, shopId, editing, onSaving, onClose }: {
+function FormBody({ formName, shopId, editing, guard, onSaving, onClose }: {
   formName: string;
   shopId: number;
   editing: ContractItem | null;
+  guard: CloseGuard;
   onSaving: (saving: boolean) => void;
   onClose: () => void;
 }) {
@@ -125,7 +129,8 @@ function FormBody({ formName, shopId, editing, onSaving, onClose }: {
   const queryClient = useQueryClient();
   const landings = useCall(landingsApi.options, { params: { shopId } }, { staleTime: 60_000 });
   const media = useCodeOptions('media-type');
-  useDraft(form, `contract-form|${shopId}|${editing?.id ?? 'new'}|${editing?.updatedAt ?? ''}`);
+  const tracked = useTrackChanges(guard, form);
+  useDraft(form, `contract-form|${shopId}|${editing?.id ?? 'new'}|${editing?.updatedAt ?? ''}`, tracked.markChanged);
 
   const unitPrice = Form.useWatch('unitPrice', form) as number | null | undefined;
   const quantity = Form.useWatch('quantity', form) as number | null | undefined;

@@ -8,6 +8,7 @@ import { REJECT_NOTE_REQUIRED, returnDecisionInput, shopContractsApi, type Retur
 import { ApiError, call } from '@/lib/api.ts';
 import { invalidate } from '@/lib/use-call.ts';
 import { zodRule } from '@/lib/zod-rule.ts';
+import { useCloseGuard, useTrackChanges } from '@/lib/close-guard.ts';
 import { formatDateTime } from '@/lib/format.ts';
 import { RETURN_VIEWS } from './views.ts';
 
@@ -24,6 +25,8 @@ export function DecisionModal({ shopId, decision, onClose }: { shopId: number; d
   const queryClient = useQueryClient();
   const approve = decision?.approve ?? true;
   const row = decision?.row;
+  const guard = useCloseGuard(onClose);
+  useTrackChanges(guard, form, decision !== null);
 
   return (
     <Modal
@@ -35,7 +38,7 @@ export function DecisionModal({ shopId, decision, onClose }: { shopId: number; d
       confirmLoading={busy}
       destroyOnHidden
       afterClose={() => setError(null)}
-      onCancel={onClose}
+      onCancel={guard.requestClose}
       onOk={async () => {
         const v = await form.validateFields().catch(() => null);
         if (!v || !row) return;

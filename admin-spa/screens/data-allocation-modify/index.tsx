@@ -13,6 +13,7 @@ import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
 import { formatDateTime, formatNumber } from '@/lib/format.ts';
 import { zodRule } from '@/lib/zod-rule.ts';
+import { useCloseGuard, useTrackChanges } from '@/lib/close-guard.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
 import { StatusTag } from '@/components/status-tag.tsx';
@@ -109,6 +110,8 @@ function MoveModal({ open, shopId, ids, options, onClose }: {
   const [busy, setBusy] = useState(false);
   const queryClient = useQueryClient();
   const { message } = App.useApp();
+  const guard = useCloseGuard(() => onClose(false));
+  useTrackChanges(guard, form, open);
   return (
     <Modal
       open={open}
@@ -117,7 +120,7 @@ function MoveModal({ open, shopId, ids, options, onClose }: {
       cancelText="취소"
       confirmLoading={busy}
       destroyOnHidden
-      onCancel={() => onClose(false)}
+      onCancel={guard.requestClose}
       onOk={async () => {
         const v = await form.validateFields().catch(() => null);
         if (!v) return;

@@ -1,16 +1,28 @@
 // The shop's imports, newest first: who imported which file when, how it went, and its report.
 import { App, Button, Space, Tag, Tooltip, Typography } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import { DownloadOutlined } from '@ant-design/icons';
-import { IMPORT_STATUS_LABELS, consentBasisLabel, dataInsertionApi, type ImportItem, type ImportStatus } from '@contracts/data-insertion.ts';
+import {
+  IMPORT_CANCELLED, IMPORT_STATUS_LABELS, WAITING_IMPORT_STATUSES, consentBasisLabel, dataInsertionApi, type ImportItem, type ImportStatus,
+} from '@contracts/data-insertion.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { formatDateTime, formatNumber } from '@/lib/format.ts';
-import { downloadErrors } from './import-panel.tsx';
+import { CancelImportButton, cancelImport, downloadErrors } from './import-panel.tsx';
 
-const STATUS_COLORS: Record<ImportStatus, string> = { uploaded: 'default', importing: 'processing', done: 'success', failed: 'error' };
+const STATUS_COLORS: Record<ImportStatus, string> = { uploaded: 'default', importing: 'processing', done: 'success', failed: 'error', cancelled: 'default' };
 
 export function ImportHistory({ shopId, writable, onOpen }: { shopId: number; writable: boolean; onOpen: (id: number) => void }) {
   const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const cancel = async (id: number) => {
+    try {
+      await cancelImport(shopId, id, queryClient);
+      message.success(IMPORT_CANCELLED);
+    } catch (err) {
+      message.error(err instanceof Error ? err.message : '취소하지 못했습니다.');
+    }
+  };
   const columns: ColumnsType<ImportItem> = [
     { title: '올린 때', dataIndex: 'createdAt', key: 'createdAt', width: 150, render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(v)}</span> },
     {
@@ -34,9 +46,9 @@ export function ImportHistory({ shopId, writable, onOpen }: { shopId: number; wr
     ...(writable
       ? [{
           title: '', key: 'actions', width: 150,
-          render: (_: unknown, row: ImportItem) =>
-            row.hasErrorReport && (
-              <Space>
+          render: (_: unknown, row: ImportItem) => (
+            <Space>
+              {row.hasErrorReport && (
                 <Button
                   size="small"
                   icon={<DownloadOutlined />}
@@ -44,8 +56,14 @@ export function ImportHistory({ shopId, writable, onOpen }: { shopId: number; wr
                 >
                   오류 보고서
                 </Button>
-              </Space>
-            ),
+              )}
+              {WAITING_IMPORT_STATUSES.includes(row.status) && (
+                <CancelImportButton size="small" onConfirm={() => cancel(row.id)}>
+                  취소
+                </CancelImportButton>
+              )}
+            </Space>
+          ),
         }]
       : []),
   ];

@@ -8,14 +8,14 @@ import { Alert, App, Button, Card, Form, Popconfirm, Progress, Result, Row, Sele
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import {
-  ENCODING_LABELS, IMPORT_ACCEPT, IMPORT_FIELDS, IMPORT_FIELD_LABELS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, dataInsertionApi, importMapping,
-  importStartInput, type ConsentBasis, type ImportDetail, type ImportField,
+  ENCODING_LABELS, IMPORT_ACCEPT, IMPORT_CANCELLED, IMPORT_FIELDS, IMPORT_FIELD_LABELS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, IMPORT_WAIT_MINUTES,
+  IMPORT_WAIT_NOTICE, dataInsertionApi, importMapping, importStartInput, type ConsentBasis, type ImportDetail, type ImportField, type ImportItem,
 } from '@contracts/data-insertion.ts';
 import { leadsApi } from '@contracts/leads.ts';
 import { shopDashboardApi } from '@contracts/shop-dashboard.ts';
 import { ApiError, call, download } from '@/lib/api.ts';
 import { apiKey, invalidate, useCall } from '@/lib/use-call.ts';
-import { formatNumber } from '@/lib/format.ts';
+import { formatDateTime, formatNumber } from '@/lib/format.ts';
 import { fieldErrors } from '@/lib/zod-rule.ts';
 import { ConsentFields } from './consent-fields.tsx';
 
@@ -58,6 +58,7 @@ export function ImportPanel({ shopId, importId, onOpen }: Props) {
     if (!d) return <Card variant="borderless" loading />;
     if (d.status === 'importing') return <ProgressStep detail={d} />;
     if (d.status === 'done') return <ResultStep shopId={shopId} detail={d} onOpen={onOpen} />;
+    if (d.status === 'cancelled') return <CancelledStep detail={d} onOpen={onOpen} />;
     return <MappingStep shopId={shopId} detail={d} onOpen={onOpen} />;
   }
 }
@@ -108,7 +109,7 @@ function UploadStep({ shopId, onUploaded }: { shopId: number; onUploaded: (id: n
         </Upload.Dragger>
         {error && <Alert type="error" showIcon title="가져올 수 없는 파일입니다" description={error} />}
         <Typography.Text type="secondary">
-          주민등록번호·카드번호·계좌번호가 든 파일은 올릴 수 없습니다. 해당 열을 지우고 올려 주세요.
+          주민등록번호·카드번호·계좌번호가 든 파일은 올릴 수 없습니다. 해당 열을 지우고 올려 주세요. {IMPORT_WAIT_NOTICE}
         </Typography.Text>
       </Space>
     </Card>
@@ -156,11 +157,14 @@ function MappingStep({ shopId, detail: d, onOpen }: { shopId: number; detail: Im
     }
   }
 
-  async function discard() {
-    await call(dataInsertionApi.discard, { params });
-    await invalidate(queryClient, [dataInsertionApi.list]);
-    message.success('올린 파일을 지웠습니다.');
-    onOpen(null);
+  async function cancel() {
+    try {
+      await cancelImport(shopId, d.id, queryClient);
+      message.success(IMPORT_CANCELLED);
+      onOpen(null);
+    } catch (err) {
+      message.error(err instanceof Error ? err.message : '취소하지 못했습니다.');
+    }
   }
 
   const columns = useMemo<ColumnsType<{ index: number; header: string; samples: string }>>(
@@ -202,15 +206,18 @@ function MappingStep({ shopId, detail: d, onOpen }: { shopId: number; detail: Im
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }}>
       {d.status === 'failed' && <Alert type="error" showIcon title="가져오기가 실패했습니다" description={d.error ?? undefined} />}
+      <Alert
+        type="info"
+        showIcon
+        title={`${formatDateTime(cancelsAt(d))}까지 가져오지 않으면 이 가져오기는 자동으로 취소되고, 올린 파일(이름·연락처)은 삭제됩니다.`}
+      />
       <Card
         variant="borderless"
         title={`${d.fileName} — ${formatNumber(d.totalRows)}행`}
         extra={
           <Space>
             {d.format === 'csv' && d.encoding && <Tag>{ENCODING_LABELS[d.encoding] ?? d.encoding}</Tag>}
-            <Popconfirm title="올린 파일을 지울까요?" okText="지우기" cancelText="취소" onConfirm={discard}>
-              <Button>다른 파일 올리기</Button>
-            </Popconfirm>
+            <CancelImportButton onConfirm={cancel}>가져오기 취소</CancelImportButton>
           </Space>
         }
       >
@@ -244,6 +251,48 @@ function MappingStep({ shopId, detail: d, onOpen }: { shopId: number; detail: Im
         </Form>
       </Card>
     </Space>
+  );
+}
+
+/** When the scheduled job cancels an import left waiting: an hour after its upload, or after its failure. */
+const cancelsAt = (d: ImportItem) => new Date(Date.parse(d.status === 'failed' && d.finishedAt ? d.finishedAt : d.createdAt) + IMPORT_WAIT_MINUTES * 60_000).toISOString();
+
+/** Cancels a waiting import (its file is deleted at once) and refreshes what shows it. */
+export async function cancelImport(shopId: number, id: number, queryClient: ReturnType<typeof useQueryClient>): Promise<void> {
+  await call(dataInsertionApi.cancel, { params: { shopId, id } });
+  await invalidate(queryClient, [dataInsertionApi.list, dataInsertionApi.get]);
+}
+
+/** The cancel's button, asking first: what goes, and that it is recorded. */
+export function CancelImportButton({ onConfirm, size, children }: { onConfirm: () => Promise<void>; size?: 'small'; children: React.ReactNode }) {
+  return (
+    <Popconfirm
+      title="이 가져오기를 취소할까요?"
+      description="올린 파일은 바로 삭제되고, 취소한 사람은 개인정보 접근 기록에 남습니다."
+      okText="가져오기 취소"
+      okButtonProps={{ danger: true }}
+      cancelText="닫기"
+      onConfirm={onConfirm}
+    >
+      <Button size={size}>{children}</Button>
+    </Popconfirm>
+  );
+}
+
+function CancelledStep({ detail: d, onOpen }: { detail: ImportDetail; onOpen: (id: number | null) => void }) {
+  return (
+    <Card variant="borderless">
+      <Result
+        status="info"
+        title="취소된 가져오기입니다"
+        subTitle={`${d.fileName} · ${formatDateTime(d.finishedAt)} · ${d.error ?? IMPORT_CANCELLED}`}
+        extra={
+          <Button type="primary" onClick={() => onOpen(null)}>
+            다른 파일 가져오기
+          </Button>
+        }
+      />
+    </Card>
   );
 }
 

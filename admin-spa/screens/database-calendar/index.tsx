@@ -48,6 +48,8 @@ export default function DatabaseCalendar() {
     setSearch(next);
   };
   const choose = (d: string) => patch({ day: d === today ? null : d, lead: null });
+  /** Another month opens on its 1st, or on today when today is in it. */
+  const chooseMonth = (m: Dayjs) => choose(m.isSame(dayjs(today), 'month') ? today : m.startOf('month').format(DAY));
   const openLead = (id: number | null) => patch({ lead: id ? String(id) : null });
 
   const params = { shopId: shop.id };
@@ -62,7 +64,7 @@ export default function DatabaseCalendar() {
             {monthQ.isError ? (
               <ServerError message={(monthQ.error as Error).message} onRetry={() => monthQ.refetch()} />
             ) : (
-              <MonthCalendar day={day} today={today} month={m?.month === month ? m : undefined} loading={monthQ.isFetching} onChoose={choose} />
+              <MonthCalendar day={day} today={today} month={m?.month === month ? m : undefined} loading={monthQ.isFetching} onChoose={choose} onMonth={chooseMonth} />
             )}
           </Card>
         </Col>
@@ -77,13 +79,14 @@ export default function DatabaseCalendar() {
   );
 }
 
-function MonthCalendar({ day, today, month, loading, onChoose }: {
+function MonthCalendar({ day, today, month, loading, onChoose, onMonth }: {
   day: string;
   today: string;
-  /** The shown month's figures (undefined while they load). */
+  /** The shown month's figures, its grid's neighbouring days included (undefined while they load). */
   month: CalendarMonth | undefined;
   loading: boolean;
   onChoose: (day: string) => void;
+  onMonth: (month: Dayjs) => void;
 }) {
   const byDay = new Map(month?.days.map((d) => [d.day, d]));
   const named = new Map<string, CalendarAppointment[]>();
@@ -92,13 +95,15 @@ function MonthCalendar({ day, today, month, loading, onChoose }: {
     named.set(d, [...(named.get(d) ?? []), a]);
   }
   const shown = day.slice(0, 7);
-  const totals = month?.days.reduce((s, d) => ({ received: s.received + d.received, appointments: s.appointments + d.appointments }), { received: 0, appointments: 0 });
+  // The month's own totals: the grid's neighbouring days count toward their own months.
+  const totals = month?.days
+    .filter((d) => d.day.startsWith(shown))
+    .reduce((s, d) => ({ received: s.received + d.received, appointments: s.appointments + d.appointments }), { received: 0, appointments: 0 });
   const value = dayjs(day);
 
   const cell = (current: Dayjs) => {
     const key = current.format(DAY);
-    // Days of the neighbouring months are greyed by the calendar; their figures belong to their own month.
-    if (key.slice(0, 7) !== shown) return null;
+    // Days of the neighbouring months are greyed by the calendar but keep their figures: an appointment on screen is never hidden.
     const figures = byDay.get(key);
     if (!figures || (!figures.received && !figures.appointments)) return null;
     const list = named.get(key) ?? [];
@@ -134,11 +139,11 @@ function MonthCalendar({ day, today, month, loading, onChoose }: {
       headerRender={() => (
         <div className="lr-cal-header">
           <Space size={8}>
-            <Button icon={<LeftOutlined />} aria-label="이전 달" onClick={() => onChoose(value.subtract(1, 'month').format(DAY))} />
+            <Button icon={<LeftOutlined />} aria-label="이전 달" onClick={() => onMonth(value.subtract(1, 'month'))} />
             <Typography.Title level={4} style={{ margin: 0, minWidth: 130, textAlign: 'center' }}>
               {value.format('YYYY년 M월')}
             </Typography.Title>
-            <Button icon={<RightOutlined />} aria-label="다음 달" onClick={() => onChoose(value.add(1, 'month').format(DAY))} />
+            <Button icon={<RightOutlined />} aria-label="다음 달" onClick={() => onMonth(value.add(1, 'month'))} />
             <Button onClick={() => onChoose(today)} disabled={day === today}>
               오늘
             </Button>

@@ -24,6 +24,7 @@ import { ApiError, call } from '@/lib/api.ts';
 import { invalidate, useCall } from '@/lib/use-call.ts';
 import { fieldErrors, zodRule } from '@/lib/zod-rule.ts';
 import { useDraft } from '@/lib/use-draft.ts';
+import { useCloseGuard, useTrackChanges, type CloseGuard } from '@/lib/close-guard.ts';
 import { formatPhone } from '@contracts/rules.ts';
 import { SmsTemplateInput } from './sms-template.tsx';
 import { SignatureHelp, type ShownSecret } from './secret-modal.tsx';
@@ -115,20 +116,22 @@ export function ChannelForm({ shopId, open, editing, kind, onClose, onSecret }: 
 }) {
   const formName = `channel-${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
   const [saving, setSaving] = useState(false);
+  // Esc, × and 취소 ask first while the form holds unsaved changes.
+  const guard = useCloseGuard(onClose);
   return (
     <Drawer
       open={open}
       size={680}
       destroyOnHidden
       mask={{ closable: false }}
-      onClose={onClose}
+      onClose={guard.requestClose}
       title={editing ? `채널 수정 · ${editing.name}` : '전송 채널 추가'}
       footer={
         <Space>
           <Button type="primary" htmlType="submit" form={formName} loading={saving}>
             {editing ? '저장' : '추가'}
           </Button>
-          <Button onClick={onClose}>취소</Button>
+          <Button onClick={guard.requestClose}>취소</Button>
         </Space>
       }
     >
@@ -139,6 +142,7 @@ export function ChannelForm({ shopId, open, editing, kind, onClose, onSecret }: 
           shopId={shopId}
           editing={editing}
           kind={kind}
+          guard={guard}
           onSaving={setSaving}
           onClose={onClose}
           onSecret={onSecret}
@@ -148,11 +152,12 @@ export function ChannelForm({ shopId, open, editing, kind, onClose, onSecret }: 
   );
 }
 
-function FormBody({ formName, shopId, editing, kind, onSaving, onClose, onSecret }: {
+function FormBody({ formName, shopId, editing, kind, guard, onSaving, onClose, onSecret }: {
   formName: string;
   shopId: number;
   editing: DeliveryChannel | null;
   kind: DeliveryKind;
+  guard: CloseGuard;
   onSaving: (saving: boolean) => void;
   onClose: () => void;
   onSecret: (s: ShownSecret) => void;
@@ -169,7 +174,8 @@ function FormBody({ formName, shopId, editing, kind, onSaving, onClose, onSecret
   const params = { shopId };
   const landings = useCall(deliveryChannelsApi.landings, { params }, { staleTime: 60_000 });
   const smtp = useCall(deliveryChannelsApi.smtpStatus, { params }, { staleTime: 60_000 });
-  useDraft(form, `channel-form|${shopId}|${editing?.id ?? 'new'}|${editing?.updatedAt ?? ''}`);
+  const tracked = useTrackChanges(guard, form);
+  useDraft(form, `channel-form|${shopId}|${editing?.id ?? 'new'}|${editing?.updatedAt ?? ''}`, tracked.markChanged);
 
   const currentKind = (Form.useWatch('kind', form) as DeliveryKind | undefined) ?? initial.kind!;
   const mode = (Form.useWatch('mode', form) as DeliveryMode | undefined) ?? initial.mode;

@@ -13,6 +13,7 @@ import { useAuth } from '@/lib/auth.tsx';
 import { useCall } from '@/lib/use-call.ts';
 import { fieldErrors, zodRule } from '@/lib/zod-rule.ts';
 import { formatNumber } from '@/lib/format.ts';
+import { useCloseGuard, useTrackChanges } from '@/lib/close-guard.ts';
 
 type Body = CallInput<typeof leadExportApi.export>['body'];
 
@@ -77,6 +78,8 @@ function ExportModal({ shopId, from, to, filterNames, onClose }: ExportButtonPro
   const [progress, setProgress] = useState<Progressing | null>(null);
   const abort = useRef<AbortController | null>(null);
   useEffect(() => () => abort.current?.abort(), []);
+  const guard = useCloseGuard(onClose);
+  useTrackChanges(guard, form);
 
   async function submit(v: Values) {
     const controller = new AbortController();
@@ -116,7 +119,8 @@ function ExportModal({ shopId, from, to, filterNames, onClose }: ExportButtonPro
       cancelText={busy ? '중단' : '취소'}
       okButtonProps={{ loading: busy, disabled: total === 0 }}
       onOk={() => form.submit()}
-      onCancel={onClose}
+      // 중단 stops the export at once; 취소 asks first when a reason was typed.
+      onCancel={busy ? onClose : guard.requestClose}
       maskClosable={false}
       destroyOnHidden
     >

@@ -12,10 +12,39 @@ import { withJosa } from '@contracts/korean.ts';
 import { ApiError, call } from '@/lib/api.ts';
 import { invalidate } from '@/lib/use-call.ts';
 import { formatDateTime } from '@/lib/format.ts';
+import { useCloseGuard, useTrackChanges } from '@/lib/close-guard.ts';
 import { STATUS_COLORS, StatusTag } from '@/components/status-tag.tsx';
 
 export const statusOptions = CS_STATUSES.map((s) => ({ value: s, label: s }));
 const settable = SETTABLE_STATUSES.map((s) => ({ value: s, label: <Tag color={STATUS_COLORS[s]}>{s}</Tag> }));
+
+/** Minutes an appointment is picked in. */
+const MINUTE_STEP = 10;
+
+/** The first hour of today with a step left in it: this one, unless its last step (:50) has gone by (24: none today). */
+const firstOpenHour = (now: Dayjs) => (Math.ceil(now.minute() / MINUTE_STEP) * MINUTE_STEP >= 60 ? now.hour() + 1 : now.hour());
+
+/**
+ * The appointment picker offers no day or time already past (the server refuses them too); the
+ * current minute is still now, and an hour with no step left in it is past. Read when the picker
+ * asks, so a dialog left open keeps up.
+ */
+export const FUTURE_ONLY = {
+  disabledDate: (d: Dayjs) => {
+    const now = dayjs();
+    return d.isBefore(now, 'day') || (d.isSame(now, 'day') && firstOpenHour(now) > 23);
+  },
+  disabledTime: (d: Dayjs | null) => {
+    const now = dayjs();
+    if ((d ?? now).isAfter(now, 'day')) return {};
+    const before = (n: number) => Array.from({ length: n }, (_, i) => i);
+    const firstHour = firstOpenHour(now);
+    return {
+      disabledHours: () => before(firstHour),
+      disabledMinutes: (hour: number) => (hour < now.hour() ? before(60) : hour === now.hour() ? before(now.minute()) : []),
+    };
+  },
+};
 
 /** Saves an edit of one lead and refreshes what shows leads. */
 export function useLeadSave(shopId: number) {
@@ -45,6 +74,8 @@ interface StatusDialog {
 export function StatusDialogModal({ dialog, onClose }: { dialog: StatusDialog | null; onClose: () => void }) {
   const [form] = Form.useForm<{ reservedAt?: Dayjs; reason?: string }>();
   const [busy, setBusy] = useState(false);
+  const guard = useCloseGuard(onClose);
+  useTrackChanges(guard, form, !!dialog);
   if (!dialog) return null;
   const reserve = dialog.status === '상담예약';
   return (
@@ -55,7 +86,7 @@ export function StatusDialogModal({ dialog, onClose }: { dialog: StatusDialog | 
       cancelText="취소"
       confirmLoading={busy}
       destroyOnHidden
-      onCancel={onClose}
+      onCancel={guard.requestClose}
       onOk={async () => {
         const v = await form.validateFields().catch(() => null);
         if (!v) return;
@@ -68,7 +99,7 @@ export function StatusDialogModal({ dialog, onClose }: { dialog: StatusDialog | 
       <Form form={form} layout="vertical" requiredMark="optional" initialValues={{ reservedAt: dialog.reservedAt ? dayjs(dialog.reservedAt) : undefined }}>
         {reserve ? (
           <Form.Item label="예약 시간" name="reservedAt" required rules={[{ required: true, message: RESERVATION_REQUIRED }]}>
-            <DatePicker showTime={{ format: 'HH:mm', minuteStep: 10 }} format="YYYY-MM-DD HH:mm" style={{ width: '100%' }} autoFocus />
+            <DatePicker showTime={{ format: 'HH:mm', minuteStep: MINUTE_STEP }} format="YYYY-MM-DD HH:mm" style={{ width: '100%' }} autoFocus {...FUTURE_ONLY} />
           </Form.Item>
         ) : (
           <Form.Item label="사유" name="reason" required rules={[{ required: true, whitespace: true, message: INVALID_REASON_REQUIRED }]}>
@@ -122,9 +153,10 @@ export function ReservationCell({ shopId, id, reservedAt, writable }: { shopId: 
       content={
         <DatePicker
           open={open}
-          showTime={{ format: 'HH:mm', minuteStep: 10 }}
+          showTime={{ format: 'HH:mm', minuteStep: MINUTE_STEP }}
           format="YYYY-MM-DD HH:mm"
           defaultValue={reservedAt ? dayjs(reservedAt) : undefined}
+          {...FUTURE_ONLY}
           onChange={async (v) => {
             if (await save(id, { reservedAt: v ? v.toISOString() : null }, '예약 시간을 저장했습니다.')) setOpen(false);
           }}

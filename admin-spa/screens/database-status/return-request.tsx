@@ -12,6 +12,7 @@ import { invalidate, useCall } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { formatDateTime } from '@/lib/format.ts';
 import { zodRule } from '@/lib/zod-rule.ts';
+import { useCloseGuard, useTrackChanges } from '@/lib/close-guard.ts';
 import { RETURN_STATE_TAGS, percent } from '@/screens/contract-management/tags.tsx';
 import { RETURN_VIEWS } from '@/screens/contract-management/views.ts';
 
@@ -69,6 +70,8 @@ function RequestModal({ shopId, leadId, r, open, onClose }: { shopId: number; le
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const reason = Form.useWatch('reason', form);
+  const guard = useCloseGuard(onClose);
+  useTrackChanges(guard, form, open);
 
   return (
     <Modal
@@ -79,7 +82,7 @@ function RequestModal({ shopId, leadId, r, open, onClose }: { shopId: number; le
       confirmLoading={busy}
       destroyOnHidden
       afterClose={() => setError(null)}
-      onCancel={onClose}
+      onCancel={guard.requestClose}
       onOk={async () => {
         const v = await form.validateFields().catch(() => null);
         if (!v) return;

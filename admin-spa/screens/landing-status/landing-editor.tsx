@@ -19,6 +19,11 @@ import { formatDate } from '@/lib/format.ts';
 import { useCodeOptions } from '@/lib/options.ts';
 import { fieldErrors, zodRule } from '@/lib/zod-rule.ts';
 import { useDraft } from '@/lib/use-draft.ts';
+import { useAuth } from '@/lib/auth.tsx';
+import { useCloseGuard, useTrackChanges, type CloseGuard } from '@/lib/close-guard.ts';
+import { draftKey } from '@/lib/kept-drafts.ts';
+import { useKeptDraft } from '@/lib/use-kept-draft.ts';
+import { DraftOffer } from '@/components/draft-offer.tsx';
 import { FormBuilder } from './form-builder.tsx';
 import { HeroImageInput } from './hero-image-input.tsx';
 import { ColorContrast } from './color-contrast.tsx';
@@ -49,6 +54,8 @@ export interface LandingEditorProps {
 }
 
 export function LandingEditor({ shop, target, writable, onClose, onCreated }: LandingEditorProps) {
+  // Esc, × and 닫기 ask first while the form holds unsaved changes; those are kept as a draft meanwhile.
+  const guard = useCloseGuard(onClose, { content: '작성 중인 내용은 이 브라우저에 임시 보관되어, 다시 열면 되살릴 수 있습니다.' });
   const existing = useCall(landingsApi.get, { params: { shopId: shop.id, id: target === 'new' ? 0 : target } }, { enabled: target !== 'new' });
   const landing = target === 'new' ? null : existing.data;
 
@@ -63,7 +70,7 @@ export function LandingEditor({ shop, target, writable, onClose, onCreated }: La
       size="min(1320px, 100vw)"
       destroyOnHidden
       mask={{ closable: false }}
-      onClose={onClose}
+      onClose={guard.requestClose}
       title={
         <Space>
           {landing ? `랜딩 편집 · ${landing.title}` : target === 'new' ? '랜딩 만들기' : '랜딩 편집'}
@@ -72,7 +79,9 @@ export function LandingEditor({ shop, target, writable, onClose, onCreated }: La
       }
       styles={{ body: { paddingTop: 12 } }}
     >
-      {body ?? <EditorBody key={landing?.id ?? 'new'} shop={shop} landing={landing ?? null} writable={writable} onClose={onClose} onCreated={onCreated} />}
+      {body ?? (
+        <EditorBody key={landing?.id ?? 'new'} shop={shop} landing={landing ?? null} writable={writable} guard={guard} onClose={guard.requestClose} onCreated={onCreated} />
+      )}
     </Drawer>
   );
 }
@@ -81,11 +90,12 @@ interface EditorBodyProps {
   shop: { id: number; shopCode: string };
   landing: Landing | null;
   writable: boolean;
+  guard: CloseGuard;
   onClose: () => void;
   onCreated: (id: number) => void;
 }
 
-function EditorBody({ shop, landing, writable, onClose, onCreated }: EditorBodyProps) {
+function EditorBody({ shop, landing, writable, guard, onClose, onCreated }: EditorBodyProps) {
   const [form] = Form.useForm<EditorValues>();
   const [initial] = useState<EditorValues>(() => (landing ? toEditorValues(landing) : newLandingValues()));
   const [previewValues, setPreviewValues] = useState<EditorValues>(initial);
@@ -96,7 +106,23 @@ function EditorBody({ shop, landing, writable, onClose, onCreated }: EditorBodyP
   const media = useCodeOptions('media-type');
   const events = useCodeOptions('event-type');
   const policies = useCall(privacyPoliciesApi.options, { params: { shopId: shop.id } }, { staleTime: 30_000 });
-  useDraft(form, `landing-editor|${shop.id}|${landing?.id ?? 'new'}|${landing?.updatedAt ?? ''}`, setPreviewValues);
+  const accountId = useAuth().account!.id;
+  // The work in progress, kept in this browser as it is typed (no lead's data is in a landing's form).
+  const kept = useKeptDraft(form, writable ? draftKey('landing', accountId, shop.id, landing?.id ?? 'new') : null, landing?.updatedAt ?? null, initial);
+  const tracked = useTrackChanges(guard, form);
+  useDraft(form, `landing-editor|${shop.id}|${landing?.id ?? 'new'}|${landing?.updatedAt ?? ''}`, (values) => {
+    setPreviewValues(values);
+    tracked.markChanged();
+    // What the ended session kept is the work now: no older draft is offered beside it, and this one is kept.
+    kept.keep();
+  });
+  const restoreDraft = () => {
+    const values = kept.restore() as EditorValues | undefined;
+    if (!values) return;
+    setPreviewValues(values);
+    tracked.markChanged();
+    message.info('임시 보관된 내용을 되살렸습니다. 확인 후 저장하세요.');
+  };
   const code = Form.useWatch('landingCode', form) as string | undefined;
   const thankYouMode = Form.useWatch('thankYouMode', form) as EditorValues['thankYouMode'] | undefined;
   const marketingEnabled = Form.useWatch('marketingEnabled', form) as boolean | undefined;
@@ -138,6 +164,8 @@ function EditorBody({ shop, landing, writable, onClose, onCreated }: EditorBodyP
         ? await call(landingsApi.update, { params: { shopId: shop.id, id: landing.id }, body: parsed.data })
         : await call(landingsApi.create, { params: { shopId: shop.id }, body: parsed.data });
       await refresh(saved);
+      tracked.saved();
+      kept.clear();
       return saved;
     } catch (err) {
       if (err instanceof ApiError && err.fields) {
@@ -226,6 +254,7 @@ function EditorBody({ shop, landing, writable, onClose, onCreated }: EditorBodyP
   return (
     <Row gutter={[24, 16]}>
       <Col xs={24} xl={14}>
+        {kept.offer && <DraftOffer draft={kept.offer} stale={kept.offer.base !== (landing?.updatedAt ?? null)} onRestore={restoreDraft} onDiscard={kept.discard} />}
         {status === 'open' && writable && (
           <Alert type="info" showIcon style={{ marginBottom: 12 }} title="게시 중인 랜딩입니다. 저장하면 방문자가 보는 페이지에 바로 반영됩니다." />
         )}
@@ -237,7 +266,10 @@ function EditorBody({ shop, landing, writable, onClose, onCreated }: EditorBodyP
           requiredMark="optional"
           initialValues={initial}
           disabled={!writable}
-          onValuesChange={() => setPreviewValues(form.getFieldsValue(true) as EditorValues)}
+          onValuesChange={() => {
+            setPreviewValues(form.getFieldsValue(true) as EditorValues);
+            kept.keep();
+          }}
         >
           <Tabs
             activeKey={tab}

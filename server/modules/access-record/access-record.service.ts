@@ -24,6 +24,7 @@ import { maskPhone } from '../../../contracts/rules.ts';
 import { maskName } from '../../../contracts/masking.ts';
 import { DELIVERY_KIND_LABELS, JOB_TRIGGER_LABELS, type DeliveryKind, type JobTrigger } from '../../../contracts/delivery.ts';
 import { quoted } from '../../../contracts/korean.ts';
+import { IMPORT_WAIT_MINUTES } from '../../../contracts/data-insertion.ts';
 
 const EXPORT_CHUNK = 1000;
 
@@ -115,6 +116,12 @@ export function describeAccess(action: string, rowCount: number | null, d: Json)
       parts.push(count(rowCount));
       if (d.keyName || d.keyPrefix) parts.push(`API 키 ${[str(d.keyName), d.keyPrefix ? `(${String(d.keyPrefix)}…)` : null].filter(Boolean).join(' ')}`);
       if (d.fullPhone) parts.push('전체 연락처');
+      break;
+    case 'import-cancel':
+      // The uploaded file (the people's names and phones in it) was destroyed with the cancel.
+      parts.push(count(rowCount));
+      if (d.fileName) parts.push(String(d.fileName));
+      parts.push(d.trigger === 'abandoned' ? `${IMPORT_WAIT_MINUTES / 60}시간 동안 가져오지 않아 자동 취소` : '직접 취소', '올린 파일 삭제');
       break;
     case 'review':
       if (d.month) parts.push(`${String(d.month)} 점검 완료`);

@@ -52,7 +52,7 @@ export function auditBy(db: Kysely<Database>, actor: Actor, entry: Omit<AuditEnt
 }
 
 /** List-level access to personal data, recorded in access_events. */
-export type AccessAction = 'export' | 'search' | 'import' | 'history-export' | 'review' | 'api-pull';
+export type AccessAction = 'export' | 'search' | 'import' | 'import-cancel' | 'history-export' | 'review' | 'api-pull';
 
 export interface AccessEntry {
   /** The shop whose data was reached; null when none was (a search that found nothing). */
@@ -66,9 +66,10 @@ export interface AccessEntry {
 
 /**
  * Records list-level access by `actor` on `db` (pass the access's own transaction when it has one);
- * a caller without an account (a shop's API key: its detail names the key) records `id: null`.
+ * a caller without an account (a shop's API key: its detail names the key) records `id: null`,
+ * and a scheduled job without a request `ip: null` too.
  */
-export async function recordAccess(db: Kysely<Database>, actor: Pick<Actor, 'ip'> & { id: number | null }, entry: AccessEntry, at: Date): Promise<void> {
+export async function recordAccess(db: Kysely<Database>, actor: { id: number | null; ip: string | null }, entry: AccessEntry, at: Date): Promise<void> {
   await auditRepository(db).insertAccess({
     shop_id: entry.shopId,
     account_id: actor.id,

@@ -5,7 +5,7 @@ import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { Database, LeadImportsTable } from '../../db/schema.ts';
 import { paginate } from '../../db/paging.ts';
 import { effectivePolicyId } from '../../db/landing-sql.ts';
-import type { ImportStatus } from '../../../contracts/data-insertion.ts';
+import { WAITING_IMPORT_STATUSES } from '../../../contracts/data-insertion.ts';
 
 export function dataInsertionRepository(db: Kysely<Database>) {
   const imports = () =>
@@ -61,8 +61,7 @@ export function dataInsertionRepository(db: Kysely<Database>) {
 
     /** Moves an import that is waiting (or failed) to importing; false when it is not (already started elsewhere). */
     async claim(id: number, values: Updateable<LeadImportsTable>): Promise<boolean> {
-      const waiting: ImportStatus[] = ['uploaded', 'failed'];
-      const res = await db.updateTable('lead_imports').set({ ...values, status: 'importing' }).where('id', '=', id).where('status', 'in', waiting).executeTakeFirst();
+      const res = await db.updateTable('lead_imports').set({ ...values, status: 'importing' }).where('id', '=', id).where('status', 'in', WAITING_IMPORT_STATUSES).executeTakeFirst();
       return Number(res.numUpdatedRows) === 1;
     },
 
@@ -78,12 +77,27 @@ export function dataInsertionRepository(db: Kysely<Database>) {
         .where('started_at', '<', startedBefore)
         .execute(),
 
-    /** Removes an import that never ran (or failed); false when it did. */
-    async deleteWaiting(shopId: number, id: number): Promise<boolean> {
-      const waiting: ImportStatus[] = ['uploaded', 'failed'];
-      const res = await db.deleteFrom('lead_imports').where('shop_id', '=', shopId).where('id', '=', id).where('status', 'in', waiting).executeTakeFirst();
-      return Number(res.numDeletedRows) === 1;
+    /** Cancels an import that never ran (or failed); false when it is not waiting (any more). */
+    async cancelWaiting(shopId: number, id: number, note: string, at: string): Promise<boolean> {
+      const res = await db
+        .updateTable('lead_imports')
+        .set({ status: 'cancelled', error: note, finished_at: at })
+        .where('shop_id', '=', shopId)
+        .where('id', '=', id)
+        .where('status', 'in', WAITING_IMPORT_STATUSES)
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1;
     },
+
+    /** Imports of every shop waiting since before `before` (since their upload, or their failure). */
+    abandoned: (before: string) =>
+      db
+        .selectFrom('lead_imports')
+        .select(['id', 'shop_id', 'file_name', 'total_rows'])
+        .where('status', 'in', WAITING_IMPORT_STATUSES)
+        .where((eb) => eb.fn.coalesce('finished_at', 'created_at'), '<', before)
+        .orderBy('id')
+        .execute(),
   };
 }
 

@@ -51,6 +51,6 @@ export async function dataInsertionRoutes(app: FastifyInstance, links: ModuleLin
   defineRoute(app, api.list, { access: read, handler: (c) => service.list(c.shopId, c.query) });
   defineRoute(app, api.get, { access: write, handler: (c) => service.get(c.shopId, c.params.id) });
   defineRoute(app, api.start, { access: write, handler: (c) => service.start(c.shopId, c.params.id, c.body, c.actor) });
-  defineRoute(app, api.discard, { access: write, handler: (c) => service.discard(c.shopId, c.params.id) });
+  defineRoute(app, api.cancel, { access: write, handler: (c) => service.cancel(c.shopId, c.params.id, c.actor) });
   defineRoute(app, api.errors, { access: write, handler: (c) => service.errorReport(c.shopId, c.params.id, c.actor) });
 }

@@ -35,7 +35,8 @@ import { ERROR_CODES } from '../../../contracts/errors.ts';
 import type { LeadChange } from '../../../contracts/leads.ts';
 import { formFields as formFieldsSchema } from '../../../contracts/landings.ts';
 import {
-  CONSENT_BASES, DEFAULT_DUPLICATE_WINDOW_DAYS, IMPORT_MAX_ROWS, IMPORT_PREVIEW_ROWS, IMPORT_SOURCE, MANUAL_SOURCE,
+  CONSENT_BASES, DEFAULT_DUPLICATE_WINDOW_DAYS, IMPORT_ABANDONED, IMPORT_CANCELLED, IMPORT_MAX_ROWS, IMPORT_PREVIEW_ROWS, IMPORT_SOURCE,
+  IMPORT_WAIT_MINUTES, MANUAL_SOURCE, WAITING_IMPORT_STATUSES,
   type ConsentBasis, type DataInsertionOptions, type ImportDetail, type ImportField, type ImportItem, type ImportStartInput, type ManualLeadInput,
   type ManualLeadResult,
 } from '../../../contracts/data-insertion.ts';
@@ -44,7 +45,10 @@ import {
 const BATCH = 1000;
 /** How often the checking pass writes its progress where other processes see it. */
 const PROGRESS_EVERY = 5000;
-/** Uploaded files, staged rows and error reports are deleted after this long. */
+/**
+ * Error reports (and any file a crash left behind) are deleted after this long; an uploaded file
+ * goes with its import's cancel, IMPORT_WAIT_MINUTES after it was left waiting.
+ */
 const KEEP_FILES_MS = 7 * 86_400_000;
 /** Stop looking once this many identifiers were found: the file is refused anyway. */
 const MAX_FINDINGS = 4;
@@ -122,10 +126,59 @@ async function unlink(file: string): Promise<void> {
   await fs.promises.rm(file, { force: true });
 }
 
+const importsDir = (dataDir: string) => path.join(dataDir, 'imports');
+/** The files an import keeps: the uploaded file, the rows it staged, its error report. */
+const filesOf = (dataDir: string, id: number) => {
+  const dir = importsDir(dataDir);
+  return { source: path.join(dir, String(id)), staged: path.join(dir, `${id}.rows.ndjson`), report: path.join(dir, `${id}.errors.csv`) };
+};
+
+type CancelTrigger = 'manual' | 'abandoned';
+
+/**
+ * Cancels an import still waiting (or failed), with its access record in the same transaction;
+ * false when it is not waiting any more (started, or cancelled by another process meanwhile).
+ * After the commit its files go: they hold people's names and phones.
+ */
+async function cancelImport(
+  db: Kysely<Database>,
+  dataDir: string,
+  row: { id: number; shop_id: number; file_name: string; total_rows: number | null },
+  by: { id: number | null; ip: string | null },
+  trigger: CancelTrigger,
+  now: Date,
+): Promise<boolean> {
+  const cancelled = await inTransaction(db, async (trx) => {
+    const note = trigger === 'manual' ? IMPORT_CANCELLED : IMPORT_ABANDONED;
+    if (!(await dataInsertionRepository(trx).cancelWaiting(row.shop_id, row.id, note, now.toISOString()))) return false;
+    await recordAccess(trx, by, { shopId: row.shop_id, action: 'import-cancel', rowCount: row.total_rows, detail: { importId: row.id, fileName: row.file_name, trigger } }, now);
+    return true;
+  });
+  if (cancelled) {
+    const f = filesOf(dataDir, row.id);
+    await Promise.all([unlink(f.source), unlink(f.staged), unlink(f.report)]);
+  }
+  return cancelled;
+}
+
+/**
+ * The scheduled job's step: cancels every import left waiting IMPORT_WAIT_MINUTES since its upload
+ * (or its failure) and deletes its file; answers their ids. Each is claimed by a conditional
+ * update, so several processes may run it at once.
+ */
+export async function cancelAbandonedImports(db: Kysely<Database>, now: Date, dataDir: string): Promise<number[]> {
+  const before = new Date(now.getTime() - IMPORT_WAIT_MINUTES * 60_000).toISOString();
+  const done: number[] = [];
+  for (const row of await dataInsertionRepository(db).abandoned(before)) {
+    if (await cancelImport(db, dataDir, row, { id: null, ip: null }, 'abandoned', now)) done.push(row.id);
+  }
+  return done;
+}
+
 export function dataInsertionService(db: Kysely<Database>, clock: Clock, config: DataInsertionConfig) {
   const repo = dataInsertionRepository(db);
-  const dir = path.join(config.dataDir, 'imports');
-  const files = (id: number) => ({ source: path.join(dir, String(id)), staged: path.join(dir, `${id}.rows.ndjson`), report: path.join(dir, `${id}.errors.csv`) });
+  const dir = importsDir(config.dataDir);
+  const files = (id: number) => filesOf(config.dataDir, id);
   const progress = new Map<number, Progress>();
   /** After the commit: the landings a cap closed go from the page cache (a failure there does not undo the leads). */
   const landingsClosed = async (ids: number[]) => {
@@ -469,6 +522,7 @@ export function dataInsertionService(db: Kysely<Database>, clock: Clock, config:
       const row = await foundOr404(repo.findImport(shopId, id), '가져오기 기록을 찾을 수 없습니다.');
       if (row.status === 'importing') throw conflict('이미 가져오는 중입니다.');
       if (row.status === 'done') throw conflict('이미 가져온 파일입니다.');
+      if (row.status === 'cancelled') throw conflict('취소한 가져오기입니다. 파일을 다시 올려 주세요.');
       const headers = JSON.parse(row.headers ?? '[]') as string[];
       const problem = mappingProblem(input.mapping, headers.length);
       if (problem) throw badRequest(problem, { mapping: problem });
@@ -487,12 +541,14 @@ export function dataInsertionService(db: Kysely<Database>, clock: Clock, config:
       return detail(shopId, id);
     },
 
-    async discard(shopId: number, id: number): Promise<void> {
+    /** An import not run after all: kept as 취소됨, its file deleted at once, who cancelled it in the access record. */
+    async cancel(shopId: number, id: number, actor: Actor): Promise<ImportItem> {
       const row = await foundOr404(repo.findImport(shopId, id), '가져오기 기록을 찾을 수 없습니다.');
-      if (row.status === 'importing' || row.status === 'done') throw conflict('가져오는 중이거나 가져온 파일은 지울 수 없습니다.');
-      if (!(await repo.deleteWaiting(shopId, id))) throw conflict('가져오는 중이거나 가져온 파일은 지울 수 없습니다.');
-      const f = files(id);
-      await Promise.all([unlink(f.source), unlink(f.staged), unlink(f.report)]);
+      if (row.status === 'cancelled') throw conflict('이미 취소한 가져오기입니다.');
+      if (!WAITING_IMPORT_STATUSES.includes(row.status) || !(await cancelImport(db, config.dataDir, row, actor, 'manual', clock()))) {
+        throw conflict('가져오는 중이거나 가져온 파일은 취소할 수 없습니다.');
+      }
+      return toItem((await repo.findImport(shopId, id))!);
     },
 
     /** The rows not imported, with their reasons and original values; the download is in the access record. */

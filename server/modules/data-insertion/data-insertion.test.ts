@@ -8,6 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { landingTestApp, leadBody, openLanding, shopAccount, submit, type LandingTestApp } from '../../test-landings.ts';
 import type { Client } from '../../test-helpers.ts';
 import { IMPORT_FAILED, IMPORT_INTERRUPTED, importsSettled } from './data-insertion.service.ts';
+import { abandonedImportsJob } from '../../worker/abandoned-imports.ts';
+import { IMPORT_ABANDONED, IMPORT_CANCELLED } from '../../../contracts/data-insertion.ts';
 import { luhn, parseReceivedAt, sensitiveValue, suggestMapping } from './import-rules.ts';
 import { BUILTIN_ACCOUNT_TYPES } from '../../../contracts/permissions.ts';
 import { emptyRowBomb, servingWhile, sharedStringsBomb } from '../../test-sheets.ts';
@@ -310,16 +312,94 @@ describe('import', () => {
     expect((await marketer.get(`${base()}/imports/${up.id}`)).json()).toMatchObject({ status: 'done', imported: 1 });
   });
 
-  it('checks the mapping and discards a file not imported', async () => {
+  it('checks the mapping', async () => {
     const up = (await upload(marketer, csv([['이름', '연락처', '메모'], ['가', '010-8000-0001', '']]), 'a.csv')).json();
     const bad = await marketer.post(`${base()}/imports/${up.id}/start`, { mapping: ['name', 'memo', 'memo'], consentBasis: 'written' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.fields.mapping).toBe('연락처 열을 고르세요.');
     const short = await marketer.post(`${base()}/imports/${up.id}/start`, { mapping: ['name', 'phone'], consentBasis: 'written' });
     expect(short.json().error.fields.mapping).toBe('열 3개마다 가져올 항목을 고르세요.');
-    expect((await marketer.del(`${base()}/imports/${up.id}`)).statusCode).toBe(204);
-    expect(fs.readdirSync(path.join(t.dataDir, 'imports'))).toEqual([]);
-    expect((await marketer.get(`${base()}/imports/${up.id}`)).statusCode).toBe(404);
+  });
+});
+
+describe('an import not run (issue 22)', () => {
+  const importFiles = () => fs.readdirSync(path.join(t.dataDir, 'imports'));
+  const accessEvents = () => t.app.db.selectFrom('access_events').select(['shop_id', 'account_id', 'action', 'row_count', 'detail', 'ip']).orderBy('id').execute();
+
+  it('is cancelled by a person who may import: its file deleted at once, the import kept as 취소됨, the cancel in the access record', async () => {
+    const up = (await upload(marketer, csv([['이름', '연락처'], ['가', '010-8000-0001'], ['나', '010-8000-0002']]), '박람회.csv')).json();
+    expect(importFiles()).toEqual([String(up.id)]);
+
+    // 업체관리자 reads the list but cancels nothing; another shop's path does not reach it.
+    const owner = await shopAccount(t, 'owner1', 'shop-owner');
+    expect((await owner.post(`${base()}/imports/${up.id}/cancel`)).statusCode).toBe(403);
+    const other = (await t.admin.post('/api/shops', { shopCode: 'other', name: '다른치과' })).json().id as number;
+    expect((await t.admin.post(`/api/shops/${other}/data-insertion/imports/${up.id}/cancel`)).statusCode).toBe(404);
+    expect(importFiles()).toEqual([String(up.id)]);
+
+    const res = await marketer.post(`${base()}/imports/${up.id}/cancel`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ id: up.id, status: 'cancelled', error: IMPORT_CANCELLED, finishedAt: t.clock.current.toISOString() });
+    expect(importFiles()).toEqual([]);
+    expect((await marketer.get(`${base()}/imports`)).json().items[0]).toMatchObject({ id: up.id, status: 'cancelled', fileName: '박람회.csv' });
+    expect(await accessEvents()).toEqual([{
+      shop_id: t.shopId, account_id: await accountId('marketer1'), action: 'import-cancel', row_count: 2, ip: expect.any(String),
+      detail: JSON.stringify({ importId: up.id, fileName: '박람회.csv', trigger: 'manual' }),
+    }]);
+    // In the shop's access record, in Korean.
+    const record = (await t.admin.get(`/api/shops/${t.shopId}/access-record?action=import-cancel`)).json();
+    expect(record.items[0]).toMatchObject({ action: 'import-cancel', accountName: expect.any(String) });
+    expect(record.items[0].summary).toBe('2건 · 박람회.csv · 직접 취소 · 올린 파일 삭제');
+
+    // Cancelled is final: it neither starts nor cancels again.
+    expect((await marketer.post(`${base()}/imports/${up.id}/start`, { mapping: ['name', 'phone'], consentBasis: 'written' })).json().error.message).toBe(
+      '취소한 가져오기입니다. 파일을 다시 올려 주세요.',
+    );
+    expect((await marketer.post(`${base()}/imports/${up.id}/cancel`)).statusCode).toBe(409);
+  });
+
+  it('cannot be cancelled once imported, nor while importing', async () => {
+    const done = await importFile(marketer, csv([['이름', '연락처'], ['가', '010-8000-0003']]));
+    const res = await marketer.post(`${base()}/imports/${done.id}/cancel`);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.message).toBe('가져오는 중이거나 가져온 파일은 취소할 수 없습니다.');
+    expect((await accessEvents()).map((e) => e.action)).toEqual(['import']);
+  });
+
+  it('is cancelled and its file deleted by the scheduled job an hour after its upload or its failure, recorded without an account', async () => {
+    const waiting = (await upload(marketer, csv([['이름', '연락처'], ['가', '010-8000-0004']]), 'waiting.csv')).json();
+    t.clock.advanceMinutes(30);
+    const failed = (await upload(marketer, csv([['이름', '연락처'], ['나', '010-8000-0005']]), 'failed.csv')).json();
+    await t.app.db.updateTable('lead_imports').set({ status: 'failed', error: IMPORT_FAILED, finished_at: new Date(t.clock.current.getTime() + 20 * 60_000).toISOString() }).where('id', '=', failed.id).execute();
+    const job = abandonedImportsJob(t.app.db, t.clock.now, { dataDir: t.dataDir });
+
+    // 59 minutes after the first upload: nothing yet.
+    t.clock.advanceMinutes(29);
+    expect(await job.run()).toEqual([]);
+    expect(importFiles().sort()).toEqual([String(waiting.id), String(failed.id)].sort());
+
+    // An hour after the upload: the waiting one goes; the failed one, 50 minutes after its failure, stays.
+    t.clock.advanceMinutes(2);
+    expect(await job.run()).toEqual([waiting.id]);
+    expect(importFiles()).toEqual([String(failed.id)]);
+    expect((await marketer.get(`${base()}/imports/${waiting.id}`)).json()).toMatchObject({ status: 'cancelled', error: IMPORT_ABANDONED });
+    expect(await accessEvents()).toEqual([{
+      shop_id: t.shopId, account_id: null, action: 'import-cancel', row_count: 1, ip: null,
+      detail: JSON.stringify({ importId: waiting.id, fileName: 'waiting.csv', trigger: 'abandoned' }),
+    }]);
+
+    // An hour after its failure, the failed one goes too.
+    t.clock.advanceMinutes(49);
+    expect(await job.run()).toEqual([]);
+    t.clock.advanceMinutes(2);
+    expect(await job.run()).toEqual([failed.id]);
+    expect(importFiles()).toEqual([]);
+    // A second process running the same job at once finds nothing left to do.
+    expect(await job.run()).toEqual([]);
+    expect((await accessEvents()).length).toBe(2);
+    const admin = await t.login(); // the morning's session has idled out meanwhile
+    const record = (await admin.get(`/api/shops/${t.shopId}/access-record?action=import-cancel`)).json();
+    expect(record.items.map((i: { summary: string }) => i.summary)).toContain('1건 · waiting.csv · 1시간 동안 가져오지 않아 자동 취소 · 올린 파일 삭제');
   });
 });
 

@@ -1,16 +1,16 @@
-// The calendar's rules: a month is its Seoul days, an appointment belongs to the Seoul day of
-// its time (23:30 KST is that day, though UTC has moved on), phones leave masked and a
-// counselor sees only their own leads.
+// The calendar's rules: a month is the Seoul days its grid shows (its own and its neighbours'),
+// an appointment belongs to the Seoul day of its time (23:30 KST is that day, though UTC has
+// moved on), phones leave masked and a counselor sees only their own leads.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Actor } from '../audit/audit.service.ts';
 import { leadCalendarRepository, type CalendarViewer } from './lead-calendar.repository.ts';
-import { addDays, periodInstants, seoulDay } from '../../../contracts/kst.ts';
+import { periodInstants, seoulDay } from '../../../contracts/kst.ts';
 import { maskPhone } from '../../../contracts/rules.ts';
 import type { CsStatus } from '../../../contracts/leads.ts';
 import {
-  CALENDAR_CELL_APPOINTMENTS, CALENDAR_DAY_APPOINTMENTS, CALENDAR_DAY_RECEIVED, type CalendarAppointment, type CalendarDay, type CalendarMonth,
+  CALENDAR_CELL_APPOINTMENTS, CALENDAR_DAY_APPOINTMENTS, CALENDAR_DAY_RECEIVED, calendarGrid, type CalendarAppointment, type CalendarDay, type CalendarMonth,
 } from '../../../contracts/lead-calendar.ts';
 
 const MEMO_EXCERPT = 60;
@@ -29,19 +29,12 @@ const toAppointment = (r: AppointmentRow): CalendarAppointment => ({
   memo: excerpt(r.memo),
 });
 
-/** The Seoul days of a month (YYYY-MM), in order. */
-function daysOf(month: string): string[] {
-  const days: string[] = [];
-  for (let d = `${month}-01`; d.startsWith(month); d = addDays(d, 1)) days.push(d);
-  return days;
-}
-
 export function leadCalendarService(db: Kysely<Database>, clock: Clock) {
   const repo = leadCalendarRepository(db);
   return {
     async month(shopId: number, month: string | undefined, actor: Actor): Promise<CalendarMonth> {
       const m = month ?? seoulDay(clock()).slice(0, 7);
-      const days = daysOf(m);
+      const days = calendarGrid(m);
       const range = periodInstants(days[0]!, days.at(-1)!);
       const who = viewerOf(actor);
       const [received, appointments, first] = await Promise.all([

@@ -53,9 +53,7 @@ describe('the month', () => {
     expect(res.statusCode, res.body).toBe(200);
     const m = res.json();
     expect(m.month).toBe('2026-11');
-    expect(m.days).toHaveLength(30);
     expect(m.days[0].day).toBe('2026-11-01');
-    expect(m.days.at(-1).day).toBe('2026-11-30');
     expect(dayOf(m, '2026-11-21')).toEqual({ day: '2026-11-21', received: 2, appointments: 0 });
     expect(dayOf(m, '2026-11-22')).toEqual({ day: '2026-11-22', received: 6, appointments: 0 });
     expect(dayOf(m, '2026-11-25')).toEqual({ day: '2026-11-25', received: 0, appointments: 1 });
@@ -63,18 +61,43 @@ describe('the month', () => {
     expect(dayOf(m, '2026-11-27')).toMatchObject({ appointments: 4 });
     expect(m.days.reduce((s: number, d: { received: number }) => s + d.received, 0)).toBe(8);
 
-    // By time; the 27th's fourth (the latest) is counted, not named.
-    expect(m.appointments.map((x: { id: number }) => x.id)).toEqual([a, b, more[3], more[2], more[1]]);
+    // By time; the 27th's fourth (the latest) is counted, not named; 1 December is in November's grid.
+    expect(m.appointments.map((x: { id: number }) => x.id)).toEqual([a, b, more[3], more[2], more[1], c]);
     expect(m.appointments[0]).toEqual({
       id: a, reservedAt: '2026-11-25T14:30:00.000Z', name: '김하나', phone: '010-****-0001', assigneeName: null, csStatus: '상담예약', memo: '저녁 늦게 통화 원함',
     });
     expect(JSON.stringify(m)).not.toContain('1000-0001');
 
     const dec = (await t.admin.get(`${base()}?month=2026-12`)).json();
-    expect(dec.days).toHaveLength(31);
     expect(dayOf(dec, '2026-12-01')).toEqual({ day: '2026-12-01', received: 0, appointments: 1 });
     expect(dec.appointments.map((x: { id: number }) => x.id)).toEqual([c]);
     expect(dup).toBeGreaterThan(c);
+  });
+
+  it('covers every day its six-week grid shows, the neighbouring months’ days too', async () => {
+    // November 2026 begins on a Sunday: its grid runs from 1 November to 12 December.
+    const a = await lead('010-1000-0001', '김하나');
+    const b = await lead('010-1000-0002', '이두리');
+    await book(t.admin, a, '2026-12-01T01:00:00.000Z'); // 10:00 on 1 December in Seoul
+    await book(t.admin, b, '2026-12-12T14:00:00.000Z'); // 23:00 on the 12th, the grid's last day
+    at('2026-11-21T02:00:00.000Z');
+
+    const nov = (await t.admin.get(`${base()}?month=2026-11`)).json();
+    expect(nov.month).toBe('2026-11');
+    expect(nov.days).toHaveLength(42);
+    expect(nov.days[0].day).toBe('2026-11-01');
+    expect(nov.days.at(-1).day).toBe('2026-12-12');
+    expect(dayOf(nov, '2026-12-01')).toEqual({ day: '2026-12-01', received: 0, appointments: 1 });
+    expect(dayOf(nov, '2026-12-12')).toEqual({ day: '2026-12-12', received: 0, appointments: 1 });
+    expect(nov.appointments.map((x: { id: number }) => x.id)).toEqual([a, b]);
+
+    // December begins on a Tuesday: its grid runs from Sunday 29 November to 9 January; the 21st is not in it.
+    const dec = (await t.admin.get(`${base()}?month=2026-12`)).json();
+    expect(dec.days).toHaveLength(42);
+    expect(dec.days[0].day).toBe('2026-11-29');
+    expect(dec.days.at(-1).day).toBe('2027-01-09');
+    expect(dayOf(dec, '2026-11-21')).toBeUndefined();
+    expect(dec.appointments.map((x: { id: number }) => x.id)).toEqual([a, b]);
   });
 
   it('is this Seoul month without a month, and refuses a month or day that is not one', async () => {

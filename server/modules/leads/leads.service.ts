@@ -16,7 +16,7 @@ import { writeDeliveryJobs } from './delivery-outbox.ts';
 import { addDays, periodInstants, seoulDay } from '../../../contracts/kst.ts';
 import { formatPhone, maskPhone } from '../../../contracts/rules.ts';
 import {
-  INVALID_REASON_REQUIRED, RESERVATION_REQUIRED, type CsStatus, type LeadBulkStatus, type LeadDetail, type LeadListItem, type LeadListQuery,
+  INVALID_REASON_REQUIRED, RESERVATION_PAST, RESERVATION_REQUIRED, earliestAppointment, type CsStatus, type LeadBulkStatus, type LeadDetail, type LeadListItem, type LeadListQuery,
   type LeadChange, type LeadSettings, type LeadUpdate,
 } from '../../../contracts/leads.ts';
 
@@ -294,6 +294,11 @@ export function leadsService(db: Kysely<Database>, clock: Clock, announce: (chan
     };
   }
 
+  /** An appointment booked now must not lie before the current minute of the server's clock. */
+  const refusePast = (reservedAt: string | null | undefined) => {
+    if (reservedAt && Date.parse(reservedAt) < earliestAppointment(clock())) throw badRequest(RESERVATION_PAST, { reservedAt: RESERVATION_PAST });
+  };
+
   const event = (shopId: number, leadId: number, actor: Actor, action: string, before: unknown, after: unknown, at: string): Insertable<LeadEventsTable> => ({
     lead_id: leadId, shop_id: shopId, account_id: actor.id, action, ip: actor.ip, at,
     before: before === null ? null : JSON.stringify(before), after: after === null ? null : JSON.stringify(after),
@@ -366,6 +371,9 @@ export function leadsService(db: Kysely<Database>, clock: Clock, announce: (chan
       const status = (input.csStatus ?? row.cs_status) as CsStatus;
       const reservedAt = input.reservedAt !== undefined ? input.reservedAt : row.reserved_at;
       if (status === '상담예약' && !reservedAt) throw badRequest(RESERVATION_REQUIRED, { reservedAt: RESERVATION_REQUIRED });
+      // A new appointment (a time set, or 상담예약 chosen again) must lie ahead; one that has since passed blocks no other edit.
+      const booking = (input.reservedAt != null && input.reservedAt !== row.reserved_at) || (input.csStatus === '상담예약' && row.cs_status !== '상담예약');
+      if (booking) refusePast(reservedAt);
       if (input.csStatus === '무효' && input.csStatus !== row.cs_status && !input.reason) throw badRequest(INVALID_REASON_REQUIRED, { reason: INVALID_REASON_REQUIRED });
       const at = clock().toISOString();
       await inTransaction(db, async (trx) => {
@@ -392,6 +400,7 @@ export function leadsService(db: Kysely<Database>, clock: Clock, announce: (chan
 
     /** One status for chosen leads, in one transaction; leads the asker may not see are not touched. */
     async bulkStatus(shopId: number, input: LeadBulkStatus, actor: Actor) {
+      if (input.csStatus === '상담예약') refusePast(input.reservedAt);
       const ids = await repo.visibleIds(shopId, scopeOf(actor), [...new Set(input.ids)]);
       if (!ids.length) throw notFound('바꿀 수 있는 DB가 없습니다.');
       const at = clock().toISOString();

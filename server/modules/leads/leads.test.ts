@@ -119,6 +119,40 @@ describe('one lead', () => {
     expect(JSON.parse(trail[2]!.after!)).toEqual({ csStatus: '무효', reason: '장난 신청' });
   });
 
+  it('refuses an appointment in the past (by the server’s clock, this minute still allowed), alone or for chosen leads', async () => {
+    const id = await lead();
+    // The clock: 10:00 on 21 November in Seoul.
+    const PAST = '지난 시각으로는 상담 예약을 잡을 수 없습니다. 지금 이후의 시각을 고르세요.';
+    for (const body of [
+      { csStatus: '상담예약', reservedAt: '2026-11-20T15:00:00+09:00' },
+      { csStatus: '상담예약', reservedAt: '2026-11-21T09:59:00+09:00' },
+      { reservedAt: '2026-11-20T15:00:00+09:00' },
+    ]) {
+      const res = await patch(t.admin, id, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().error).toMatchObject({ message: PAST, fields: { reservedAt: PAST } });
+    }
+    const bulk = await t.admin.post(`${base()}/bulk-status`, { ids: [id], csStatus: '상담예약', reservedAt: '2026-11-21T01:00:00+09:00' });
+    expect(bulk.statusCode).toBe(400);
+    expect(bulk.json().error.fields.reservedAt).toBe(PAST);
+    // Nothing changed, nothing recorded.
+    expect((await events(id)).map((e) => e.action)).toEqual(['created']);
+
+    // This minute is still now (10:00:40 → 10:00 is fine), and so is any later time.
+    t.clock.current = new Date('2026-11-21T01:00:40.000Z');
+    expect((await patch(t.admin, id, { csStatus: '상담예약', reservedAt: '2026-11-21T10:00:00+09:00' })).statusCode).toBe(200);
+    expect((await patch(t.admin, id, { reservedAt: '2026-11-21T10:30:00+09:00' })).statusCode).toBe(200);
+
+    // An appointment that has since passed does not block other edits of the lead (a memo, another status).
+    t.clock.current = new Date('2026-11-21T01:45:00.000Z');
+    expect((await patch(t.admin, id, { memo: '통화함' })).statusCode).toBe(200);
+    expect((await patch(t.admin, id, { csStatus: '통화완료' })).statusCode).toBe(200);
+    // Booking it again on the old time is a new appointment in the past.
+    expect((await patch(t.admin, id, { csStatus: '상담예약', reservedAt: '2026-11-21T10:30:00+09:00' })).json().error?.fields?.reservedAt).toBe(PAST);
+    // Taking an appointment away is always possible.
+    expect((await patch(t.admin, id, { reservedAt: null })).statusCode).toBe(200);
+  });
+
   it('changes the status of chosen leads at once, in one transaction with a record for each', async () => {
     const ids = [await lead({ phone: '010-1111-0001' }), await lead({ phone: '010-1111-0002' }), await lead({ phone: '010-1111-0003' })];
     const res = await t.admin.post(`${base()}/bulk-status`, { ids: [...ids, 999999], csStatus: '부재' });
