@@ -133,3 +133,10 @@ export function cpaVariance(actual: number | null, target: number | null): { dif
 }
 
 export const won0 = (n: number) => `${n.toLocaleString('ko-KR')}원`;
+
+/**
+ * The note every screen with CTR, CVR, CPL, CPA or margin shows while some leads did not come
+ * from an ad (entered by hand, imported, or without a medium): they are counted apart.
+ */
+export const otherLeadsNote = (count: number) =>
+  `광고 외 DB(수기·가져오기·매체 없음) ${count.toLocaleString('ko-KR')}건은 CTR·CVR·CPL·CPA·마진에 넣지 않았습니다.`;

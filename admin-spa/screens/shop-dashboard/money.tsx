@@ -9,6 +9,7 @@ import {
 import { AD_METRIC_HELP, type AdFigures } from '@contracts/ad-spend.ts';
 import { formatDateTime, formatNumber } from '@/lib/format.ts';
 import { ContractStatusTag } from '@/screens/contract-management/tags.tsx';
+import { OtherLeadsNote } from '@/components/other-leads-note.tsx';
 
 const CAP_EVENT_COLORS: Record<CapEventKind, string> = { 'closed-daily': 'orange', 'closed-quantity': 'red', reopened: 'green' };
 const RED = '#cf1322';
@@ -133,12 +134,15 @@ export function AdFiguresRow({ totals }: { totals: AdFigures }) {
     { title: <Tooltip title={AD_METRIC_HELP.cpa}>CPA</Tooltip>, value: won(totals.cpa) },
   ];
   return (
-    <Row gutter={8}>
-      {cells.map((c, i) => (
-        <Col key={i} span={8}>
-          <Statistic title={c.title} value={c.value} styles={{ content: { fontSize: 20, whiteSpace: 'nowrap' } }} />
-        </Col>
-      ))}
-    </Row>
+    <>
+      <Row gutter={8}>
+        {cells.map((c, i) => (
+          <Col key={i} span={8}>
+            <Statistic title={c.title} value={c.value} styles={{ content: { fontSize: 20, whiteSpace: 'nowrap' } }} />
+          </Col>
+        ))}
+      </Row>
+      <OtherLeadsNote count={totals.otherLeads} />
+    </>
   );
 }
