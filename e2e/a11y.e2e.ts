@@ -7,6 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { SCREENS, type Screen } from '../contracts/screens.ts';
 import { allows, BUILTIN_ACCOUNT_TYPES } from '../contracts/permissions.ts';
+import { addDays, seoulDay } from '../contracts/kst.ts';
 import { DEMO_PASSWORD, login, newPage, screenshot, setupProduct } from './harness.ts';
 
 const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -180,6 +181,20 @@ describe('axe-core on every back-office screen', () => {
     await settle(counselor, '/database-status');
     await screenshot(counselor, 'a11y-database-status');
     expect(report(found)).toEqual([]);
+  });
+
+  it('DB 현황 with booked appointments: a time button is named by the time it shows', { timeout: 120_000 }, async () => {
+    // The walks open today's leads, which may have no appointment: here a wide period of 상담예약 only.
+    const page = await fresh('owner', DEMO_PASSWORD);
+    const today = seoulDay(new Date());
+    await page.goto(`/database-status?status=${encodeURIComponent('상담예약')}&from=${addDays(today, -59)}&to=${today}`);
+    await settle(page, '/database-status (상담예약)');
+    const shown = page.locator('.ant-table-row .ant-btn-link', { hasText: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/ });
+    await expect.poll(() => shown.count()).toBeGreaterThan(0);
+    const found = await axe(page, 'owner /database-status (상담예약)');
+    expect(report(found)).toEqual([]);
+    const time = await shown.first().innerText();
+    await expect.poll(() => page.getByRole('button', { name: `${time}, 예약 시간 바꾸기` }).count()).toBeGreaterThan(0);
   });
 
   it('a modal form and the landing editor drawer', { timeout: 120_000 }, async () => {
