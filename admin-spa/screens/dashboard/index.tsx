@@ -23,6 +23,7 @@ import { dailyLeadsOption } from '@/components/daily-leads-option.ts';
 import { AdFiguresRow, CapEventList, ClosedTag, ProgressBar, Projected, TodayCount, contractStatusPath, won } from '@/screens/shop-dashboard/money.tsx';
 import { Operations } from './operations.tsx';
 import { ShopLink } from './shop-link.tsx';
+import { UncoveredLandings } from '@/components/uncovered-landings.tsx';
 
 const Chart = lazy(() => import('@/components/chart.tsx'));
 
@@ -155,6 +156,15 @@ const REASON_TAGS = {
 function Contracts({ contracts }: { contracts: Money }) {
   return (
     <>
+      {contracts.uncoveredLandings.length > 0 && (
+        <Col xs={24}>
+          <UncoveredLandings
+            items={contracts.uncoveredLandings}
+            prefix={(u) => `${u.shopName} · `}
+            link={(u) => <ShopLink shopId={u.shopId} to={`/landing-status?edit=${u.landingId}`}>{u.title}</ShopLink>}
+          />
+        </Col>
+      )}
       <Col xs={24} xl={16}>
         <Card variant="borderless" title="완료 임박 계약" style={{ height: '100%' }}>
           <Table<Watched>
