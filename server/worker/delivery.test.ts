@@ -21,6 +21,7 @@ import { enqueueDeliveries, insertAccepted, type AcceptedLead } from '../modules
 import { MAX_ATTEMPTS, type WebhookBody } from '../../contracts/delivery.ts';
 import { TEST_OUTBOUND, TEST_OUTBOUND_ALLOW } from '../test-helpers.ts';
 import { OUTBOUND_UNREACHABLE } from '../lib/outbound.ts';
+import { importsSettled } from '../modules/data-insertion/data-insertion.service.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const pgUrl = process.env.LR_TEST_DIALECT === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
@@ -195,7 +196,7 @@ describe('delivery through the app', () => {
       sentAt: job!.created_at,
       // The default fields; the phone in full (HTTPS to the shop's own system).
       leads: [{
-        id: leadId, receivedAt: job!.created_at, name: '김하나', phone: '01022223333', landing: { id: landingId, code: 'implant', title: '임플란트 상담 이벤트' },
+        id: leadId, receivedAt: job!.created_at, source: 'landing', name: '김하나', phone: '01022223333', landing: { id: landingId, code: 'implant', title: '임플란트 상담 이벤트' },
         medium: null, answers: [{ label: '지역', value: '서울' }, { label: '통화 가능 시간', value: '오후' }],
       }],
     });
@@ -213,6 +214,28 @@ describe('delivery through the app', () => {
     // Nothing more is due.
     expect(await worker.tick()).toBe(0);
     expect(receiver.receipts).toHaveLength(1);
+  });
+
+  it('says where each lead came from (source): a landing, entered by hand, or imported from a file', async () => {
+    await addChannel(t.app.db, t.shopId, { url: receiver.url });
+    await submitLead({ name: '랜딩고객' });
+    const base = `/api/shops/${t.shopId}/data-insertion`;
+    const manual = await t.admin.post(`${base}/leads`, { name: '수기고객', phone: nextPhone(), answers: [], consentBasis: 'phone-verbal', consentNote: '통화' });
+    expect(manual.statusCode, manual.body).toBe(201);
+    const file = Buffer.from(`\ufeff고객명,휴대폰\r\n박람회고객,${nextPhone()}\r\n`);
+    const boundary = '----leadroom-import';
+    const up = await t.admin.request('POST', `${base}/imports`, Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="박람회.csv"\r\nContent-Type: text/csv\r\n\r\n`), file, Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]), { 'content-type': `multipart/form-data; boundary=${boundary}` });
+    expect(up.statusCode, up.body).toBe(201);
+    const started = await t.admin.post(`${base}/imports/${up.json().id}/start`, { mapping: up.json().suggested, consentBasis: 'written' });
+    expect(started.statusCode, started.body).toBe(202);
+    await importsSettled();
+
+    t.clock.advanceMinutes(0.01);
+    expect(await worker.tick()).toBe(3);
+    const sent = receiver.receipts.flatMap((r) => r.json.leads.map((l) => [l.name, l.source]));
+    expect(sent.sort()).toEqual([['랜딩고객', 'landing'], ['박람회고객', 'import'], ['수기고객', 'manual']]);
   });
 
   it('signs with the previous secret too while its grace lasts, and with the new one only afterwards', async () => {
@@ -457,7 +480,7 @@ describe('delivery through the app', () => {
     const [r] = receiver.receipts;
     expect(r!.json).toEqual({
       event: 'lead.test', shop: { code: 'smile', name: '미소치과' }, sentAt: t.clock.current.toISOString(),
-      leads: [{ name: '테스트', phone: '01000000000', receivedAt: t.clock.current.toISOString() }],
+      leads: [{ source: 'landing', name: '테스트', phone: '01000000000', receivedAt: t.clock.current.toISOString() }],
     });
     expect(r!.key).toMatch(/^test-/);
     expect(verified(r!.headers['x-leadroom-signature'], r!.body, ['whsec_current'])).toEqual(['whsec_current']);
