@@ -54,13 +54,14 @@ async function waitForHttp(url: string, timeoutMs = 60_000): Promise<void> {
 }
 
 /** Our server as `npm start` runs it (the build in dist/app, rebuilt when stale), on its own data directory (and a free port unless given). */
-export async function startServer(o: { dataDir: string; port?: number; env?: Record<string, string> }): Promise<Child> {
-  if (!buildIfStale('  (building: npm run build)')) throw new Error('npm run build failed');
+export async function startServer(o: { dataDir: string; port?: number; env?: Record<string, string>; base?: { dir: string; entry: string } }): Promise<Child> {
+  // `base`: another commit's build (bench-base.ts), run from its own directory as it is.
+  if (!o.base && !buildIfStale('  (building: npm run build)')) throw new Error('npm run build failed');
   // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server under load.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const port = o.port ?? (await freePort());
-  const proc = spawn(process.execPath, [...nodeArgs, serverEntry], {
-    cwd: ROOT,
+  const proc = spawn(process.execPath, [...nodeArgs, o.base?.entry ?? serverEntry], {
+    cwd: o.base?.dir ?? ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
     env: {
       ...process.env, NODE_ENV: 'production', DATA_DIR: o.dataDir, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1',

@@ -16,15 +16,24 @@
 // (PostgreSQL: a fresh schema of BENCH_DATABASE_URL, dropped afterwards); the load comes from wrk
 // (a C program, one thread), so the figures are the server's, not the load generator's.
 // --smoke (npm run bench:smoke): 1 s of load, one Lighthouse run, 20 landings pre-rendered; goals not checked.
+//
+// --base=<commit> adds, last, this tree against that commit on each engine, alternately in one
+// run (so the machine's load weighs on both alike): both servers on fresh databases, then
+// BENCH_ROUNDS rounds (default 2), each a landing GET run and an intake run of each, the order
+// flipped every round; a table side by side with the ratios (goal: intake ≥ 0.8× the base on
+// SQLite, p99 ≤ 25 ms; PostgreSQL ≥ 0.8× SQLite, p99 ≤ 50 ms). The base is checked out and built
+// once under the temp folder (bench-base.ts). --compare-only runs that part alone. E.g.
+//   npm run bench:landing -- --base=4babd9d --compare-only
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { sql } from 'kysely';
 import {
-  eachEngine, ENGINE_LABEL, ensureProgram, freshSchema, PG_URL, redact, ROOT, sized, SMOKE, startBench, startServe, startServer, tokenOf, wrkGetRate, wrkIntake,
-  type Engine,
+  argOf, eachEngine, ENGINE_LABEL, ensureProgram, freshSchema, PG_URL, printTable, redact, ROOT, sized, SMOKE, startBench, startServe, startServer, tokenOf, wrkGetRate,
+  wrkIntake, type Child, type Engine, type WrkIntakeResult,
 } from './bench-kit.ts';
+import { prepareBase, type BaseTree } from './bench-base.ts';
 import { openDatabase } from '../server/db/dialect.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { pageRenderer } from '../server/modules/landings/public/renderer.ts';
@@ -240,13 +249,142 @@ async function prerender(work: string) {
   }
 }
 
+// ── Against a base commit ──────────────────────────────────────────────────────────────
+
+const BASE_REF = argOf('base');
+const COMPARE_ONLY = argOf('compare-only') !== undefined;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? sized(2, 1));
+
+interface Side {
+  label: 'base' | 'ours';
+  server: Child;
+  token: string;
+  /** Counts this side's leads: id above `after`, phone starting with `prefix`. */
+  stored(after: number, prefix: string): Promise<number>;
+  maxId(): Promise<number>;
+  close(): Promise<void>;
+}
+
+interface SideRun {
+  get: number;
+  intake: WrkIntakeResult;
+  rate: number;
+  stored: number;
+}
+
+/** Per engine: each side's runs in order. */
+const compared: Partial<Record<Engine, { base: SideRun[]; ours: SideRun[] }>> = {};
+
+async function startSide(label: Side['label'], engine: Engine, work: string, base: BaseTree | null): Promise<Side> {
+  const dataDir = path.join(work, `${label}-${engine}`);
+  const schema = engine === 'postgres' ? await freshSchema(`bench_cmp_${label}`) : null;
+  const env = { INTAKE_RATE_LIMIT: '0', ...(schema ? { DATABASE_URL: schema.url } : {}) };
+  const server = await startServer({ dataDir, env, ...(base ? { base } : {}) });
+  const handle = schema ? await openDatabase({ url: PG_URL, pgSchema: schema.name, poolSize: 2 }) : await openDatabase({ url: path.join(dataDir, 'leadroom.sqlite') });
+  const token = await tokenOf(server.url + PATH);
+  return {
+    label, server, token,
+    async stored(after, prefix) {
+      const row = await handle.db.selectFrom('leads').select(sql<number>`count(*)`.as('n')).where('id', '>', after).where('phone', 'like', `${prefix}%`).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    async maxId() {
+      return Number((await handle.db.selectFrom('leads').select(sql<number>`coalesce(max(id), 0)`.as('id')).executeTakeFirstOrThrow()).id);
+    },
+    async close() {
+      await handle.close();
+      await server.stop();
+      await schema?.drop();
+    },
+  };
+}
+
+/** The base and this tree on one engine, alternately: GET, then intake, per side, ROUNDS rounds. */
+async function againstBase(engine: Engine, work: string, base: BaseTree) {
+  const sides: Side[] = [];
+  try {
+    sides.push(await startSide('base', engine, work, base));
+    sides.push(await startSide('ours', engine, work, null));
+    await sleep(2100); // the form's minimum fill time
+    if (!SMOKE) for (const s of sides) await wrkIntake(s.server.url, { connections: CONNECTIONS, seconds: 3, token: s.token, prefix: '0108' });
+    const runs = { base: [] as SideRun[], ours: [] as SideRun[] };
+    compared[engine] = runs;
+    for (let round = 1; round <= ROUNDS; round++) {
+      const order = round % 2 ? sides : [...sides].reverse();
+      for (const s of order) {
+        const get = await wrkGetRate(s.server.url + PATH, { connections: CONNECTIONS, seconds: GET_SECONDS, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+        const prefix = `010${round}`;
+        const before = await s.maxId();
+        const intake = await wrkIntake(s.server.url, { connections: CONNECTIONS, seconds: INTAKE_SECONDS, token: s.token, prefix });
+        const stored = await s.stored(before, prefix);
+        const rate = intake.ok / intake.seconds;
+        runs[s.label].push({ get, intake, rate, stored });
+        console.log(`  ▸ round ${round}, ${s.label}: GET ${fmt(get)}/s · intake ${fmt(rate)} leads/s, p99 ${intake.p99.toFixed(1)} ms · stored ${fmt(stored)} of ${fmt(intake.ok)} 2xx`);
+        bench.check(`${ENGINE_LABEL[engine]} ${s.label}, round ${round}: stored rows (${stored}) = 2xx answers (${intake.ok}), and some taken`, stored === intake.ok && intake.ok > 0);
+      }
+    }
+  } finally {
+    for (const s of sides) await s.close();
+  }
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+
+/** The comparison's table (each run, then the means and ratios), and its goals as figures of the run. */
+function reportComparison(base: BaseTree) {
+  const rows: string[][] = [['figure', 'engine', 'base', 'ours', 'ours ÷ base']];
+  const ratio = (a: number, b: number) => (b ? `${(a / b).toFixed(2)}×` : '—');
+  for (const engine of Object.keys(ENGINE_LABEL) as Engine[]) {
+    const r = compared[engine];
+    if (!r?.ours.length) continue;
+    const e = ENGINE_LABEL[engine];
+    r.ours.forEach((o, i) => {
+      const b = r.base[i];
+      rows.push([`landing GET req/s, round ${i + 1}`, e, b ? fmt(b.get) : '—', fmt(o.get), b ? ratio(o.get, b.get) : '—']);
+      rows.push([`intake leads/s, round ${i + 1}`, e, b ? fmt(b.rate) : '—', fmt(o.rate), b ? ratio(o.rate, b.rate) : '—']);
+      rows.push([`intake p50 / p99 ms, round ${i + 1}`, e, b ? `${b.intake.p50.toFixed(1)} / ${b.intake.p99.toFixed(1)}` : '—', `${o.intake.p50.toFixed(1)} / ${o.intake.p99.toFixed(1)}`, '']);
+      rows.push([`stored rows = 2xx, round ${i + 1}`, e, b ? `${fmt(b.stored)} = ${fmt(b.intake.ok)}` : '—', `${fmt(o.stored)} = ${fmt(o.intake.ok)}`, '']);
+    });
+    rows.push(['intake leads/s, mean', e, fmt(mean(r.base.map((x) => x.rate))), fmt(mean(r.ours.map((x) => x.rate))), ratio(mean(r.ours.map((x) => x.rate)), mean(r.base.map((x) => x.rate)))]);
+    rows.push(['landing GET req/s, mean', e, fmt(mean(r.base.map((x) => x.get))), fmt(mean(r.ours.map((x) => x.get))), ratio(mean(r.ours.map((x) => x.get)), mean(r.base.map((x) => x.get)))]);
+  }
+  console.log(`
+  This tree against base ${base.commit.slice(0, 12)} (${base.subject}), ${ROUNDS} alternating round(s), load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}:`);
+  printTable(rows);
+  const s = compared.sqlite;
+  const p = compared.postgres;
+  const worstP99 = (xs: SideRun[]) => Math.max(...xs.map((x) => x.intake.p99));
+  if (s?.ours.length && s.base.length) {
+    const r = mean(s.ours.map((x) => x.rate)) / mean(s.base.map((x) => x.rate));
+    bench.recordOnce('cmp-sqlite', `SQLite intake vs base ${base.commit.slice(0, 7)} (mean of rounds)`, '≥ 0.8×', `${r.toFixed(2)}×`, r >= 0.8);
+    bench.recordOnce('cmp-sqlite-p99', 'SQLite intake p99, worst round', '≤ 25 ms', `${worstP99(s.ours).toFixed(1)} ms`, worstP99(s.ours) <= 25);
+  }
+  if (p?.ours.length && s?.ours.length) {
+    const r = mean(p.ours.map((x) => x.rate)) / mean(s.ours.map((x) => x.rate));
+    bench.recordOnce('cmp-pg', 'PostgreSQL intake vs SQLite, this tree (mean of rounds)', '≥ 0.8×', `${r.toFixed(2)}×`, r >= 0.8);
+    bench.recordOnce('cmp-pg-p99', 'PostgreSQL intake p99, worst round', '≤ 50 ms', `${worstP99(p.ours).toFixed(1)} ms`, worstP99(p.ours) <= 50);
+  }
+}
+
 async function main() {
   ensureProgram('wrk');
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'leadroom-bench-'));
+  if (COMPARE_ONLY && !BASE_REF) throw new Error('--compare-only needs --base=<commit>');
   try {
-    await bench.part('The page (served from a process on SQLite; no engine changes it)', () => thePage(work));
-    await eachEngine(bench, (engine) => onEngine(engine, work));
-    await bench.part('Pre-render', () => prerender(work));
+    if (!COMPARE_ONLY) {
+      await bench.part('The page (served from a process on SQLite; no engine changes it)', () => thePage(work));
+      await eachEngine(bench, (engine) => onEngine(engine, work));
+      await bench.part('Pre-render', () => prerender(work));
+    }
+    if (BASE_REF) {
+      let base: BaseTree | null = null;
+      await bench.part(`Against base ${BASE_REF}: building it`, async () => void (base = prepareBase(BASE_REF)));
+      if (base) {
+        const b: BaseTree = base;
+        await eachEngine(bench, (engine) => againstBase(engine, work, b));
+        reportComparison(b);
+      }
+    }
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
