@@ -80,6 +80,8 @@ export const globalSearchResult = z.object({
   kind: z.enum(['last4', 'phone', 'name']),
   /** How many shops were searched (those the account may enter). */
   shopCount: z.number().int(),
+  /** How many distinct shops the answered leads are in. */
+  foundShopCount: z.number().int(),
   /** Only the account's own leads were searched (a counselor). */
   scope: z.enum(['all', 'assigned']),
 });

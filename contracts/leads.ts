@@ -79,7 +79,12 @@ export const leadEventItem = z.object({
 });
 export type LeadEventItem = z.infer<typeof leadEventItem>;
 
+/** A refetch of an open drawer names its opening (the openingId its first reading answered): no new view is recorded. */
+export const leadOpeningQuery = z.object({ opening: z.coerce.number().int().positive().optional() });
+
 export const leadDetail = leadListItem.extend({
+  /** The recorded view this reading belongs to: pass it back as `opening` while the drawer stays open (null: an answer to a change, not a reading). */
+  openingId: z.number().nullable(),
   /** The whole memo. */
   memo: z.string().nullable(),
   /** The form's answers, labelled as the landing asked them. */
@@ -193,7 +198,7 @@ export const leadsApi = {
   }),
   /** Lead changes as they happen (server-sent events named LEAD_STREAM_EVENT, data a leadStreamEvent). */
   stream: endpoint({ method: 'GET', path: '/api/shops/:shopId/leads/stream', params: shopParam, response: 'events' }),
-  get: endpoint({ method: 'GET', path: '/api/shops/:shopId/leads/:id', params: shopItemParams, response: leadDetail }),
+  get: endpoint({ method: 'GET', path: '/api/shops/:shopId/leads/:id', params: shopItemParams, query: leadOpeningQuery, response: leadDetail }),
   update: endpoint({ method: 'PATCH', path: '/api/shops/:shopId/leads/:id', params: shopItemParams, body: leadUpdate, response: leadDetail }),
   bulkStatus: endpoint({
     method: 'POST', path: '/api/shops/:shopId/leads/bulk-status', params: shopParam, body: leadBulkStatus, response: z.object({ updated: z.number() }),

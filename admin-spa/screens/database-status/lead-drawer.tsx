@@ -1,10 +1,12 @@
 // One lead: what the visitor sent (answers, consent, where they came from), its duplicate
 // chain, the call workflow (status, appointment, memo) and its access record. Opening it is
 // itself recorded.
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Alert, Button, Descriptions, Divider, Drawer, Empty, Input, Skeleton, Space, Tag, Timeline, Typography } from 'antd';
 import { leadsApi, type LeadDetail, type LeadEventItem } from '@contracts/leads.ts';
-import { useCall } from '@/lib/use-call.ts';
+import { useQuery } from '@tanstack/react-query';
+import { apiKey } from '@/lib/use-call.ts';
+import { call } from '@/lib/api.ts';
 import { formatDateTime } from '@/lib/format.ts';
 import { PhoneCell, ReservationCell, StatusSelect, duration, useLeadSave } from './lead-edits.tsx';
 import { StatusTag } from '@/components/status-tag.tsx';
@@ -48,13 +50,33 @@ export function LeadDrawer({ shopId, id, writable, canUnmask, onOpen, onClose }:
   onOpen: (id: number) => void;
   onClose: () => void;
 }) {
-  const q = useCall(leadsApi.get, { params: { shopId, id: id ?? 0 } }, { enabled: id !== null, staleTime: 0 });
+  // One view per opening: the first reading records it and answers its id; refetches (after our
+  // own changes, or react-query's) name it, and the server records no more (it checks the id).
+  // The key stays the endpoint's, so every invalidation of leadsApi.get still reaches it.
+  const openingRef = useRef<{ leadId: number; id: number } | null>(null);
+  const params = { shopId, id: id ?? 0 };
+  const q = useQuery<LeadDetail>({
+    queryKey: apiKey(leadsApi.get, { params }),
+    queryFn: async () => {
+      const known = openingRef.current?.leadId === params.id ? openingRef.current.id : undefined;
+      const res = await call(leadsApi.get, { params, ...(known ? { query: { opening: known } } : {}) });
+      if (res.openingId !== null) openingRef.current = { leadId: res.id, id: res.openingId };
+      return res;
+    },
+    enabled: id !== null,
+    staleTime: 0,
+  });
   const d = q.data;
+  const close = () => {
+    // The next opening of this lead is a new view.
+    openingRef.current = null;
+    onClose();
+  };
   return (
     <Drawer
       open={id !== null}
       size={640}
-      onClose={onClose}
+      onClose={close}
       destroyOnHidden
       title={d ? <Space>{d.name}<StatusTag status={d.csStatus} />{d.duplicateOf && <Tag color="magenta">중복</Tag>}</Space> : 'DB 상세'}
     >

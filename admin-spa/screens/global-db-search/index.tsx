@@ -86,7 +86,7 @@ export default function GlobalDbSearch() {
         )}
         {data && (
           <Typography.Text>
-            {KIND_LABELS[data.kind]} 검색 · 업체 {formatNumber(data.shopCount)}곳에서 {formatNumber(data.total)}건{data.capped ? ' 이상' : ''}
+            {KIND_LABELS[data.kind]} 검색 · 업체 {formatNumber(data.foundShopCount)}곳에서 {formatNumber(data.total)}건{data.capped ? ' 이상' : ''} (검색한 업체 {formatNumber(data.shopCount)}곳)
             {data.scope === 'assigned' && <Tag color="blue" style={{ marginInlineStart: 8 }}>내 담당 DB만</Tag>}
           </Typography.Text>
         )}

@@ -70,7 +70,7 @@ export function globalSearchService(db: Kysely<Database>, clock: Clock) {
       const offset = (q.page - 1) * q.pageSize;
       return {
         items: rows.slice(offset, offset + q.pageSize).map(toItem),
-        total: rows.length, capped, kind: term.kind, shopCount: shops.length, scope: actor.scope,
+        total: rows.length, capped, kind: term.kind, shopCount: shops.length, foundShopCount: perShop.size, scope: actor.scope,
       };
     },
   };

@@ -78,6 +78,9 @@ describe('통합 DB 검색', () => {
     expect(res).toMatchObject({ total: 1, capped: false, kind: 'last4', shopCount: 1, scope: 'assigned' });
     const all = (await search(t.admin, '5678')).json();
     expect(all.shopCount).toBe(3);
+    // Two of the four hits are in one shop: three shops hold them.
+    expect(all).toMatchObject({ total: 4, foundShopCount: 3 });
+    expect((await search(marketer.client, '5678')).json()).toMatchObject({ total: 3, shopCount: 2, foundShopCount: 2 });
     // Newest first; the shop, the landing, the masked phone, the status and the counselor of each.
     expect(all.items[0]).toEqual({
       id: inC, shopId: c.shopId, shopName: '업체 third', landingTitle: '임플란트 상담 이벤트', source: 'landing', createdAt: expect.any(String),

@@ -277,6 +277,11 @@ export function leadsRepository(db: Kysely<Database>) {
       db.updateTable('leads').set({ first_contact_at: at }).where('id', 'in', ids).where('first_contact_at', 'is', null).execute(),
 
     insertEvents: (rows: Array<Insertable<LeadEventsTable>>) => (rows.length ? db.insertInto('lead_events').values(rows).execute() : Promise.resolve()),
+    /** Records one view and answers its id (the opening a drawer's refetches name). */
+    insertView: async (row: Insertable<LeadEventsTable>) => (await db.insertInto('lead_events').values(row).returning('id').executeTakeFirstOrThrow()).id,
+    /** A recorded view, to check an opening a refetch names. */
+    view: (eventId: number) =>
+      db.selectFrom('lead_events').select(['id', 'lead_id', 'account_id', 'at']).where('id', '=', eventId).where('action', '=', 'view').executeTakeFirst(),
 
     /** Accounts leads can be assigned to in a shop: permitted to it, of a shop-area type that sees only its own leads. */
     counselors: (shopId: number) =>

@@ -39,7 +39,7 @@ export async function leadsRoutes(app: FastifyInstance, links: ModuleLinks): Pro
       stream.onEnd(stop);
     },
   });
-  defineRoute(app, api.get, { access: read, handler: (c) => service.get(c.shopId, c.params.id, c.actor) });
+  defineRoute(app, api.get, { access: read, handler: (c) => service.get(c.shopId, c.params.id, c.actor, c.query.opening) });
   defineRoute(app, api.update, { access: write, handler: (c) => service.update(c.shopId, c.params.id, c.body, c.actor) });
   defineRoute(app, api.bulkStatus, { access: write, handler: (c) => service.bulkStatus(c.shopId, c.body, c.actor) });
   defineRoute(app, api.unmask, { access: read, handler: (c) => service.unmask(c.shopId, c.params.id, c.actor) });

@@ -259,6 +259,9 @@ export function filteredLeads(db: Kysely<Database>, shopId: number, q: LeadFilte
 }
 
 /** The lead screens' reads and writes; every read of one lead and every change is in its access record. */
+/** How long one opening of a lead's detail lasts before a refetch records a new view. */
+export const OPENING_MAX_MINUTES = 30;
+
 export function leadsService(db: Kysely<Database>, clock: Clock, announce: (change: LeadChange) => void = () => {}) {
   const repo = leadsRepository(db);
 
@@ -283,6 +286,7 @@ export function leadsService(db: Kysely<Database>, clock: Clock, announce: (chan
     ]);
     return {
       ...toListItem(row, overdueBefore),
+      openingId: null,
       memo: row.memo,
       answers: labelledAnswers(row.answers, row.form_fields),
       utmMedium: row.utm_medium, utmContent: row.utm_content, utmTerm: row.utm_term, referrer: row.referrer, userAgent: row.user_agent,
@@ -357,13 +361,25 @@ export function leadsService(db: Kysely<Database>, clock: Clock, announce: (chan
       return { ...itemsOf(page, (r) => toListItem(r, overdueBefore)), period: { from, to }, overdueMinutes: minutes };
     },
 
-    /** A lead's detail; the view itself goes into its access record first. */
-    async get(shopId: number, id: number, actor: Actor) {
+    /**
+     * A lead's detail; the view itself goes into its access record first — once per opening.
+     * The first reading of a drawer records a view and answers its id as `openingId`; the
+     * drawer's refetches (after its own changes, or react-query's) name it and record nothing
+     * more. The server checks what is named: a recorded view of this lead by this account, at
+     * most OPENING_MAX_MINUTES old — so no client can hide a view, only spare a repeat of one;
+     * a drawer open longer records a new view (and a new opening).
+     */
+    async get(shopId: number, id: number, actor: Actor, opening?: number) {
       const row = await load(shopId, actor, id);
       const now = clock();
-      await repo.insertEvents([event(shopId, id, actor, 'view', null, null, now.toISOString())]);
+      let openingId: number | null = null;
+      if (opening !== undefined) {
+        const v = await repo.view(opening);
+        if (v && v.lead_id === id && v.account_id === actor.id && now.getTime() - Date.parse(v.at) < OPENING_MAX_MINUTES * 60_000) openingId = v.id;
+      }
+      openingId ??= await repo.insertView(event(shopId, id, actor, 'view', null, null, now.toISOString()));
       const minutes = await overdueMinutes(shopId);
-      return detail(shopId, actor, row, new Date(now.getTime() - minutes * 60_000).toISOString());
+      return { ...(await detail(shopId, actor, row, new Date(now.getTime() - minutes * 60_000).toISOString())), openingId };
     },
 
     async update(shopId: number, id: number, input: LeadUpdate, actor: Actor) {

@@ -83,6 +83,38 @@ describe('one lead', () => {
     expect((await t.admin.get(`${base()}/999999`)).statusCode).toBe(404);
   });
 
+  it('records one view per opening: open → reveal → status → memo, with the drawer refetching after each, is 1 view, 1 reveal and the changes', async () => {
+    const id = await lead();
+    const open = (await t.admin.get(`${base()}/${id}`)).json();
+    expect(open.openingId).toEqual(expect.any(Number));
+    const refetch = async () => {
+      const again = await t.admin.get(`${base()}/${id}?opening=${open.openingId}`);
+      expect(again.statusCode, again.body).toBe(200);
+      expect(again.json().openingId).toBe(open.openingId);
+    };
+    await refetch();
+    expect((await t.admin.post(`${base()}/${id}/unmask`)).statusCode).toBe(200);
+    await refetch();
+    expect((await patch(t.admin, id, { csStatus: '부재' })).statusCode).toBe(200);
+    await refetch();
+    expect((await patch(t.admin, id, { memo: '오후에 다시 전화' })).statusCode).toBe(200);
+    await refetch();
+    expect((await events(id)).map((e) => e.action)).toEqual(['created', 'view', 'unmask', 'status', 'memo']);
+
+    // What a client cannot do: hide a view behind another account's opening, another lead's, or an old one.
+    const other = await lead({ phone: '010-9999-0001' });
+    const marketer = await shopAccount(t, 'mkt-open', 'marketer');
+    expect((await marketer.get(`${base()}/${id}?opening=${open.openingId}`)).json().openingId).not.toBe(open.openingId);
+    expect((await t.admin.get(`${base()}/${other}?opening=${open.openingId}`)).json().openingId).not.toBe(open.openingId);
+    t.clock.advanceMinutes(31);
+    const later = (await t.admin.get(`${base()}/${id}?opening=${open.openingId}`)).json();
+    expect(later.openingId).not.toBe(open.openingId);
+    // Opening it again (no opening named) is a view of its own.
+    await t.admin.get(`${base()}/${id}`);
+    expect((await events(id)).filter((e) => e.action === 'view')).toHaveLength(4);
+    expect((await events(other)).filter((e) => e.action === 'view')).toHaveLength(1);
+  });
+
   it('reveals the phone only to a type with the unmask right, and records each reveal', async () => {
     const id = await lead();
     const shown = await t.admin.post(`${base()}/${id}/unmask`);
