@@ -7,6 +7,7 @@ import { idParam, listEndpoint } from './list.ts';
 import { endpoint, type QueryOf } from './endpoint.ts';
 import { optionalText, requiredText } from './fields.ts';
 import { LANDING_STATUSES } from './landings.ts';
+import { SCREEN_KEYS } from './screens.ts';
 
 export const RESERVATION_KINDS = ['maintenance', 'landing-open', 'landing-close', 'announcement'] as const;
 export type ReservationKind = (typeof RESERVATION_KINDS)[number];
@@ -57,6 +58,8 @@ export const systemReservation = z.object({
   landing: reservationLanding.nullable(),
   /** Who sees an announcement; empty: every account. */
   accountTypes: z.array(z.object({ id: z.number(), name: z.string() })),
+  /** The screen an announcement is about: only accounts that can open it see it (null: about none). */
+  screen: z.string().nullable(),
   status: z.enum(RESERVATION_STATUSES),
   executedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
@@ -83,6 +86,11 @@ export const systemReservationInput = z
     message: optionalText(500),
     landingId: z.number('랜딩을 선택하세요.').int('랜딩을 선택하세요.').positive('랜딩을 선택하세요.').nullable().optional(),
     accountTypeIds: z.array(z.number().int().positive(), '계정 유형을 선택하세요.').max(50, '계정 유형은 50개까지 고를 수 있습니다.').default([]),
+    screen: z
+      .string()
+      .refine((k) => SCREEN_KEYS.includes(k), '관련 화면을 다시 선택하세요.')
+      .nullable()
+      .optional(),
   })
   .superRefine((r, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
@@ -104,6 +112,7 @@ export const systemReservationInput = z
     message: lastsAWhile(r.kind) ? (r.message ?? null) : null,
     landingId: isLandingKind(r.kind) ? (r.landingId ?? null) : null,
     accountTypeIds: r.kind === 'announcement' ? [...new Set(r.accountTypeIds)] : [],
+    screen: r.kind === 'announcement' ? (r.screen ?? null) : null,
   }));
 export type SystemReservationInput = z.output<typeof systemReservationInput>;
 

@@ -179,7 +179,8 @@ describe('delivery to the shop', () => {
       await expect.poll(() => drawer.isVisible(), WAIT).toBe(false);
       await settled(page);
       await screenshot(page, 'e2e-delivery-secret', { fullPage: false });
-      await modal.getByRole('button', { name: '복사했습니다' }).click();
+      // The footer closes it ("닫기"): copying is the copy icon's job, not the close button's.
+      await modal.locator('.ant-modal-footer').getByRole('button', { name: '닫기', exact: true }).click();
       await expect.poll(() => modal.isVisible(), WAIT).toBe(false);
 
       // 테스트 전송: the receiver's answer on the card; a signed sample at the receiver.

@@ -139,7 +139,7 @@ describe('demo delivery', () => {
     expect(listed.items).toEqual([expect.objectContaining({ name: 'CRM 동기화', prefix: key.prefix, fullPhone: false, lastUsedAt: key.last_used_at, revokedAt: null })]);
   });
 
-  it('schedules a maintenance window on a Sunday ahead, has an announcement up for everyone, and keeps the back office open now', async () => {
+  it('schedules a maintenance window on a Sunday ahead, has an announcement up for everyone who can open 계약 현황, and keeps the back office open now', async () => {
     const db = t.app.db;
     const rows = await db.selectFrom('system_reservations').selectAll().orderBy('starts_at').execute();
     expect(rows.map((r) => [r.kind, r.status])).toEqual([
@@ -151,7 +151,7 @@ describe('demo delivery', () => {
     expect(announcement).toMatchObject({
       title: '12월 정산서 발행 일정 안내', starts_at: '2026-11-19T00:00:00.000Z', ends_at: '2026-11-28T09:00:00.000Z', finished_at: null,
     });
-    expect(JSON.parse(announcement!.payload)).toMatchObject({ accountTypeIds: [] });
+    expect(JSON.parse(announcement!.payload)).toMatchObject({ accountTypeIds: [], screen: 'contract-status' });
     // The landing was closed and published again in a quiet stretch of its leads, both run.
     const landing = await db.selectFrom('landings').select(['id', 'title', 'status']).where('landing_code', '=', 'free-checkup').executeTakeFirstOrThrow();
     expect(landing.status).toBe('open');
@@ -177,6 +177,8 @@ describe('demo delivery', () => {
     const notices = await ok(marketer, '/api/notices');
     expect(notices.maintenance).toEqual([]);
     expect(notices.announcements.map((a: { title: string }) => a.title)).toEqual(['12월 정산서 발행 일정 안내']);
+    // It is about 계약 현황, which a counselor cannot open.
+    expect((await ok(await t.login('counselor', DEMO_PASSWORD), '/api/notices')).announcements).toEqual([]);
     const admin = await t.login();
     expect((await ok(admin, '/api/dashboard')).reservations.map((r: { kind: string; status: string }) => [r.kind, r.status])).toEqual([
       ['announcement', 'running'], ['maintenance', 'scheduled'],

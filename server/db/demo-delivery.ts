@@ -284,6 +284,8 @@ async function seedReservations(db: Kysely<Database>, o: { now: Date; today: str
     payload: JSON.stringify({
       message: `${month}월분 정산서와 세금계산서는 ${next}월 5일에 발행합니다. 무효 교체 요청은 ${next}월 3일까지 마무리해 주세요.\n정산 내역은 계약 현황 › 정산에서 미리 확인할 수 있습니다.`,
       accountTypeIds: [],
+      // About 계약 현황: those who cannot open it (counselors) do not see it.
+      screen: 'contract-status',
     }),
     status: 'running', executed_at: iso(Date.parse(upAt) + 7_000), finished_at: null, result: null, created_by: manager,
     created_at: seoulAt(addDays(today, -3), 16, 20), updated_at: iso(Date.parse(upAt) + 7_000), cancelled_at: null,

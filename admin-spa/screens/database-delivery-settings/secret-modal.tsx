@@ -59,7 +59,7 @@ export function SecretModal({ shown, onClose }: { shown: ShownSecret | null; onC
       width={680}
       mask={{ closable: false }}
       onCancel={onClose}
-      footer={<Button type="primary" onClick={onClose}>복사했습니다</Button>}
+      footer={<Button type="primary" onClick={onClose}>닫기</Button>}
       destroyOnHidden
     >
       {shown && (

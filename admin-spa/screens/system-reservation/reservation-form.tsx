@@ -10,6 +10,8 @@ import {
   systemReservationInput, systemReservationsApi, type ReservationKind, type SystemReservation,
 } from '@contracts/system-reservations.ts';
 import { LANDING_STATUS_LABELS } from '@contracts/landings.ts';
+import { SCREENS } from '@contracts/screens.ts';
+import { AREA_LABELS } from '@contracts/permissions.ts';
 import { useCall } from '@/lib/use-call.ts';
 import { ResourceForm } from '@/components/resource-form.tsx';
 import { saveWith } from '@/components/crud.tsx';
@@ -25,6 +27,7 @@ export interface FormValues {
   message?: string;
   landingId?: number | null;
   accountTypeIds?: number[];
+  screen?: string | null;
 }
 
 const toBody = (v: FormValues) => ({
@@ -35,6 +38,7 @@ const toBody = (v: FormValues) => ({
   message: v.message ?? '',
   landingId: v.landingId ?? null,
   accountTypeIds: v.accountTypeIds ?? [],
+  screen: v.screen ?? null,
 });
 
 /**
@@ -72,7 +76,7 @@ export function ReservationForm({ open, editing, onClose }: { open: boolean; edi
       editing
         ? {
             kind: editing.kind, title: editing.title, startsAt: toPicker(editing.startsAt), endsAt: toPicker(editing.endsAt),
-            message: editing.message ?? '', landingId: editing.landingId, accountTypeIds: editing.accountTypes.map((a) => a.id),
+            message: editing.message ?? '', landingId: editing.landingId, accountTypeIds: editing.accountTypes.map((a) => a.id), screen: editing.screen,
           }
         : { kind: 'maintenance', accountTypeIds: [] },
     [editing],
@@ -180,6 +184,17 @@ function Fields({ form, open }: { form: FormInstance<FormValues>; open: boolean 
       {kind === 'announcement' && (
         <Form.Item label="보여줄 계정 유형" name="accountTypeIds" rules={rule('accountTypeIds')} extra="비워 두면 모든 계정에 보입니다.">
           <Select mode="multiple" allowClear options={typeOptions} loading={options.isLoading} placeholder="모든 계정" aria-label="보여줄 계정 유형" />
+        </Form.Item>
+      )}
+      {kind === 'announcement' && (
+        <Form.Item label="관련 화면" name="screen" rules={rule('screen')} extra="고르면 그 화면을 열 수 있는 계정에만 보입니다 (예: 계약 현황 공지는 상담원에게 보이지 않습니다).">
+          <Select
+            allowClear
+            showSearch={{ optionFilterProp: 'label' }}
+            placeholder="특정 화면과 관계없음"
+            aria-label="관련 화면"
+            options={SCREENS.map((sc) => ({ value: sc.key, label: `${sc.title} (${AREA_LABELS[sc.area]})` }))}
+          />
         </Form.Item>
       )}
       {kind === 'maintenance' && (

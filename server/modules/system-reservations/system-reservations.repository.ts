@@ -13,6 +13,8 @@ export interface ReservationPayload {
   message?: string | null;
   /** Who sees an announcement; empty: everyone. */
   accountTypeIds?: number[];
+  /** The screen an announcement is about: only accounts that can open it see it. */
+  screen?: string | null;
 }
 
 export const payloadOf = (r: Pick<ReservationRow, 'payload'>): ReservationPayload => JSON.parse(r.payload) as ReservationPayload;

@@ -54,13 +54,14 @@ function toItem(r: ReservationListRow, l: Lookups): SystemReservation {
     id: r.id, kind: r.kind, title: r.title, startsAt: r.starts_at, endsAt: r.ends_at, message: p.message ?? null,
     landingId: p.landingId ?? null, landing: (p.landingId && l.landings.get(p.landingId)) || null,
     accountTypes: (p.accountTypeIds ?? []).map((id) => l.accountTypes.get(id) ?? { id, name: '(삭제된 유형)' }),
+    screen: p.screen ?? null,
     status: r.status, executedAt: r.executed_at, finishedAt: r.finished_at, result: r.result,
     createdBy: r.created_by_name, createdAt: r.created_at, updatedAt: r.updated_at, cancelledAt: r.cancelled_at,
   };
 }
 
 const payloadFor = (i: SystemReservationInput): ReservationPayload =>
-  isLandingKind(i.kind) ? { landingId: i.landingId } : i.kind === 'announcement' ? { message: i.message, accountTypeIds: i.accountTypeIds } : { message: i.message };
+  isLandingKind(i.kind) ? { landingId: i.landingId } : i.kind === 'announcement' ? { message: i.message, accountTypeIds: i.accountTypeIds, screen: i.screen } : { message: i.message };
 
 export function systemReservationsService(db: Kysely<Database>, clock: Clock, deps: ReservationDeps = {}) {
   const repo = systemReservationsRepository(db);
@@ -209,8 +210,11 @@ export function systemReservationsService(db: Kysely<Database>, clock: Clock, de
       return get(id);
     },
 
-    /** What the back office's banner shows `actor`: maintenance due within a day or under way, and its announcements. */
-    async notices(actor: Actor): Promise<Notices> {
+    /**
+     * What the back office's banner shows `actor`: maintenance due within a day or under way, and
+     * its announcements — of its type (or for all), and about no screen or one `canOpen` lets it open.
+     */
+    async notices(actor: Actor, canOpen: (screen: string) => boolean): Promise<Notices> {
       const now = clock();
       const iso = now.toISOString();
       const rows = await repo.notices(iso, new Date(now.getTime() + MAINTENANCE_NOTICE_HOURS * 3600_000).toISOString());
@@ -220,7 +224,7 @@ export function systemReservationsService(db: Kysely<Database>, clock: Clock, de
         const p = payloadOf(r);
         const notice = { id: r.id, title: r.title, message: p.message ?? null, startsAt: r.starts_at, endsAt: r.ends_at! };
         if (r.kind === 'maintenance') maintenance.push({ ...notice, running: r.starts_at <= iso });
-        else if (!p.accountTypeIds?.length || p.accountTypeIds.includes(actor.accountTypeId)) announcements.push(notice);
+        else if ((!p.accountTypeIds?.length || p.accountTypeIds.includes(actor.accountTypeId)) && (!p.screen || canOpen(p.screen))) announcements.push(notice);
       }
       return { maintenance, announcements, maintenanceExempt: actor.superadmin };
     },

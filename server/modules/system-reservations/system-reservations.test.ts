@@ -296,4 +296,23 @@ describe('announcements', () => {
     t.clock.advanceMinutes(40);
     expect(await shown(marketer)).toEqual([]);
   });
+
+  it('about a screen: shown only to accounts that can open it, whatever types it names', async () => {
+    const counselor = await shopAccount(t, 'counsel1', 'counselor');
+    const owner = await shopAccount(t, 'owner1', 'shop-owner');
+    const about = await reserve({
+      kind: 'announcement', title: '12월 정산서 발행 일정 안내', message: '정산 내역은 계약 현황 › 정산에서 확인하세요.',
+      startsAt: inMinutes(0), endsAt: inMinutes(60), screen: 'contract-status',
+    });
+    const general = await reserve({ kind: 'announcement', title: '연휴 안내', message: '연휴에는 상담이 없습니다.', startsAt: inMinutes(0), endsAt: inMinutes(60) });
+    expect(about).toMatchObject({ screen: 'contract-status' });
+    const shown = async (c: Client) => ((await c.get('/api/notices')).json().announcements as Array<{ id: number }>).map((a) => a.id);
+    expect(await shown(owner)).toEqual([about.id, general.id]);
+    expect(await shown(t.admin)).toEqual([about.id, general.id]);
+    // 상담원 cannot open 계약 현황: the announcement about it is not theirs.
+    expect(await shown(counselor)).toEqual([general.id]);
+    const bad = await t.admin.post(BASE, { kind: 'announcement', title: 'x', message: 'y', startsAt: inMinutes(0), endsAt: inMinutes(60), screen: 'no-such-screen' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.fields.screen).toBe('관련 화면을 다시 선택하세요.');
+  });
 });
