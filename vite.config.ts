@@ -15,13 +15,13 @@ import { spaAliases } from './spa-aliases.ts';
 
 /** The entry's own modules (main.tsx and what it imports): never put in a shared chunk. */
 const ENTRY_MODULES = /[\\/](contracts[\\/](screens|permissions|http|session|endpoint|errors)\.ts|admin-spa[\\/](lib[\\/](auth\.tsx|api\.ts|drafts\.ts|session\.ts|chunk-reload\.ts)|layouts[\\/](guard|screen-gate|route-error)\.tsx))$/;
-/** The UI kit's parts few screens use: left to split by their importers. */
-const RARE_UI = /node_modules[\\/](antd[\\/]es[\\/](auto-complete|calendar|collapse|color-picker|timeline|upload|slider)|@rc-component[\\/](color-picker|upload|collapse|slider|mentions|image))[\\/]/;
 const SPA_CHUNKS = [
   { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/, priority: 40 },
   { name: 'charts', test: /node_modules[\\/](echarts|zrender)[\\/]/, priority: 30 },
-  // What one screen alone uses (the colour picker, uploads, the calendar…) stays with that screen.
-  { name: 'ui', test: (id: string) => /node_modules[\\/]/.test(id) && !RARE_UI.test(id), priority: 20 },
+  // One chunk, not the parts few screens use split off: a part left out may need a module the UI
+  // chunk holds while the UI chunk needs one of its own (a cycle between chunks: "Class extends
+  // value undefined" at load).
+  { name: 'ui', test: /node_modules[\\/]/, priority: 20 },
   { name: 'shared', test: (id: string) => /[\\/](admin-spa[\\/](lib|components|layouts)|contracts)[\\/]/.test(id) && !ENTRY_MODULES.test(id) && !id.endsWith('chart.tsx'), priority: 10 },
 ];
 
