@@ -1,10 +1,15 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
-import { router } from './router.tsx';
+import { preloadScreen, router } from './router.tsx';
 import { AuthProvider } from '@/lib/auth.tsx';
 import { installChunkReload } from '@/lib/chunk-reload.ts';
+import { startSession } from '@/lib/session.ts';
 
+// The session and the chunks of the shell and of the screen opened are asked for before anything
+// renders, side by side.
+startSession();
+preloadScreen(window.location.pathname);
 installChunkReload();
 
 createRoot(document.getElementById('root')!).render(

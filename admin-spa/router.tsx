@@ -1,5 +1,7 @@
 // Routes built from the screen catalogue: every screen is a lazy chunk under
-// screens/<key>/index.tsx, shown with `Loading...` while it loads.
+// screens/<key>/index.tsx, shown with `Loading...` while it loads. The shell's and the opened
+// screen's chunks are asked for as the page starts (preloadScreen), alongside the session: no
+// chunk waits for another's answer, and no other screen's chunk is fetched.
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { SCREENS, type Screen } from '@contracts/screens.ts';
@@ -16,7 +18,16 @@ function lazyScreen(folder: string): LazyExoticComponent<ComponentType> | null {
   return loader ? lazy(loader) : null;
 }
 
-const AppLayout = lazy(() => import('@/layouts/app-layout.tsx'));
+const loadAppLayout = () => import('@/layouts/app-layout.tsx');
+const AppLayout = lazy(loadAppLayout);
+
+/** Starts loading what `pathname` shows (the shell and the screen's chunk), before the router renders. */
+export function preloadScreen(pathname: string): void {
+  const screen = SCREENS.find((s) => `/${s.key}` === pathname);
+  if (!screen) return;
+  void loadAppLayout().catch(() => {});
+  void modules[`./screens/${screen.key}/index.tsx`]?.().catch(() => {});
+}
 const Login = lazyScreen('bclog')!;
 const Pending = lazy(() => import('@/layouts/pending.tsx'));
 const NotFound = lazy(() => import('@/layouts/results.tsx').then((m) => ({ default: m.NotFound })));

@@ -37,6 +37,10 @@ export const myShop = z.object({ id: z.number(), shopCode: z.string(), name: z.s
 export type MyShop = z.infer<typeof myShop>;
 export const myShopsResponse = z.object({ items: z.array(myShop) });
 
+/** The session as the back office opens with it, in one answer: the account (its permissions within) and the shops it may enter. */
+export const sessionResponse = z.object({ account: sessionAccount, shops: z.array(myShop) });
+export type SessionResponse = z.infer<typeof sessionResponse>;
+
 export const changePasswordBody = z.object({
   currentPassword: z.string('현재 비밀번호를 입력하세요.').min(1, '현재 비밀번호를 입력하세요.').max(200, '200자 이하로 입력하세요.'),
   newPassword: passwordField,
@@ -45,6 +49,8 @@ export const changePasswordBody = z.object({
 export const authApi = {
   login: endpoint({ method: 'POST', path: SESSION_PATHS.login, body: loginBody, response: accountResponse }),
   me: endpoint({ method: 'GET', path: '/api/auth/me', response: accountResponse }),
+  /** The account and its shops in one answer: what the back office asks first on every load (a new tab included). */
+  session: endpoint({ method: 'GET', path: SESSION_PATHS.session, response: sessionResponse }),
   logout: endpoint({ method: 'POST', path: SESSION_PATHS.logout, response: null }),
   password: endpoint({ method: 'POST', path: '/api/auth/password', body: changePasswordBody, response: null }),
   /** Shops the account may enter: every shop for administrator-area types, else its shop permissions. */

@@ -8,4 +8,4 @@
 export const BACKGROUND_HEADER = 'x-lr-background';
 
 /** The session's own paths; authApi (contracts/auth.ts) and sessionApi (contracts/session.ts) declare their endpoints with these. */
-export const SESSION_PATHS = { login: '/api/auth/login', logout: '/api/auth/logout' } as const;
+export const SESSION_PATHS = { login: '/api/auth/login', logout: '/api/auth/logout', session: '/api/auth/session' } as const;

@@ -24,6 +24,24 @@ describe('guard and public paths', () => {
     expect(await page.locator('#root').innerText()).toBe('');
   });
 
+  it('opens a deep link in a new tab of a logged-in browser where it points, asking the server for the session', async () => {
+    const { context, page } = await newPage(e2e.browser, e2e.product.url);
+    await login(page);
+    // A new tab: its sessionStorage is empty, the browser's session cookie is not.
+    const tab = await context.newPage();
+    const sessionAsks: string[] = [];
+    tab.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/api/auth/')) sessionAsks.push(new URL(r.url()).pathname);
+    });
+    await tab.goto('/database-status');
+    await tab.locator('.ant-table-row').first().waitFor({ timeout: 30_000 });
+    expect(new URL(tab.url()).pathname).toBe('/database-status');
+    expect(JSON.parse((await tab.evaluate(() => sessionStorage.getItem('loginAccount'))) ?? 'null')?.loginId).toBe('admin');
+    // The account, its permissions and its shops came in one answer.
+    expect(sessionAsks).toEqual(['/api/auth/session']);
+    await context.close();
+  });
+
   it('shows the Korean 404 for an unknown path, whose button goes to /', async () => {
     const page = await fresh();
     await page.goto('/no/such/page');
@@ -206,10 +224,10 @@ describe('administrator screens', () => {
     const refreshes: Array<{ path: string; background: string | undefined }> = [];
     page.on('request', (r) => {
       const path = new URL(r.url()).pathname;
-      if (path === '/api/dashboard' || path === '/api/auth/me') refreshes.push({ path, background: r.headers()['x-lr-background'] });
+      if (path === '/api/dashboard' || path === '/api/auth/session') refreshes.push({ path, background: r.headers()['x-lr-background'] });
     });
     await page.clock.runFor(61_000);
-    await expect.poll(() => refreshes.map((r) => r.path).sort()).toEqual(['/api/auth/me', '/api/dashboard']);
+    await expect.poll(() => refreshes.map((r) => r.path).sort()).toEqual(['/api/auth/session', '/api/dashboard']);
     expect(refreshes.every((r) => r.background === '1')).toBe(true);
   });
 });

@@ -6,7 +6,7 @@
 //
 // The benches need PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test),
 // Redis (BENCH_REDIS_URL, default redis://127.0.0.1:6379/12, flushed by bench:cluster), Debian's
-// wrk and nginx (installed when missing) and Chromium (bench:landing's one Lighthouse run).
+// wrk and nginx (installed when missing) and Chromium (bench:landing's one Lighthouse run, bench:spa's screens).
 import { spawn } from 'node:child_process';
 import { buildIfStale } from './build-if-stale.mjs';
 import { printTable, ROOT } from './bench-kit.ts';
@@ -19,6 +19,7 @@ const BENCHES = [
   { script: 'bench:leads', limitS: 480 },
   { script: 'bench:delivery', limitS: 480 },
   { script: 'bench:cluster', limitS: 480 },
+  { script: 'bench:spa', limitS: 300 },
 ];
 
 interface Outcome {

@@ -5,10 +5,13 @@ import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { Badge, Button, Dropdown, Layout, Menu, Result, Select, Space, Spin, Typography, theme, type MenuProps } from 'antd';
 import { KeyOutlined, LogoutOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
 import { SCREENS, type Area } from '@contracts/screens.ts';
+import { useQuery } from '@tanstack/react-query';
 import { authApi, type MyShop } from '@contracts/auth.ts';
 import { useAuth } from '@/lib/auth.tsx';
-import { useCall } from '@/lib/use-call.ts';
+import { call } from '@/lib/api.ts';
+import { apiKey } from '@/lib/use-call.ts';
 import { useBackgroundRefresh } from '@/lib/query-client.ts';
+import { takeFirstSession } from '@/lib/session.ts';
 import { CURRENT_SHOP_KEY, ShopProvider } from '@/lib/shop.tsx';
 import { ICONS } from '@/lib/icons.tsx';
 import { AntShell } from './ant-shell.tsx';
@@ -42,10 +45,22 @@ function menuItems(area: Area, can: (key: string) => boolean, badges: Record<str
   return [...groups].map(([group, children]) => ({ type: 'group' as const, key: group, label: group, children }));
 }
 
+/**
+ * The session (account and shops) in one request, refreshed on focus and every minute: the answer
+ * asked as the page started (lib/session.ts) is the first, so a load waits for no chain.
+ */
+function useSession() {
+  return useQuery({
+    queryKey: apiKey(authApi.session),
+    queryFn: async () => (await takeFirstSession()) ?? call(authApi.session),
+    refetchOnWindowFocus: true,
+  });
+}
+
 function ShopArea({ children }: { children: (shop: MyShop, selector: React.ReactNode, badges: Record<string, number>) => React.ReactNode }) {
-  const shops = useCall(authApi.shops);
+  const session = useSession();
   const [currentId, setCurrentId] = useState<number | null>(() => Number(sessionStorage.getItem(CURRENT_SHOP_KEY)) || null);
-  const items = shops.data?.items ?? [];
+  const items = session.data?.shops ?? [];
   // A stored shop that is no longer permitted falls back to the first permitted one.
   const current = items.find((s) => s.id === currentId) ?? items[0];
   // New leads reach every shop screen as they arrive, for accounts that may see leads.
@@ -59,7 +74,7 @@ function ShopArea({ children }: { children: (shop: MyShop, selector: React.React
     if (onList && fresh) seen();
   }, [onList, fresh, seen]);
 
-  if (shops.isLoading) return <Spin style={{ display: 'block', margin: 48 }} />;
+  if (session.isLoading) return <Spin style={{ display: 'block', margin: 48 }} />;
   if (!current) {
     return <Result status="warning" title="접근할 수 있는 업체가 없습니다" subTitle="관리자에게 업체 접근 권한을 요청하세요." />;
   }
@@ -96,9 +111,9 @@ export default function AppLayoutInShell({ area }: { area: Area }) {
  */
 function useAccountRefresh() {
   const { account, signIn } = useAuth();
-  const me = useCall(authApi.me, undefined, { refetchOnWindowFocus: true });
-  useBackgroundRefresh(authApi.me);
-  const fresh = me.data?.account;
+  const session = useSession();
+  useBackgroundRefresh(authApi.session);
+  const fresh = session.data?.account;
   useEffect(() => {
     if (!fresh || !account) return;
     // lastLoginAt stays as login reported it (the previous login, shown to the user).

@@ -36,9 +36,9 @@ function usePasswordForm(onDone: () => void) {
     const ok = await save(async () => {
       await call(authApi.password, { body: { currentPassword: values.currentPassword, newPassword: values.newPassword } });
       // The account as the server now has it, also where the layout keeps it in step.
-      const me = await call(authApi.me);
-      queryClient.setQueryData(apiKey(authApi.me), me);
-      signIn(me.account);
+      const session = await call(authApi.session);
+      queryClient.setQueryData(apiKey(authApi.session), session);
+      signIn(session.account);
       return '비밀번호를 바꿨습니다. 다른 기기와 브라우저의 로그인은 모두 종료되었습니다.';
     });
     if (ok) {

@@ -1,12 +1,14 @@
 // The UI's copy of the logged-in account, kept in sessionStorage under `loginAccount`.
 // The server's session cookie is the authority: any 401 clears it and returns to /bclog
-// (keeping unsaved input, and the way back, for the next login).
+// (keeping unsaved input, and the way back, for the next login). A tab without a stored account
+// (a new tab, a bookmark) asks the server (lib/session.ts) and keeps what it answers.
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { SessionAccount } from '@contracts/auth.ts';
 import { allows, type Action } from '@contracts/permissions.ts';
 import { sessionApi } from '@contracts/session.ts';
 import { call, setUnauthenticatedHandler } from './api.ts';
 import { clearDrafts, keepDrafts } from './drafts.ts';
+import { firstSession } from './session.ts';
 
 const LOGIN_ACCOUNT_KEY = 'loginAccount';
 
@@ -35,11 +37,28 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [account, setAccount] = useState<SessionAccount | null>(null);
   const [loading, setLoading] = useState(true);
 
-  // As specified: start loading, read sessionStorage once mounted, then clear the flag.
+  // As specified: start loading, read sessionStorage once mounted, then clear the flag. Nothing
+  // stored: the server says whether this browser is logged in (the guard shows nothing meanwhile).
   useEffect(() => {
-    // eslint-disable-next-line react-hooks/set-state-in-effect
-    setAccount(readStoredAccount());
-    setLoading(false);
+    const stored = readStoredAccount();
+    if (stored) {
+      // eslint-disable-next-line react-hooks/set-state-in-effect
+      setAccount(stored);
+      setLoading(false);
+      return;
+    }
+    let live = true;
+    void firstSession().then((session) => {
+      if (!live) return;
+      if (session) {
+        sessionStorage.setItem(LOGIN_ACCOUNT_KEY, JSON.stringify(session.account));
+        setAccount(session.account);
+      }
+      setLoading(false);
+    });
+    return () => {
+      live = false;
+    };
   }, []);
 
   const clear = useCallback(() => {

@@ -47,7 +47,7 @@ function DetailsForm({ shop, writable }: { shop: Shop; writable: boolean }) {
       const saved = await call(shopsApi.updateBaseInformation, { params, body: values });
       queryClient.setQueryData(apiKey(shopsApi.baseInformation, { params }), saved);
       // The header's shop selector shows the name.
-      await invalidate(queryClient, [authApi.shops]);
+      await invalidate(queryClient, [authApi.shops, authApi.session]);
       return '기본 정보를 저장했습니다. 랜딩과 처리방침에 바로 반영됩니다.';
     });
   }

@@ -59,7 +59,7 @@ export default function ShopPermissionSetting() {
         initialValues={editing ? { shopIds: editing.shopIds } : undefined}
         submit={(v) => call(shopPermissionsApi.update, { params: { accountId: editing!.accountId }, body: { shopIds: v.shopIds ?? [] } })}
         onClose={() => setEditing(null)}
-        invalidates={[shopPermissionsApi.list, authApi.shops]}
+        invalidates={[shopPermissionsApi.list, authApi.shops, authApi.session]}
       >
         <Form.Item label="업체" name="shopIds" extra="선택한 업체의 DB와 화면에만 들어갈 수 있습니다.">
           <Select

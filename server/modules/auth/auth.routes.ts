@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { defineRoute } from '../../plugins/route.ts';
 import { SESSION_COOKIE } from '../../plugins/auth.ts';
-import { authApi } from '../../../contracts/auth.ts';
+import { authApi, type SessionAccount } from '../../../contracts/auth.ts';
 
 export async function authRoutes(app: FastifyInstance): Promise<void> {
   // Secure whenever the browser talks https to us: the request says so (X-Forwarded-Proto only from a
@@ -32,11 +32,14 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     rateLimit: perMinute,
     handler: ({ auth, body, req }) => app.auth.changePassword({ sessionId: auth.sessionId, accountId: auth.account.id }, body.currentPassword, body.newPassword, req.ip),
   });
-  defineRoute(app, authApi.shops, {
+  /** Shops the account may enter: every shop for administrator-area types, else its shop permissions. */
+  const shopsOf = async (account: SessionAccount) => {
+    const rows = account.area === 'admin' ? await app.auth.repo.allShops() : await app.auth.repo.permittedShops(account.id);
+    return rows.map((r) => ({ id: r.id, shopCode: r.shop_code, name: r.name, status: r.status }));
+  };
+  defineRoute(app, authApi.shops, { access: { authenticated: true }, handler: async ({ auth }) => ({ items: await shopsOf(auth.account) }) });
+  defineRoute(app, authApi.session, {
     access: { authenticated: true },
-    async handler({ auth }) {
-      const rows = auth.account.area === 'admin' ? await app.auth.repo.allShops() : await app.auth.repo.permittedShops(auth.account.id);
-      return { items: rows.map((r) => ({ id: r.id, shopCode: r.shop_code, name: r.name, status: r.status })) };
-    },
+    handler: async ({ auth }) => ({ account: auth.account, shops: await shopsOf(auth.account) }),
   });
 }

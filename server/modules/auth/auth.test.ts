@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, testApp, type TestApp } from '../../test-helpers.ts';
+import { ADMIN_PASSWORD, TEST_PASSWORD, createAccount, createShop, testApp, type TestApp } from '../../test-helpers.ts';
 import { BACKGROUND_HEADER } from '../../../contracts/http.ts';
 
 let t: TestApp;
@@ -98,6 +98,29 @@ describe('login', () => {
     expect([wrong.statusCode, right.statusCode]).toEqual([401, 401]);
     expect(right.json()).toEqual(wrong.json());
     expect(right.json()).toEqual(unknown.json());
+  });
+});
+
+describe('the session in one answer', () => {
+  it('answers the account with its permissions and the shops it may enter; without a session, 401', async () => {
+    const admin = await t.login();
+    const a = await createShop(admin, 'shop-a');
+    const b = await createShop(admin, 'shop-b');
+    const owner = await createAccount(admin, 'owner', '업체관리자');
+    await admin.put(`/api/shop-permissions/${owner}`, { shopIds: [b] });
+
+    const mine = (await admin.get('/api/auth/session')).json();
+    expect(mine.account).toMatchObject({ loginId: 'admin', area: 'admin', home: '/dashboard' });
+    expect(mine.account.permissions.dashboard).toBe('write');
+    expect(mine.shops.map((s: { id: number }) => s.id).sort()).toEqual([a, b].sort());
+
+    const ownerSession = (await (await t.login('owner', TEST_PASSWORD)).get('/api/auth/session')).json();
+    expect(ownerSession.account).toMatchObject({ loginId: 'owner', area: 'shop' });
+    expect(ownerSession.shops).toEqual([{ id: b, shopCode: 'shop-b', name: '업체 shop-b', status: 'active' }]);
+
+    const none = await t.anonymous.get('/api/auth/session');
+    expect(none.statusCode).toBe(401);
+    expect(none.headers['cache-control']).toContain('no-store');
   });
 });
 
