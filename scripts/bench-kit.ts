@@ -70,7 +70,8 @@ export async function startServer(o: { dataDir: string; port?: number; env?: Rec
   });
   proc.stdout!.resume();
   const c = child(proc, `http://127.0.0.1:${port}`);
-  await waitForHttp(`${c.url}/api/health`);
+  // A loaded machine may take a while to migrate and seed a fresh database.
+  await waitForHttp(`${c.url}/api/health`, Number(process.env.BENCH_START_TIMEOUT_MS ?? 180_000));
   return c;
 }
 
