@@ -1,9 +1,28 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * What git ignores, ESLint ignores (a gitignore line as a flat config pattern, as @eslint/compat's
+ * includeIgnoreFile converts it): a name without an inner slash matches at any depth.
+ */
+function gitIgnored(file) {
+  return fs.readFileSync(path.join(import.meta.dirname, file), 'utf8').split(/\r?\n/)
+    .filter((line) => line.trim() !== '' && !line.startsWith('#'))
+    .map((line) => {
+      const negated = line.startsWith('!');
+      const pattern = (negated ? line.slice(1) : line).trimEnd();
+      const slash = pattern.indexOf('/');
+      const anywhere = slash < 0 || slash === pattern.length - 1 ? '**/' : '';
+      const body = (slash === 0 ? pattern.slice(1) : pattern).replace(/[{(]/g, '\\$&');
+      return `${negated ? '!' : ''}${anywhere}${body}${pattern.endsWith('/**') ? '/*' : ''}`;
+    });
+}
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', '.e2e-artifacts/**'] },
+  { name: 'gitignore', ignores: gitIgnored('.gitignore') },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

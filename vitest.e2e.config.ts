@@ -1,11 +1,15 @@
 import { defineConfig } from 'vitest/config';
+import { HOOK_MS, TEST_MS, WAIT_MS } from './e2e/waits.ts';
 
 // Browser tests in real Chromium against the built product (npm run build first).
 export default defineConfig({
   test: {
     include: ['e2e/**/*.e2e.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 90_000,
+    testTimeout: TEST_MS,
+    hookTimeout: HOOK_MS,
+    teardownTimeout: HOOK_MS,
+    // An expect.poll without its own timeout waits as long as the rest (vitest's default: 1 s).
+    expect: { poll: { timeout: WAIT_MS, interval: 100 } },
     fileParallelism: false,
     env: { NODE_ENV: 'test' },
   },

@@ -114,6 +114,11 @@ export const adFigures = z.object({
   cpl: ratio,
   /** KRW per valid lead; null without valid leads. */
   cpa: ratio,
+  /**
+   * Leads received that did not come from an ad (entered by hand, imported, or without a
+   * medium): shown apart, never in leads, validLeads or the ratios above.
+   */
+  otherLeads: count,
 });
 export type AdFigures = z.infer<typeof adFigures>;
 

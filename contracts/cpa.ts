@@ -117,6 +117,12 @@ export const cpaOverview = z.object({
   /** Media with a target, spend or leads in the month, in the code table's order; 매체 미지정 last. */
   rows: z.array(cpaMediumRow),
   totals: cpaFigures,
+  /**
+   * The month's leads that did not come from an ad (entered by hand, imported, or without a
+   * medium): shown apart, never in the rows, the totals, CPA or margin. What they earn under a
+   * contract is billed as ever (계약 현황); here it is only named.
+   */
+  other: z.object({ leads: count, validLeads: count, billableLeads: count, revenue: won }),
   trend: z.object({
     /** Oldest first, ending at `month`. */
     months: z.array(z.string()),

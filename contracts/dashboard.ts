@@ -2,6 +2,7 @@ import { z } from './zod.ts';
 import { endpoint } from './endpoint.ts';
 import { adFigures } from './ad-spend.ts';
 import { contractProgress, dashboardCapEvent, monthAdFigures } from './shop-dashboard.ts';
+import { uncoveredLanding } from './shop-contracts.ts';
 import { RESERVATION_KINDS } from './system-reservations.ts';
 
 const count = z.number().int();
@@ -55,6 +56,8 @@ export const dashboardResponse = z.object({
       ),
       /** The latest closings and reopenings across shops, newest first. */
       capEvents: z.array(dashboardCapEvent.extend(shopRef)),
+      /** Open landings no contract covers today (their leads bill nothing), by shop. */
+      uncoveredLandings: z.array(uncoveredLanding.extend(shopRef)),
     })
     .nullable(),
   /** This month's advertising across shops (null without 광고 현황 read): totals and the shops that spent most. */

@@ -2,6 +2,7 @@
 // part shares about them — kinds, job statuses, the lead fields a channel may send, the
 // payload shape a receiver gets, the SMS byte rule. The endpoints of each screen live in
 // their own files (delivery-channels.ts, delivery-history.ts, pull-api.ts).
+import { IMPORT_SOURCE, MANUAL_SOURCE } from './data-insertion.ts';
 
 export const DELIVERY_KINDS = ['webhook', 'email', 'sms'] as const;
 export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
@@ -40,8 +41,23 @@ export const DELIVERY_FIELD_LABELS: Record<DeliveryField, string> = {
 };
 export const DEFAULT_DELIVERY_FIELDS: readonly DeliveryField[] = ['id', 'receivedAt', 'name', 'phone', 'landing', 'medium', 'answers'];
 
-/** One lead as a receiver gets it (only the channel's chosen fields are present). */
+/**
+ * Where a lead came from, in every delivery whatever fields the channel chose: `landing` (a
+ * visitor's form — an ad lead), `manual` (entered by hand on DB 등록: a call, a walk-in) or
+ * `import` (imported from a file: a trade fair's list, an old CRM). A receiver that counts ad
+ * conversions counts only `landing`.
+ */
+export const LEAD_ORIGINS = ['landing', 'manual', 'import'] as const;
+export type LeadOrigin = (typeof LEAD_ORIGINS)[number];
+
+/** leads.source (a landing's, '수기', '가져오기') as the origin a delivery names. */
+export function leadOrigin(source: string): LeadOrigin {
+  return source === MANUAL_SOURCE ? 'manual' : source === IMPORT_SOURCE ? 'import' : 'landing';
+}
+
+/** One lead as a receiver gets it (only the channel's chosen fields are present, and its source). */
 export interface DeliveredLead {
+  source: LeadOrigin;
   id?: number;
   /** ISO-8601 UTC */
   receivedAt?: string;

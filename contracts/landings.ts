@@ -172,6 +172,8 @@ export const landing = z.object({
   hasScripts: z.boolean(),
   /** Labels of form fields its privacy policy's items do not name (a warning on publishing). */
   uncoveredFields: z.array(z.string()),
+  /** Unless closed: why no contract covers its leads today (contractGap), each a Korean sentence; empty when one does. */
+  contractGap: z.array(z.string()),
   publishedAt: z.string().nullable(),
   version: z.number(),
   /** Public path, e.g. /view/smile-dental/implant-event. */

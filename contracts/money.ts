@@ -133,3 +133,49 @@ export function cpaVariance(actual: number | null, target: number | null): { dif
 }
 
 export const won0 = (n: number) => `${n.toLocaleString('ko-KR')}원`;
+
+/**
+ * The note every screen with CTR, CVR, CPL, CPA or margin shows while some leads did not come
+ * from an ad (entered by hand, imported, or without a medium): they are counted apart.
+ */
+export const otherLeadsNote = (count: number) =>
+  `광고 외 DB(수기·가져오기·매체 없음) ${count.toLocaleString('ko-KR')}건은 CTR·CVR·CPL·CPA·마진에 넣지 않았습니다.`;
+
+/** A contract as the coverage rule reads it: its days, whether it was stopped, its landings and media (none listed: all). */
+export interface CoverageContract {
+  name: string;
+  startsOn: string;
+  /** effectiveEnd: its end, or the day it was stopped. */
+  lastDay: string;
+  stopped: boolean;
+  landingIds: readonly number[];
+  /** The media it counts, with their names for the reasons. */
+  media: ReadonlyArray<{ id: number; name: string }>;
+}
+
+/**
+ * Why no contract covers a landing's leads today — each reason a Korean sentence; empty when a
+ * running contract does (its days include today, it is not stopped, and its landings and media,
+ * none listed meaning all, take the landing and its medium). A live landing with reasons bills
+ * nothing: its valid leads are 계약 외.
+ */
+export function contractGap(landing: { id: number; mediaTypeId: number | null }, contracts: readonly CoverageContract[], today: string): string[] {
+  const reasons: string[] = [];
+  for (const c of contracts) {
+    if (c.lastDay < today && !c.stopped) continue;
+    const landingOk = !c.landingIds.length || c.landingIds.includes(landing.id);
+    const mediumOk = !c.media.length || (landing.mediaTypeId !== null && c.media.some((m) => m.id === landing.mediaTypeId));
+    if (c.stopped) {
+      if (landingOk && mediumOk) reasons.push(`'${c.name}' 계약은 중지되었습니다.`);
+      continue;
+    }
+    if (landingOk && mediumOk && c.startsOn <= today) return [];
+    if (!landingOk) reasons.push(`'${c.name}' 계약은 다른 랜딩만 셉니다.`);
+    else if (!mediumOk) reasons.push(`'${c.name}' 계약은 매체 ${c.media.map((m) => m.name).join('·')}만 셉니다${landing.mediaTypeId === null ? ' (이 랜딩은 매체가 없습니다)' : ''}.`);
+    else reasons.push(`'${c.name}' 계약은 ${c.startsOn}에 시작합니다.`);
+  }
+  return reasons.length ? reasons : ['진행 중인 계약이 없습니다.'];
+}
+
+/** The warning's first sentence; the reasons follow it. */
+export const CONTRACT_GAP_TITLE = '이 랜딩의 DB는 어느 계약에도 들어가지 않아 청구되지 않습니다.';

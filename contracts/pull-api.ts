@@ -6,7 +6,7 @@
 // /api/v1/docs): nothing about the API is written down twice.
 import { z } from './zod.ts';
 import { endpoint } from './endpoint.ts';
-import type { DeliveredLead } from './delivery.ts';
+import { LEAD_ORIGINS, type DeliveredLead } from './delivery.ts';
 
 export const PULL_LIMIT_DEFAULT = 100;
 export const PULL_LIMIT_MAX = 500;
@@ -69,6 +69,9 @@ const utm = (what: string) => z.string().nullable().describe(`utm_${what}`);
 export const pulledLead = z.object({
   id: z.number().int().describe('DB 번호 (lead id): 업체 안에서 한 DB를 가리키는 고유 번호'),
   receivedAt: z.string().describe('접수 일시 (received at), ISO-8601 UTC. 예: 2026-11-21T01:23:45.000Z'),
+  source: z
+    .enum(LEAD_ORIGINS)
+    .describe('들어온 경로 (source): landing 랜딩 신청(광고 DB), manual 수기 등록(전화·방문), import 파일 가져오기(박람회 명단 등)'),
   name: z.string().describe('이름 (name)'),
   phone: z.string().describe('연락처 (phone): 전체 연락처 제공 키는 숫자만(01012345678), 그 밖의 키는 가린 번호(010-****-5678)'),
   landing: z

@@ -172,9 +172,15 @@ export const contractFigures = z.object({
 });
 export type ContractFigures = z.infer<typeof contractFigures>;
 
+/** A live (open) landing no contract covers today: its valid leads bill nothing (contractGap, contracts/money.ts). */
+export const uncoveredLanding = z.object({ landingId: z.number(), title: z.string(), reasons: z.array(z.string()) });
+export type UncoveredLandingItem = z.infer<typeof uncoveredLanding>;
+
 export const contractStatusResponse = z.object({
   today: z.string(),
   contracts: z.array(contractFigures),
+  /** The shop's open landings no contract covers today. */
+  uncoveredLandings: z.array(uncoveredLanding),
 });
 export type ContractStatusResponse = z.infer<typeof contractStatusResponse>;
 

@@ -9,7 +9,7 @@ import { z } from './zod.ts';
 import { shopParam } from './list.ts';
 import { endpoint } from './endpoint.ts';
 import { CS_STATUSES } from './leads.ts';
-import { capEventItem, contractFigures, contractItem, type ContractFigures } from './shop-contracts.ts';
+import { capEventItem, contractFigures, contractItem, uncoveredLanding, type ContractFigures } from './shop-contracts.ts';
 import { adFigures, adMediumTotal } from './ad-spend.ts';
 import { DELIVERY_KINDS } from './delivery.ts';
 
@@ -123,6 +123,8 @@ export const shopDashboard = z.object({
       items: z.array(contractProgress),
       /** The shop's latest closings and reopenings, newest first. */
       capEvents: z.array(dashboardCapEvent),
+      /** The shop's open landings no contract covers today (their leads bill nothing). */
+      uncoveredLandings: z.array(uncoveredLanding),
     })
     .nullable(),
   /** Null without 광고 현황 read, and always for a client account (the agency's figures: SHOP_DASHBOARD_AGENCY_FIGURES). */

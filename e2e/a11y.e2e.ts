@@ -7,7 +7,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { SCREENS, type Screen } from '../contracts/screens.ts';
 import { allows, BUILTIN_ACCOUNT_TYPES } from '../contracts/permissions.ts';
-import { DEMO_PASSWORD, login, newPage, screenshot, setupProduct } from './harness.ts';
+import { addDays, seoulDay } from '../contracts/kst.ts';
+import { DEMO_PASSWORD, login, newPage, screenshot, setupProduct, still, WAIT_MS, walkTimeout } from './harness.ts';
 
 const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
@@ -65,12 +66,12 @@ async function fresh(loginId?: string, password?: string): Promise<Page> {
 /** Waits until the screen shows its data: no lazy chunk pending, no spinner or skeleton, network quiet. */
 async function settle(page: Page, what: string): Promise<void> {
   await page.waitForLoadState('networkidle');
-  await expect.poll(() => page.locator('body').innerText(), { message: what, timeout: 15_000 }).not.toContain('Loading...');
+  await expect.poll(() => page.locator('body').innerText(), { message: what, timeout: WAIT_MS }).not.toContain('Loading...');
   await expect
-    .poll(() => page.locator('.ant-spin-spinning:visible, .ant-skeleton:visible, .ant-table-placeholder .ant-spin:visible').count(), { message: what, timeout: 15_000 })
+    .poll(() => page.locator('.ant-spin-spinning:visible, .ant-skeleton:visible, .ant-table-placeholder .ant-spin:visible').count(), { message: what, timeout: WAIT_MS })
     .toBe(0);
-  // antd's motion (fade-ins, tab ink) settles within its 0.3 s; axe measures colours as drawn.
-  await page.waitForTimeout(350);
+  // antd's motion (fade-ins, tab ink): axe measures colours as drawn.
+  await still(page, what);
   expect(await page.locator('body').innerText(), what).not.toContain('Unexpected Application Error!');
 }
 
@@ -83,7 +84,7 @@ async function axe(page: Page, where: string, include?: string): Promise<Finding
       () => page.evaluate(() =>
         document.getAnimations().filter((a) => a.playState === 'running').length +
         document.querySelectorAll('[class*="-appear-active"], [class*="-enter-active"], [class*="-leave-active"]').length),
-      { message: `${where}: animations`, timeout: 10_000 },
+      { message: `${where}: animations`, timeout: WAIT_MS },
     )
     .toBe(0);
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE_SOURCE });
@@ -135,6 +136,7 @@ async function walk(page: Page, screens: readonly Screen[], who: string): Promis
   return findings;
 }
 
+const count = (area: Screen['area']) => SCREENS.filter((s) => s.area === area).length;
 const typeOf = (key: string) => BUILTIN_ACCOUNT_TYPES.find((t) => t.key === key)!;
 const readable = (typeKey: string, area: Screen['area']) => SCREENS.filter((s) => s.area === area && allows(typeOf(typeKey).permissions, s.key, 'read'));
 
@@ -151,7 +153,7 @@ describe('axe-core on every back-office screen', () => {
     expect(report(found)).toEqual([]);
   });
 
-  it('every administrator screen as 최고관리자', { timeout: 180_000 }, async () => {
+  it('every administrator screen as 최고관리자', { timeout: walkTimeout(count('admin')) }, async () => {
     const page = await fresh('admin');
     const screens = SCREENS.filter((s) => s.area === 'admin');
     expect(screens.length).toBeGreaterThan(10);
@@ -160,13 +162,13 @@ describe('axe-core on every back-office screen', () => {
     expect(report(found)).toEqual([]);
   });
 
-  it('every shop screen as 최고관리자 (all write buttons shown)', { timeout: 240_000 }, async () => {
+  it('every shop screen as 최고관리자 (all write buttons shown)', { timeout: walkTimeout(count('shop')) }, async () => {
     const page = await fresh('admin');
     const found = await walk(page, SCREENS.filter((s) => s.area === 'shop'), 'admin');
     expect(report(found)).toEqual([]);
   });
 
-  it('every shop screen the shop owner and a counselor may open, with their logins', { timeout: 240_000 }, async () => {
+  it('every shop screen the shop owner and a counselor may open, with their logins', { timeout: walkTimeout(2 * count('shop')) }, async () => {
     const owner = await fresh('owner', DEMO_PASSWORD);
     const ownerScreens = readable('shop-owner', 'shop');
     expect(ownerScreens.length).toBeGreaterThan(10);
@@ -182,14 +184,28 @@ describe('axe-core on every back-office screen', () => {
     expect(report(found)).toEqual([]);
   });
 
-  it('a modal form and the landing editor drawer', { timeout: 120_000 }, async () => {
+  it('DB 현황 with booked appointments: a time button is named by the time it shows', async () => {
+    // The walks open today's leads, which may have no appointment: here a wide period of 상담예약 only.
+    const page = await fresh('owner', DEMO_PASSWORD);
+    const today = seoulDay(new Date());
+    await page.goto(`/database-status?status=${encodeURIComponent('상담예약')}&from=${addDays(today, -59)}&to=${today}`);
+    await settle(page, '/database-status (상담예약)');
+    const shown = page.locator('.ant-table-row .ant-btn-link', { hasText: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/ });
+    await expect.poll(() => shown.count()).toBeGreaterThan(0);
+    const found = await axe(page, 'owner /database-status (상담예약)');
+    expect(report(found)).toEqual([]);
+    const time = await shown.first().innerText();
+    await expect.poll(() => page.getByRole('button', { name: `${time}, 예약 시간 바꾸기` }).count()).toBeGreaterThan(0);
+  });
+
+  it('a modal form and the landing editor drawer', async () => {
     const page = await fresh('admin');
     await page.goto('/client-setting');
     await settle(page, '/client-setting');
     await page.getByRole('button', { name: '업체 등록' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('업체명').waitFor();
-    await page.waitForTimeout(400);
+    await still(page);
     // Validation messages are text too: save empty to show them.
     await dialog.getByRole('button', { name: '저장' }).click();
     await expect.poll(() => dialog.locator('.ant-form-item-explain-error').count()).toBeGreaterThan(0);
@@ -204,7 +220,7 @@ describe('axe-core on every back-office screen', () => {
     await settle(page, 'landing editor');
     found.push(...(await axe(page, 'landing editor · 기본 정보', '.ant-drawer')));
     await drawer.getByRole('tab', { name: '콘텐츠' }).click();
-    await page.waitForTimeout(400);
+    await still(page);
     found.push(...(await axe(page, 'landing editor · 콘텐츠', '.ant-drawer')));
     expect(report(found)).toEqual([]);
 

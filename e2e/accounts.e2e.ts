@@ -3,10 +3,9 @@
 // the agency's details, and the privacy page naming who collects.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, login, newPage, screenshot, setupProduct } from './harness.ts';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, login, newPage, screenshot, setupProduct, WAIT } from './harness.ts';
 
 const e2e = setupProduct();
-const WAIT = { timeout: 10_000 };
 
 async function toast(page: Page, text: string) {
   await expect.poll(() => page.locator('.ant-message').getByText(text).isVisible(), WAIT).toBe(true);
@@ -29,7 +28,6 @@ describe('account forms', () => {
       await expect.poll(() => dialog.getByText(text).isVisible(), WAIT).toBe(true);
     }
     expect(await dialog.innerText()).not.toMatch(/잘못된 입력|예상 타입|undefined/);
-    await page.waitForTimeout(300);
     await screenshot(page, 'e2e-account-form-empty');
 
     await dialog.getByLabel('연락처').fill('abc');
@@ -48,7 +46,7 @@ describe('account forms', () => {
     await toast(page, '저장했습니다.');
     await expect.poll(() => page.locator('tr', { hasText: 'newmkt' }).innerText(), WAIT).toContain('1곳');
     await context.close();
-  }, 60_000);
+  });
 
   it('a one-time password is replaced at the next login before anything else', async () => {
     const { page, context } = await newPage(e2e.browser, e2e.product.url);
@@ -73,7 +71,7 @@ describe('account forms', () => {
     await fresh.page.getByRole('button', { name: '비밀번호 정하고 시작하기' }).click();
     await expect.poll(() => fresh.page.locator('.ant-menu').first().isVisible(), WAIT).toBe(true);
     await fresh.context.close();
-  }, 60_000);
+  });
 
   it('the account menu changes one’s own password and ends the other sessions', async () => {
     const a = await newPage(e2e.browser, e2e.product.url);
@@ -88,7 +86,6 @@ describe('account forms', () => {
     await dialog.getByRole('button', { name: '변경' }).click();
     await expect.poll(() => dialog.getByText('새 비밀번호와 같게 입력하세요.').isVisible(), WAIT).toBe(true);
     await dialog.getByLabel('새 비밀번호 확인').fill('Changed!pass2026');
-    await a.page.waitForTimeout(300);
     await screenshot(a.page, 'e2e-password-change');
     await dialog.getByRole('button', { name: '변경' }).click();
     await toast(a.page, '비밀번호를 바꿨습니다.');
@@ -99,7 +96,7 @@ describe('account forms', () => {
     await expect.poll(() => a.page.locator('.ant-table-row').first().isVisible(), WAIT).toBe(true);
     await a.context.close();
     await b.context.close();
-  }, 60_000);
+  });
 });
 
 describe('who collects the data', () => {
@@ -108,7 +105,6 @@ describe('who collects the data', () => {
     await login(page, 'admin', ADMIN_PASSWORD);
     await page.goto('/client-setting');
     await expect.poll(() => page.getByText('(주)리드룸마케팅').isVisible(), WAIT).toBe(true);
-    await page.waitForTimeout(400);
     await screenshot(page, 'e2e-client-setting-operator');
     await context.close();
   });

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { SCREENS } from '../contracts/screens.ts';
-import { DEMO_PASSWORD, login, newPage, screenshot, setupProduct } from './harness.ts';
+import { DEMO_PASSWORD, login, newPage, screenshot, setupProduct, WAIT, walkTimeout } from './harness.ts';
 
 const e2e = setupProduct();
 
@@ -41,8 +41,8 @@ async function as(loginId: string, password?: string): Promise<{ page: Page; see
 async function open(page: Page, path: string, title?: string): Promise<string> {
   await page.goto(path);
   await page.waitForLoadState('networkidle');
-  await expect.poll(() => page.locator('body').innerText(), { message: path, timeout: 20_000 }).not.toContain('Loading...');
-  if (title) await expect.poll(() => page.locator('header h1').innerText(), { message: path, timeout: 20_000 }).toBe(title);
+  await expect.poll(() => page.locator('body').innerText(), { message: path, ...WAIT }).not.toContain('Loading...');
+  if (title) await expect.poll(() => page.locator('header h1').innerText(), { message: path, ...WAIT }).toBe(title);
   return page.locator('body').innerText();
 }
 
@@ -54,7 +54,7 @@ describe('the demo 업체관리자', () => {
 
     const { page, seen } = await as('owner', DEMO_PASSWORD);
     expect(new URL(page.url()).pathname).toBe('/shop-dashboard');
-    await expect.poll(() => page.getByText('계약 진행').first().isVisible(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => page.getByText('계약 진행').first().isVisible(), WAIT).toBe(true);
     const text = await open(page, '/shop-dashboard', '업체 대시보드');
     expect(text).not.toMatch(AGENCY_WORDS);
     await screenshot(page, 'client-side-owner-shop-dashboard');
@@ -65,7 +65,7 @@ describe('the demo 업체관리자', () => {
     expect(seen).toEqual([]);
   });
 
-  it('finds none of them on any screen it may open, nor in any answer its browser gets', { timeout: 240_000 }, async () => {
+  it('finds none of them on any screen it may open, nor in any answer its browser gets', { timeout: walkTimeout(SCREENS.filter((s) => s.area === 'shop').length) }, async () => {
     const { page, seen } = await as('owner', DEMO_PASSWORD);
     const account = JSON.parse((await page.evaluate(() => sessionStorage.getItem('loginAccount'))) ?? 'null') as { side: string; permissions: Record<string, string> };
     expect(account.side).toBe('client');
@@ -79,7 +79,7 @@ describe('the demo 업체관리자', () => {
     const { page } = await as('owner', DEMO_PASSWORD);
     for (const path of ['/cpa-management', '/advertising-status', '/landing-script-management']) {
       await page.goto(path);
-      await expect.poll(() => page.locator('.ant-result-title').innerText(), { message: path, timeout: 20_000 }).toBe('403');
+      await expect.poll(() => page.locator('.ant-result-title').innerText(), { message: path, ...WAIT }).toBe('403');
       expect(await page.locator('.ant-result-subtitle').innerText(), path).toBe('대행사 전용 화면입니다. 고객사 계정에는 열리지 않습니다.');
       expect(await page.locator('body').innerText(), path).not.toMatch(/광고비|목표 CPA|마진/);
     }

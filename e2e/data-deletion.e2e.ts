@@ -4,10 +4,9 @@
 // it at once; the destruction is in the log, and the automatic purge's settings are shown.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { login, newPage, screenshot, setupProduct, submitAsVisitor as visit } from './harness.ts';
+import { login, newPage, screenshot, setupProduct, submitAsVisitor as visit, WAIT } from './harness.ts';
 
 const e2e = setupProduct();
-const WAIT = { timeout: 10_000 };
 
 /** A visitor on a phone sends the demo dental landing. */
 const submitAsVisitor = (name: string, phone: string) => visit(e2e.browser, e2e.product.url, name, phone);

@@ -4,10 +4,9 @@
 // report of the rows left out; a lead entered by hand shows where it went.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, login, newPage, screenshot, setupProduct } from './harness.ts';
+import { DEMO_PASSWORD, login, newPage, screenshot, setupProduct, TEST_MS, WAIT, WAIT_MS } from './harness.ts';
 
 const e2e = setupProduct();
-const WAIT = { timeout: 15_000 };
 
 /** 20,000 rows (long enough to watch), every 1,000th without a name and the next with a broken phone. */
 function leadsCsv(rows: number): { csv: Buffer; bad: number[] } {
@@ -27,7 +26,7 @@ function leadsCsv(rows: number): { csv: Buffer; bad: number[] } {
 }
 
 describe('DB 등록', () => {
-  it('imports a CSV with bad rows: mapping from the headers, progress, and the error report', async () => {
+  it('imports a CSV with bad rows: mapping from the headers, progress, and the error report', { timeout: TEST_MS + 4 * WAIT_MS }, async () => {
     const { page } = await newPage(e2e.browser, e2e.product.url, { acceptDownloads: true });
     await login(page, 'marketer', DEMO_PASSWORD);
     await page.goto('/data-insertion?tab=import');
@@ -50,7 +49,7 @@ describe('DB 등록', () => {
     // Progress, then the result.
     const progress = page.locator('.ant-card', { has: page.locator('.ant-progress') });
     await expect.poll(async () => (await progress.count()) > 0 && /행 검사 중|등록 중/.test(await progress.first().innerText()), WAIT).toBe(true);
-    await expect.poll(() => page.getByText(`${(20_000 - bad.length).toLocaleString('ko-KR')}건을 등록했습니다`).isVisible(), { timeout: 60_000 }).toBe(true);
+    await expect.poll(() => page.getByText(`${(20_000 - bad.length).toLocaleString('ko-KR')}건을 등록했습니다`).isVisible(), { timeout: 4 * WAIT_MS }).toBe(true);
     expect(await page.getByText(`가져오지 못한 행 ${bad.length}행`).isVisible()).toBe(true);
     await screenshot(page, 'e2e-data-insertion-result');
 

@@ -10,12 +10,11 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DEMO_PASSWORD, login, newPage, screenshot, setupProduct, submitAsVisitor as visit } from './harness.ts';
+import { DEMO_PASSWORD, login, newPage, screenshot, setupProduct, submitAsVisitor as visit, WAIT } from './harness.ts';
 import { IDEMPOTENCY_HEADER, SIGNATURE_HEADER, type WebhookBody } from '../contracts/delivery.ts';
 
 // The shop's CRM here listens on loopback: allowed as an operator allows an on-premise CRM.
 const e2e = setupProduct({ OUTBOUND_ALLOW_CIDRS: '127.0.0.1/32' });
-const WAIT = { timeout: 10_000 };
 const SHOP = 'smile-dental';
 const CHANNEL = '스마일 CRM 연동';
 // Phones outside the demo leads' range (010-2000… to 010-9999…): neither is a duplicate.
@@ -241,7 +240,7 @@ describe('delivery to the shop', () => {
       // Back up: the worker's own retry (after about 5 s) delivers it, once, under the same key.
       await receiver.start();
       await page.getByRole('tab', { name: /전송 이력/ }).click();
-      await expect.poll(async () => (await attemptsOf(page, SECOND[0])).some((a) => a.result === '성공'), { timeout: 30_000 }).toBe(true);
+      await expect.poll(async () => (await attemptsOf(page, SECOND[0])).some((a) => a.result === '성공'), WAIT).toBe(true);
       const tries = (await attemptsOf(page, SECOND[0])).reverse();
       // Refused until the receiver was back (once, or twice when a retry came before it), then delivered.
       expect(tries.length).toBeGreaterThanOrEqual(2);

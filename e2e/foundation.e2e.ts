@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { SCREENS } from '../contracts/screens.ts';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, login, newPage, screenshot, setupProduct } from './harness.ts';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, login, newPage, screenshot, setupProduct, walkTimeout } from './harness.ts';
 
 const e2e = setupProduct();
 
@@ -76,10 +76,10 @@ describe('login', () => {
 });
 
 describe('every path renders for 최고관리자', () => {
-  it('walks all 38 paths without the error page', async () => {
+  const paths = ['/', '/bclog', ...SCREENS.map((s) => `/${s.key}`)];
+  it('walks all 38 paths without the error page', { timeout: walkTimeout(paths.length) }, async () => {
     const page = await fresh();
     await login(page);
-    const paths = ['/', '/bclog', ...SCREENS.map((s) => `/${s.key}`)];
     for (const path of paths) {
       await page.goto(path);
       await page.waitForLoadState('networkidle');
@@ -174,7 +174,7 @@ describe('administrator screens', () => {
       .poll(async () => {
         if (!(await logout.isVisible())) {
           await page.locator('header').getByRole('button', { name: /최고관리자/ }).click();
-          await logout.waitFor({ state: 'visible', timeout: 3000 }).catch(() => {});
+          await logout.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => {});
         }
         return logout.isVisible();
       })

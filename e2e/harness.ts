@@ -8,6 +8,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { MIN_FILL_MS } from '../contracts/intake.ts';
+import { SCREEN_MS, WAIT_MS } from './waits.ts';
+
+export { HOOK_MS, SCREEN_MS, TEST_MS, WAIT_MS } from './waits.ts';
+/** The options of an expect.poll or a waitFor: a state the UI reaches. */
+export const WAIT = { timeout: WAIT_MS };
+/** A walk's test timeout: a minute to log in and start, and SCREEN_MS per screen. */
+export const walkTimeout = (screens: number) => 60_000 + screens * SCREEN_MS;
 
 export const ADMIN_PASSWORD = 'E2e-Admin!2345';
 export const DEMO_PASSWORD = 'leadroom-demo1';
@@ -58,7 +65,7 @@ export async function startProduct(extra: Record<string, string> | ((port: numbe
   child.stdout!.on('data', (b) => (out += b));
   child.stderr!.on('data', (b) => (out += b));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + WAIT_MS * 2;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
     try {
@@ -90,6 +97,8 @@ export async function launchBrowser(args: string[] = []): Promise<Browser> {
 
 export async function newPage(browser: Browser, baseURL: string, options: Parameters<Browser['newContext']>[0] = {}): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL, locale: 'ko-KR', timezoneId: 'Asia/Seoul', viewport: { width: 1366, height: 860 }, ...options });
+  // Playwright's own waits (a click's, a waitFor's, a navigation's) allow a slow machine too.
+  context.setDefaultTimeout(WAIT_MS);
   const page = await context.newPage();
   return { context, page };
 }
@@ -102,8 +111,27 @@ export async function login(page: Page, loginId = 'admin', password = ADMIN_PASS
   await page.waitForURL((u) => !u.pathname.startsWith('/bclog'));
 }
 
-/** The whole page, or only the viewport (`fullPage: false`: a drawer or a modal is fixed to the viewport). */
+/**
+ * Waits until nothing on the page moves: no running animation, no antd motion class (a drawer
+ * sliding in, a tab's ink bar, a message fading in). What a screenshot or axe's colours need.
+ */
+export async function still(page: Page, what = 'animations'): Promise<void> {
+  await expect
+    .poll(
+      () => page.evaluate(() =>
+        document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity).length +
+        document.querySelectorAll('[class*="-appear-active"], [class*="-enter-active"], [class*="-leave-active"]').length),
+      { message: what, timeout: WAIT_MS },
+    )
+    .toBe(0);
+}
+
+/**
+ * The whole page, or only the viewport (`fullPage: false`: a drawer or a modal is fixed to the
+ * viewport), once nothing moves.
+ */
 export async function screenshot(page: Page, name: string, { fullPage = true }: { fullPage?: boolean } = {}): Promise<void> {
+  await still(page, `screenshot ${name}`);
   const dir = path.join(ROOT, 'screenshots');
   fs.mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage });
@@ -140,6 +168,6 @@ export async function submitAsVisitor(browser: Browser, baseURL: string, name: s
   const wait = openedAt + MIN_FILL_MS + 300 - Date.now();
   if (wait > 0) await visitor.page.waitForTimeout(wait);
   await visitor.page.locator('button[type=submit]').click();
-  await expect.poll(() => visitor.page.locator('#ok').isVisible(), { timeout: 10_000 }).toBe(true);
+  await expect.poll(() => visitor.page.locator('#ok').isVisible(), WAIT).toBe(true);
   await visitor.context.close();
 }

@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { DEFAULT_THANK_YOU } from '../contracts/landings.ts';
 import { MIN_FILL_MS } from '../contracts/intake.ts';
 import { seoulDay } from '../contracts/kst.ts';
-import { DEMO_PASSWORD, login, newPage, screenshot, setupProduct } from './harness.ts';
+import { DEMO_PASSWORD, login, newPage, screenshot, setupProduct, WAIT } from './harness.ts';
 
 const e2e = setupProduct();
 
@@ -17,7 +17,6 @@ const LANDING_CODE = 'e2e-summer-whitening';
 const HEADLINE = '여름 맞이 치아 미백 1회 체험 9,900원';
 const CTA = '체험 신청하기';
 /** Server work (rendering, re-rendering on publish) may take a moment. */
-const WAIT = { timeout: 10_000 };
 const MOBILE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
 /** A 1200×630 PNG (a soft diagonal gradient) for the hero upload. */
@@ -94,7 +93,7 @@ async function chooseOption(page: Page, id: string, option: string | null): Prom
     const label = (await choice.innerText()).trim();
     await choice.click();
     try {
-      await expect.poll(() => select.locator('.ant-select-content').getAttribute('title'), { timeout: 2000 }).toBe(label);
+      await expect.poll(() => select.locator('.ant-select-content').getAttribute('title'), { timeout: 10_000 }).toBe(label);
       return label;
     } catch (err) {
       if (attempt === 3) throw err;
@@ -190,7 +189,6 @@ describe('landing pages', () => {
     // Tall enough for the whole drawer in a full-page shot.
     await page.setViewportSize({ width: 1440, height: 1320 });
     await drawer.getByRole('tab', { name: '콘텐츠' }).click();
-    await page.waitForTimeout(400); // the tab's ink bar slides over
     await screenshot(page, 'e2e-landing-editor');
 
     await drawer.getByRole('button', { name: '게시', exact: true }).click();
@@ -204,7 +202,7 @@ describe('landing pages', () => {
     expect(await row.innerText()).toContain(`${medium} · ${eventType}`);
     publicPath = (await row.getByRole('link', { name: new RegExp(LANDING_CODE) }).getAttribute('href')) ?? '';
     expect(publicPath).toMatch(new RegExp(`^/view/[a-z0-9-]+/${LANDING_CODE}$`));
-  }, 120_000);
+  });
 
   it('a visitor on a phone submits with UTM parameters and sees the Korean thank-you', async () => {
     const { page, context } = await newPage(e2e.browser, e2e.product.url, MOBILE);

@@ -4,10 +4,9 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { addDays, seoulDay } from '../contracts/kst.ts';
-import { DEMO_PASSWORD, login, newPage, screenshot, setupProduct } from './harness.ts';
+import { DEMO_PASSWORD, login, newPage, screenshot, setupProduct, WAIT } from './harness.ts';
 
 const e2e = setupProduct();
-const WAIT = { timeout: 10_000 };
 
 describe('exporting DB 현황', () => {
   it('saves the filtered leads as a CSV with Korean headers, after a reason', async () => {

@@ -2,14 +2,13 @@
 // visitor's submission appears in an already open DB 현황 without a reload; a counselor sees only
 // their own leads and books an appointment on one.
 import { describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, login, newPage, screenshot, setupProduct, submitAsVisitor as visit } from './harness.ts';
+import { DEMO_PASSWORD, login, newPage, screenshot, setupProduct, submitAsVisitor as visit, WAIT } from './harness.ts';
 import { addDays, seoulDay } from '../contracts/kst.ts';
 
 /** An appointment a week ahead: the picker and the server take no time already past. */
 const BOOKED_DAY = addDays(seoulDay(new Date()), 7);
 
 const e2e = setupProduct();
-const WAIT = { timeout: 10_000 };
 
 /** A visitor on a phone sends the demo dental landing. */
 const submitAsVisitor = (name: string, phone: string) => visit(e2e.browser, e2e.product.url, name, phone);
@@ -28,7 +27,7 @@ describe('working the leads', () => {
     await submitAsVisitor('실시간방문', '010-5555-7777');
 
     const row = page.locator('.ant-table-row', { hasText: '실시간방문' });
-    await expect.poll(() => row.isVisible(), { timeout: 5000 }).toBe(true);
+    await expect.poll(() => row.isVisible(), WAIT).toBe(true);
     expect(await row.innerText()).toContain('010-****-7777');
     expect(await page.getByText('새 DB 1건이 접수되었습니다').isVisible()).toBe(true);
     expect(reloaded).toBe(false);
@@ -52,7 +51,7 @@ describe('working the leads', () => {
     const before = Number((await today.innerText()).replace(/\D/g, ''));
 
     await submitAsVisitor('대시보드방문', '010-5555-8888');
-    await expect.poll(async () => Number((await today.innerText()).replace(/\D/g, '')), { timeout: 5000 }).toBe(before + 1);
+    await expect.poll(async () => Number((await today.innerText()).replace(/\D/g, '')), WAIT).toBe(before + 1);
     const entry = page.locator('.ant-menu-item', { hasText: 'DB 현황' });
     await expect.poll(() => entry.locator('.ant-badge').innerText(), WAIT).toBe('1');
     await screenshot(page, 'e2e-shop-dashboard-live');

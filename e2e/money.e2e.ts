@@ -5,11 +5,10 @@
 // replacement owed.
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { DEMO_PASSWORD, login, newPage, screenshot, setupProduct, submitAsVisitor } from './harness.ts';
+import { DEMO_PASSWORD, login, newPage, screenshot, setupProduct, submitAsVisitor, WAIT } from './harness.ts';
 import { addDays, seoulDay } from '../contracts/kst.ts';
 
 const e2e = setupProduct();
-const WAIT = { timeout: 10_000 };
 const SHOP = 'smile-dental';
 const LANDING = 'implant-cap';
 const LANDING_TITLE = '임플란트 한도 이벤트';

@@ -124,7 +124,7 @@ describe('npm start supervises the server', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadroom-e2e-'));
     try {
       const run = spawnSync(process.execPath, SUPERVISOR, {
-        cwd: ROOT, encoding: 'utf8', timeout: 60_000,
+        cwd: ROOT, encoding: 'utf8', timeout: 120_000,
         env: { ...process.env, DATA_DIR: dataDir, PORT: '0', INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD, PUBLIC_ORIGIN: 'lp.example.com/path' },
       });
       expect(run.status).toBe(1);

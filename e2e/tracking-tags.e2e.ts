@@ -10,9 +10,8 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MIN_FILL_MS } from '../contracts/intake.ts';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, startProduct, type Product } from './harness.ts';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, startProduct, type Product, WAIT } from './harness.ts';
 
-const WAIT = { timeout: 10_000 };
 const LANDING = '/view/smile-dental/implant-event';
 const META_ID = '123456789012345';
 const GA4_ID = 'G-AB12CD34EF';
@@ -78,10 +77,9 @@ describe('tracking tags on the back office’s own origin', () => {
     await ids.nth(1).fill(GA4_ID);
     await page.getByRole('button', { name: '저장' }).click();
     await expect.poll(() => page.getByText('저장했습니다. 게시 중인 페이지에 바로 반영됩니다.').isVisible(), WAIT).toBe(true);
-    await page.waitForTimeout(400);
     await screenshot(page, 'e2e-landing-script-management');
     await context.close();
-  }, 60_000);
+  });
 
   it('stays within 14 KB gzip with both tags on', async () => {
     // fetch() would inflate the body: ask over plain HTTP for the bytes a phone receives.
@@ -168,7 +166,8 @@ describe('free-form scripts with PUBLIC_ORIGIN on a second host', () => {
       await expect.poll(() => page.evaluate(() => (window as unknown as { __ran?: number }).__ran), WAIT).toBe(1);
       await expect.poll(() => page.evaluate(() => (window as unknown as { __json?: unknown }).__json), WAIT).toBe('refused');
       await expect.poll(() => page.evaluate(() => (window as unknown as { __simple?: unknown }).__simple), WAIT).toBeDefined();
-      await page.waitForTimeout(500);
+      // Whatever it sent has been answered.
+      await page.waitForLoadState('networkidle');
       expect(accountsNamed(product, 'intruder')).toBe(0);
       // The session is untouched: the logout the script sent never reached it.
       await page.goto(`${product.url}/dashboard`);
@@ -202,10 +201,11 @@ describe('a landing left open past its form token’s age', () => {
     });
     await page.goto(LANDING);
     await fillDemoForm(page, '오래연', '010-7777-8888', Date.now());
+    // Not a wait for the UI: the page's token must be older than its 7.2 s age.
     await page.waitForTimeout(8_000);
     await page.locator('form#f button[type=submit]').click();
-    await expect.poll(() => page.locator('#ok').isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => page.locator('#ok').isVisible(), WAIT).toBe(true);
     expect(statuses).toEqual([400, 201]);
     await context.close();
-  }, 60_000);
+  });
 });

@@ -8,11 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DEMO_PASSWORD, login, newPage, screenshot, setupProduct } from './harness.ts';
+import { DEMO_PASSWORD, login, newPage, screenshot, setupProduct, WAIT } from './harness.ts';
 import { addDays, seoulDay } from '../contracts/kst.ts';
 
 const e2e = setupProduct();
-const WAIT = { timeout: 15_000 };
 const SHOP = 'smile-dental';
 const ASK = '저장하지 않은 변경 사항이 있습니다';
 

@@ -580,19 +580,20 @@ async function serverProcess(engine: Engine, handle: DbHandle): Promise<{ base: 
     env.DATABASE_URL = pgUrlOf(handle.pg!.schema);
   }
   const child = spawn(process.execPath, [serverEntry], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  // Listened for from the start: a child ended by a signal (exitCode stays null) is waited for only once.
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const ended = () => child.exitCode !== null || child.signalCode !== null;
   let err = '';
   child.stderr!.on('data', (b) => (err += b));
   const base = `http://127.0.0.1:${port}`;
   const stop = async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-    }
+    if (!ended()) child.kill('SIGTERM');
+    await exited;
     if (engine === 'postgres') fs.rmSync(env.DATA_DIR!, { recursive: true, force: true });
   };
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const problem = child.exitCode !== null ? 'server exited' : Date.now() > deadline ? 'server did not start' : null;
+    const problem = ended() ? `server exited (${child.exitCode ?? child.signalCode})` : Date.now() > deadline ? 'server did not start' : null;
     if (problem) {
       await stop();
       throw new Error(`${problem}: ${err}`);

@@ -13,6 +13,19 @@ export function validLead(eb: ExpressionBuilder<WithLeads, 'l'>) {
   return eb.and([eb('l.deleted_at', 'is', null), eb('l.duplicate_of', 'is', null), eb('l.validity', '=', 'valid')]);
 }
 
+/** What intake stores as `source` for a lead a visitor sent through a landing's form. */
+export const LANDING_SOURCE = 'landing';
+
+/**
+ * `l` (leads) rows that came from an ad: sent through a landing's form and attributed to a
+ * medium. Leads entered by hand (수기), imported (가져오기) or without a medium have no click or
+ * spend behind them: CTR, CVR, CPL, CPA and margin leave them out, and every screen showing
+ * those figures shows them apart ("광고 외 DB"). The one definition every such query uses.
+ */
+export function adLead(eb: ExpressionBuilder<WithLeads, 'l'>) {
+  return eb.and([eb('l.source', '=', LANDING_SOURCE), eb('l.media_type_id', 'is not', null)]);
+}
+
 /** The leads a contract (or any figure) covers: a shop, a period of instants, optionally some landings and media. */
 export interface LeadScope {
   shopIds: readonly number[];

@@ -88,7 +88,7 @@ export function deliveryWorkerRepository(db: Kysely<Database>) {
     leads: (ids: readonly number[]) =>
       db.selectFrom('leads as l').leftJoin('landings as g', 'g.id', 'l.landing_id').leftJoin('code_items as m', 'm.id', 'l.media_type_id')
         .select([
-          'l.id', 'l.created_at', 'l.name', 'l.phone', 'l.landing_id', 'g.landing_code', 'g.title as landing_title', 'g.form_fields', 'm.name as medium_name',
+          'l.id', 'l.created_at', 'l.source', 'l.name', 'l.phone', 'l.landing_id', 'g.landing_code', 'g.title as landing_title', 'g.form_fields', 'm.name as medium_name',
           'l.answers', 'l.utm_source', 'l.utm_medium', 'l.utm_campaign', 'l.utm_content', 'l.utm_term', 'l.cs_status', 'l.memo', 'l.deleted_at', 'l.purged_at',
         ])
         .where('l.id', 'in', [...ids]).execute(),

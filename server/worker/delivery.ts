@@ -27,7 +27,7 @@ import { labelledAnswers, recordLeadEvents } from '../modules/leads/leads.servic
 import { SENDERS } from '../modules/delivery/senders.ts';
 import type { ChannelSender, DeliveryLeadRow, SendChannel, SenderDeps, SendItem, SendResult } from '../modules/delivery/channel.ts';
 import {
-  backoffMs, DEFAULT_DELIVERY_FIELDS, DELIVERY_FIELDS, LEASE_MS, MAX_ATTEMPTS, type DeliveryField, type DeliveryKind, type WebhookBody,
+  backoffMs, DEFAULT_DELIVERY_FIELDS, DELIVERY_FIELDS, LEASE_MS, leadOrigin, MAX_ATTEMPTS, type DeliveryField, type DeliveryKind, type WebhookBody,
 } from '../../contracts/delivery.ts';
 import { deliveryWorkerRepository, type ChannelRow, type ClaimedJob, type JobOutcome, type LeadRow } from './delivery.repository.ts';
 
@@ -140,7 +140,7 @@ function toLead(r: LeadRow): DeliveryLeadRow {
     answers = [];
   }
   return {
-    id: r.id, createdAt: r.created_at, name: r.name, phone: r.phone, landingId: r.landing_id, landingCode: r.landing_code, landingTitle: r.landing_title,
+    id: r.id, createdAt: r.created_at, source: leadOrigin(r.source), name: r.name, phone: r.phone, landingId: r.landing_id, landingCode: r.landing_code, landingTitle: r.landing_title,
     mediumName: r.medium_name, answers,
     utm: { source: r.utm_source, medium: r.utm_medium, campaign: r.utm_campaign, content: r.utm_content, term: r.utm_term },
     csStatus: r.cs_status, memo: r.memo,
@@ -529,7 +529,7 @@ export async function retryJobs(db: Kysely<Database>, shopId: number, jobIds: re
 /** The sample lead of a test send (stored nowhere). */
 export function sampleLead(now: Date): DeliveryLeadRow {
   return {
-    id: 0, createdAt: now.toISOString(), name: '테스트', phone: '01000000000', landingId: null, landingCode: 'test', landingTitle: '테스트 전송',
+    id: 0, createdAt: now.toISOString(), source: 'landing', name: '테스트', phone: '01000000000', landingId: null, landingCode: 'test', landingTitle: '테스트 전송',
     mediumName: null, answers: [{ label: '문의 내용', value: '테스트 전송입니다.' }],
     utm: { source: null, medium: null, campaign: null, content: null, term: null }, csStatus: '미처리', memo: null,
   };

@@ -13,6 +13,7 @@ import { useCurrentShop } from '@/lib/shop.tsx';
 import { ServerError } from '@/layouts/results.tsx';
 import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
 import { ChartCard } from '@/components/cs-stats.tsx';
+import { OtherLeadsNote } from '@/components/other-leads-note.tsx';
 import { MediumTable, SummaryCards } from './summary.tsx';
 import { SpendGrid } from './spend-grid.tsx';
 import { ImportModal } from './import-modal.tsx';
@@ -89,6 +90,7 @@ export default function AdvertisingStatus() {
       ) : (
         <>
           <SummaryCards totals={d.totals} />
+          <OtherLeadsNote banner count={d.totals.otherLeads} />
           <Row gutter={[16, 16]}>
             <Col xs={24} xl={16}>
               <ChartCard

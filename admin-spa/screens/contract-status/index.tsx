@@ -17,6 +17,7 @@ import { useCurrentShop } from '@/lib/shop.tsx';
 import { ServerError } from '@/layouts/results.tsx';
 import { ContractCard } from './contract-card.tsx';
 import { ContractLeadsDrawer, type LeadsTarget } from './contract-leads-drawer.tsx';
+import { UncoveredLandings } from '@/components/uncovered-landings.tsx';
 
 const api = shopContractsApi;
 
@@ -39,7 +40,7 @@ export default function ContractStatus() {
 
   // An unknown ?contractId= is a choice to correct, not a failure of the screen.
   const missing = q.isError && q.error instanceof ApiError && q.error.status === 404 && !!contractId;
-  const d = missing ? { contracts: [] } : q.data;
+  const d = missing ? { contracts: [], uncoveredLandings: [] } : q.data;
   const label = (c: ContractItem) => `${c.name} (${CONTRACT_STATUS_LABELS[c.status]} · ${c.startsOn} ~ ${c.endsOn})`;
   const options = (contracts.data?.items ?? []).map((c) => ({ value: c.id, label: label(c) }));
   // The contracts on screen are named even before (or beyond) the list of choices.
@@ -62,6 +63,12 @@ export default function ContractStatus() {
         />
         <Typography.Text type="secondary">유효 DB 기준 (중복·무효·반품·삭제 제외) · 금액은 VAT 별도 단가 기준 · 숫자를 누르면 해당 DB를 볼 수 있습니다</Typography.Text>
       </Space>
+      {d && (
+        <UncoveredLandings
+          items={d.uncoveredLandings}
+          link={(u) => <Link to={`/landing-status?edit=${u.landingId}`}>{u.title}</Link>}
+        />
+      )}
       {q.isError && !missing ? (
         <ServerError message={(q.error as Error).message} onRetry={() => q.refetch()} />
       ) : !d ? (

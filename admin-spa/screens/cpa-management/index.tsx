@@ -11,6 +11,7 @@ import { useCall } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
 import { ServerError } from '@/layouts/results.tsx';
+import { OtherLeadsNote } from '@/components/other-leads-note.tsx';
 import { SummaryCards } from './summary-cards.tsx';
 import { CpaTable } from './cpa-table.tsx';
 import { TrendCharts } from './trend-charts.tsx';
@@ -102,6 +103,11 @@ export default function CpaManagement() {
       ) : (
         <>
           <SummaryCards totals={d.totals} />
+          <OtherLeadsNote
+            banner
+            count={d.other.leads}
+            extra={d.other.billableLeads > 0 ? `그중 계약에 청구되는 ${d.other.billableLeads.toLocaleString('ko-KR')}건(${d.other.revenue.toLocaleString('ko-KR')}원)은 계약 현황의 정산에 그대로 들어가고, 여기 매출·마진에는 넣지 않았습니다.` : undefined}
+          />
           {d.rows.length === 0 && (
             <Alert
               type="info"

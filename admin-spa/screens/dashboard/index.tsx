@@ -23,6 +23,7 @@ import { dailyLeadsOption } from '@/components/daily-leads-option.ts';
 import { AdFiguresRow, CapEventList, ClosedTag, ProgressBar, Projected, TodayCount, contractStatusPath, won } from '@/screens/shop-dashboard/money.tsx';
 import { Operations } from './operations.tsx';
 import { ShopLink } from './shop-link.tsx';
+import { UncoveredLandings } from '@/components/uncovered-landings.tsx';
 
 const Chart = lazy(() => import('@/components/chart.tsx'));
 
@@ -155,6 +156,15 @@ const REASON_TAGS = {
 function Contracts({ contracts }: { contracts: Money }) {
   return (
     <>
+      {contracts.uncoveredLandings.length > 0 && (
+        <Col xs={24}>
+          <UncoveredLandings
+            items={contracts.uncoveredLandings}
+            prefix={(u) => `${u.shopName} · `}
+            link={(u) => <ShopLink shopId={u.shopId} to={`/landing-status?edit=${u.landingId}`}>{u.title}</ShopLink>}
+          />
+        </Col>
+      )}
       <Col xs={24} xl={16}>
         <Card variant="borderless" title="완료 임박 계약" style={{ height: '100%' }}>
           <Table<Watched>
@@ -164,31 +174,35 @@ function Contracts({ contracts }: { contracts: Money }) {
             dataSource={contracts.watch}
             locale={{ emptyText: `수량의 ${NEAR_COMPLETION_PERCENT}%를 넘었거나 종료일까지 채우지 못할 진행 중 계약이 없습니다.` }}
             scroll={{ x: 'max-content' }}
+            // Three columns that fit the card at 1440 px: why a contract is watched sits under its
+            // name, never in a last column a horizontal scrollbar hides.
             columns={[
               {
                 title: '업체 · 계약', key: 'name',
                 render: (_: unknown, r) => (
-                  <Space orientation="vertical" size={0}>
+                  <Space orientation="vertical" size={2}>
                     <Typography.Text type="secondary" style={{ fontSize: 12 }}>{r.shopName}</Typography.Text>
                     <ShopLink shopId={r.contract.shopId} to={contractStatusPath(r.contract.id)}>
                       {r.contract.name}
                     </ShopLink>
+                    <Space size={4} wrap>
+                      {r.reasons.map((k) => (
+                        <Tooltip key={k} title={REASON_TAGS[k].help}>
+                          <Tag color={REASON_TAGS[k].color} style={{ marginInlineEnd: 0 }}>{REASON_TAGS[k].label}</Tag>
+                        </Tooltip>
+                      ))}
+                      {r.closedLandings.length > 0 && <ClosedTag reopenAt={r.closedLandings[0]!.reopenAt} />}
+                    </Space>
                   </Space>
                 ),
               },
-              { title: '진행', key: 'progress', width: 260, render: (_: unknown, r) => <ProgressBar p={r} compact /> },
-              { title: '오늘', key: 'today', render: (_: unknown, r) => <TodayCount p={r} /> },
-              { title: '예상 완료', key: 'projected', render: (_: unknown, r) => <Projected p={r} /> },
+              { title: '진행', key: 'progress', width: 240, render: (_: unknown, r) => <ProgressBar p={r} compact /> },
               {
-                title: '', key: 'reasons',
+                title: '오늘 · 예상 완료', key: 'pace',
                 render: (_: unknown, r) => (
-                  <Space size={4}>
-                    {r.reasons.map((k) => (
-                      <Tooltip key={k} title={REASON_TAGS[k].help}>
-                        <Tag color={REASON_TAGS[k].color} style={{ marginInlineEnd: 0 }}>{REASON_TAGS[k].label}</Tag>
-                      </Tooltip>
-                    ))}
-                    {r.closedLandings.length > 0 && <ClosedTag reopenAt={r.closedLandings[0]!.reopenAt} />}
+                  <Space orientation="vertical" size={0}>
+                    <TodayCount p={r} />
+                    <Projected p={r} />
                   </Space>
                 ),
               },

@@ -294,7 +294,7 @@ function FormBody({ formName, shopId, editing, kind, guard, onSaving, onClose, o
           <Collapse
             size="small"
             style={{ marginBottom: 16 }}
-            items={[{ key: 'verify', label: '서명 검증 방법', children: <SignatureHelp /> }]}
+            items={[{ key: 'verify', label: '본문과 서명 검증', children: <SignatureHelp /> }]}
           />
         </>
       )}

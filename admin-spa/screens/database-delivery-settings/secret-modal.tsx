@@ -28,7 +28,7 @@ function verifyLeadroom(rawBody, header, secret) {
     && crypto.timingSafeEqual(Buffer.from(v), Buffer.from(expected)));
 }`;
 
-/** How a receiver checks that a request came from us, and drops a repeat. */
+/** How a receiver tells where a lead came from, checks that a request came from us, and drops a repeat. */
 export function SignatureHelp() {
   return (
     <Space orientation="vertical" size={8} style={{ width: '100%' }}>
@@ -36,6 +36,10 @@ export function SignatureHelp() {
         모든 요청에 <Typography.Text code>{SIGNATURE_HEADER}</Typography.Text> 헤더가 붙습니다. <Typography.Text code>t</Typography.Text>는 보낸 시각(유닉스 초),{' '}
         <Typography.Text code>v1</Typography.Text>은 <Typography.Text code>t.본문</Typography.Text>(t 값, 마침표, 받은 본문)을 비밀키로 만든 HMAC-SHA256(16진수)입니다.
         본문은 받은 그대로(파싱 전 원문)로 계산하세요.
+      </Typography.Paragraph>
+      <Typography.Paragraph style={{ marginBottom: 0 }}>
+        본문의 DB마다 <Typography.Text code>source</Typography.Text>가 들어온 경로를 알려 줍니다: <Typography.Text code>landing</Typography.Text>(랜딩 신청, 광고 DB),{' '}
+        <Typography.Text code>manual</Typography.Text>(수기 등록), <Typography.Text code>import</Typography.Text>(파일 가져오기). 광고 성과에는 landing만 세세요.
       </Typography.Paragraph>
       <Typography.Paragraph style={{ marginBottom: 0 }}>
         재시도해도 같은 전송이면 <Typography.Text code>{IDEMPOTENCY_HEADER}</Typography.Text> 값이 같습니다. 이미 처리한 키는 2xx로 답하고 건너뛰세요.
@@ -81,7 +85,7 @@ export function SecretModal({ shown, onClose }: { shown: ShownSecret | null; onC
             />
           )}
           <div>
-            <Typography.Title level={5}>서명 검증 방법</Typography.Title>
+            <Typography.Title level={5}>본문과 서명 검증</Typography.Title>
             <SignatureHelp />
           </div>
         </Space>

@@ -164,7 +164,8 @@ export function ReservationCell({ shopId, id, reservedAt, writable }: { shopId: 
         />
       }
     >
-      <Button type="link" size="small" style={{ paddingInline: 0 }} aria-label="예약 시간 바꾸기">
+      {/* The name starts with the time it shows (WCAG 2.5.3: what is seen is what is said). */}
+      <Button type="link" size="small" style={{ paddingInline: 0 }} aria-label={reservedAt ? `${formatDateTime(reservedAt)}, 예약 시간 바꾸기` : '예약 시간 정하기'}>
         {text}
       </Button>
     </Popover>

@@ -31,6 +31,7 @@ import { ColorInput } from './color-input.tsx';
 import { LandingPreview } from './landing-preview.tsx';
 import { landingRule, newLandingValues, parseInput, toEditorValues, type EditorField, type EditorValues } from './landing-form.ts';
 import { STATE_COLORS } from './state.ts';
+import { warnContractGap } from './contract-gap.tsx';
 
 type TabKey = 'basics' | 'content' | 'form' | 'finish';
 
@@ -101,7 +102,7 @@ function EditorBody({ shop, landing, writable, guard, onClose, onCreated }: Edit
   const [previewValues, setPreviewValues] = useState<EditorValues>(initial);
   const [tab, setTab] = useState<TabKey>('basics');
   const [busy, setBusy] = useState<null | 'save' | 'publish' | 'close'>(null);
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
   const media = useCodeOptions('media-type');
   const events = useCodeOptions('event-type');
@@ -194,6 +195,7 @@ function EditorBody({ shop, landing, writable, guard, onClose, onCreated }: Edit
         const published = await call(landingsApi.publish, { params: { shopId: shop.id, id: saved.id } });
         await refresh(published);
         message.success('랜딩을 게시했습니다.');
+        if (published.contractGap.length) warnContractGap(modal, published.contractGap);
       } else {
         message.success(saved.status === 'open' ? '저장했습니다. 게시 중인 페이지에 반영됩니다.' : '저장했습니다.');
       }

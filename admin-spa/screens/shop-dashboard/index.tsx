@@ -21,6 +21,7 @@ import { ServerError } from '@/layouts/results.tsx';
 import { dailyLeadsOption } from '@/components/daily-leads-option.ts';
 import { AdFiguresRow, CapEventList, ContractProgressItem, contractStatusPath, won } from './money.tsx';
 import { DeliveryRow } from './delivery.tsx';
+import { UncoveredLandings } from '@/components/uncovered-landings.tsx';
 
 const Chart = lazy(() => import('@/components/chart.tsx'));
 const BLUE = '#1677ff';
@@ -175,6 +176,9 @@ function Money({ contracts, ad }: Pick<ShopDashboard, 'contracts' | 'ad'>) {
     <Row gutter={[16, 16]}>
       <Col xs={24} xl={16}>
         <Card variant="borderless" title="계약 진행" extra={<Link to="/contract-status">계약 현황</Link>} style={{ height: '100%' }}>
+          <div style={contracts.uncoveredLandings.length ? { marginBottom: 12 } : undefined}>
+            <UncoveredLandings items={contracts.uncoveredLandings} link={(u) => <Link to={`/landing-status?edit=${u.landingId}`}>{u.title}</Link>} />
+          </div>
           {contracts.items.length === 0 ? (
             <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="진행 중인 계약이 없습니다." />
           ) : (

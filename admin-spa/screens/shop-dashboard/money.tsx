@@ -2,13 +2,14 @@
 // caps' closings and reopenings, and this month's advertising. The figures are 계약 현황's and
 // 광고 현황's own; these are their compact forms, each opening the screen it comes from.
 import type { ReactNode } from 'react';
-import { Col, Empty, List, Progress, Row, Space, Statistic, Tag, Tooltip, Typography } from 'antd';
+import { Empty, Flex, List, Progress, Space, Statistic, Tag, Tooltip, Typography } from 'antd';
 import {
   CAP_EVENT_KIND_LABELS, progressPercent, type CapEventKind, type ContractProgress, type DashboardCapEvent,
 } from '@contracts/shop-dashboard.ts';
 import { AD_METRIC_HELP, type AdFigures } from '@contracts/ad-spend.ts';
 import { formatDateTime, formatNumber } from '@/lib/format.ts';
 import { ContractStatusTag } from '@/screens/contract-management/tags.tsx';
+import { OtherLeadsNote } from '@/components/other-leads-note.tsx';
 
 const CAP_EVENT_COLORS: Record<CapEventKind, string> = { 'closed-daily': 'orange', 'closed-quantity': 'red', reopened: 'green' };
 const RED = '#cf1322';
@@ -132,13 +133,16 @@ export function AdFiguresRow({ totals }: { totals: AdFigures }) {
     { title: <Tooltip title="중복·무효·반품을 뺀, 계약에 세는 DB입니다.">유효 DB</Tooltip>, value: count(totals.validLeads) },
     { title: <Tooltip title={AD_METRIC_HELP.cpa}>CPA</Tooltip>, value: won(totals.cpa) },
   ];
+  // Side by side with a clear gap while they fit, one under another when they do not: a figure
+  // never runs into the next ("6,502,520원153건" in a narrow column).
   return (
-    <Row gutter={8}>
-      {cells.map((c, i) => (
-        <Col key={i} span={8}>
-          <Statistic title={c.title} value={c.value} styles={{ content: { fontSize: 20, whiteSpace: 'nowrap' } }} />
-        </Col>
-      ))}
-    </Row>
+    <>
+      <Flex wrap gap="8px 32px">
+        {cells.map((c, i) => (
+          <Statistic key={i} title={c.title} value={c.value} styles={{ content: { fontSize: 20, whiteSpace: 'nowrap' } }} />
+        ))}
+      </Flex>
+      <OtherLeadsNote count={totals.otherLeads} />
+    </>
   );
 }

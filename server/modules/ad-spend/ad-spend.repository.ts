@@ -3,7 +3,7 @@
 // shops, so a month over twenty shops reads one stretch of each table's (shop, day) index.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { createdDayKeys, scopedLeads, seoulDayOfKeys, validLead } from '../../db/valid-leads.ts';
+import { adLead, createdDayKeys, scopedLeads, seoulDayOfKeys, validLead } from '../../db/valid-leads.ts';
 import type { AdSource } from '../../../contracts/ad-spend.ts';
 
 export interface FigureScope {
@@ -36,6 +36,8 @@ export interface LeadGroup {
   landingId: number;
   leads: number;
   validLeads: number;
+  /** From an ad (adLead): only these enter CTR, CVR, CPL and CPA. */
+  ad: boolean;
 }
 
 /** An ad_spend entry as the grid and the import write it. */
@@ -101,19 +103,21 @@ export function adSpendRepository(db: Kysely<Database>) {
         .select((eb) => [
           'l.shop_id', utcDay.as('utc_day'), late.as('late'), 'l.media_type_id',
           eb.case().when(validLead(eb)).then(sql.lit(1)).else(sql.lit(0)).end().as('valid'),
+          eb.case().when(adLead(eb)).then(sql.lit(1)).else(sql.lit(0)).end().as('ad'),
           eb.fn.countAll<number | string>().as('n'),
         ]);
       const rows = s.byLanding
-        ? await base.select('l.landing_id').groupBy(['l.shop_id', 'utc_day', 'late', 'l.media_type_id', 'valid', 'l.landing_id']).execute()
-        : await base.select(sql<number | null>`null`.as('landing_id')).groupBy(['l.shop_id', 'utc_day', 'late', 'l.media_type_id', 'valid']).execute();
-      // A figure is up to four groups: its Seoul day's two parts (the UTC day's last nine hours and the next one's first fifteen), valid or not.
+        ? await base.select('l.landing_id').groupBy(['l.shop_id', 'utc_day', 'late', 'l.media_type_id', 'valid', 'ad', 'l.landing_id']).execute()
+        : await base.select(sql<number | null>`null`.as('landing_id')).groupBy(['l.shop_id', 'utc_day', 'late', 'l.media_type_id', 'valid', 'ad']).execute();
+      // A figure is up to eight groups: its Seoul day's two parts (the UTC day's last nine hours and the next one's first fifteen), valid or not, from an ad or not.
       const groups = new Map<string, LeadGroup>();
       for (const r of rows) {
         const day = seoulDayOfKeys(r.utc_day, r.late);
         const landingId = n(r.landing_id);
-        const key = `${r.shop_id}|${day}|${r.media_type_id}|${landingId}`;
+        const ad = n(r.ad) > 0;
+        const key = `${r.shop_id}|${day}|${r.media_type_id}|${landingId}|${ad}`;
         let g = groups.get(key);
-        if (!g) groups.set(key, (g = { shopId: r.shop_id, day, mediaTypeId: r.media_type_id, landingId, leads: 0, validLeads: 0 }));
+        if (!g) groups.set(key, (g = { shopId: r.shop_id, day, mediaTypeId: r.media_type_id, landingId, leads: 0, validLeads: 0, ad }));
         g.leads += n(r.n);
         if (n(r.valid)) g.validLeads += n(r.n);
       }

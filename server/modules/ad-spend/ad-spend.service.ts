@@ -31,6 +31,7 @@ class Tally implements AdTotals {
   spend = 0;
   leads = 0;
   validLeads = 0;
+  otherLeads = 0;
 
   addSpend(g: { impressions: number; clicks: number; spend: number }): this {
     this.impressions += g.impressions;
@@ -39,15 +40,20 @@ class Tally implements AdTotals {
     return this;
   }
 
-  addLeads(g: { leads: number; validLeads: number }): this {
-    this.leads += g.leads;
-    this.validLeads += g.validLeads;
+  /** Leads from an ad enter the ratios; the others (adLead) are only counted apart. */
+  addLeads(g: { leads: number; validLeads: number; ad?: boolean; otherLeads?: number }): this {
+    if (g.ad === false) this.otherLeads += g.leads;
+    else {
+      this.leads += g.leads;
+      this.validLeads += g.validLeads;
+    }
+    this.otherLeads += g.otherLeads ?? 0;
     return this;
   }
 
   figures(): AdFigures {
     const t = { impressions: this.impressions, clicks: this.clicks, spend: this.spend, leads: this.leads, validLeads: this.validLeads };
-    return { ...t, ...adMetrics(t) };
+    return { ...t, ...adMetrics(t), otherLeads: this.otherLeads };
   }
 }
 
@@ -144,9 +150,12 @@ export async function adFigures(db: Kysely<Database>, q: AdFiguresQuery): Promis
   }
   for (const g of leads) {
     const s = shop(g.shopId);
-    // Leads without a medium have no spend to set against: they count in the totals only.
-    if (g.mediaTypeId !== null) rowOf(s, { ...g, mediaTypeId: g.mediaTypeId }).tally.addLeads(g);
-    tallyOf(s.media, g.mediaTypeId).addLeads(g);
+    // Leads not from an ad (hand-entered, imported, without a medium) have no click or spend
+    // behind them: counted apart per day and in the totals, never in a row's or medium's ratios.
+    if (g.ad && g.mediaTypeId !== null) {
+      rowOf(s, { ...g, mediaTypeId: g.mediaTypeId }).tally.addLeads(g);
+      tallyOf(s.media, g.mediaTypeId).addLeads(g);
+    }
     tallyOf(s.days, g.day).addLeads(g);
     s.all.addLeads(g);
   }

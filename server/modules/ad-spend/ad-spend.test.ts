@@ -4,8 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { landingInput, landingTestApp, openLanding, publishPolicy, shopAccount, type LandingTestApp } from '../../test-landings.ts';
 import type { Client } from '../../test-helpers.ts';
 import { adFigures } from './ad-spend.service.ts';
+import { LANDING_SOURCE } from '../../db/valid-leads.ts';
 import { parseDay, parseFigure, UNKNOWN_HEADERS } from './ad-spend-import.ts';
 import { AD_IMPORT_EXPECTED, CLICKS_OVER_IMPRESSIONS } from '../../../contracts/ad-spend.ts';
+import { IMPORT_SOURCE } from '../../../contracts/data-insertion.ts';
 import { emptyRowBomb, servingWhile, sharedStringsBomb } from '../../test-sheets.ts';
 
 let t: LandingTestApp;
@@ -35,12 +37,17 @@ const base = () => `/api/shops/${t.shopId}/ad-spend`;
 const at = (iso: string) => void (t.clock.current = new Date(iso));
 const TODAY = '2026-11-21T01:00:00.000Z'; // 21 November, 10:00 in Seoul
 
-/** A lead entered by hand at `when` (UTC) with its medium and landing. */
-async function lead(when: string, phone: string, mediaTypeId: number | null, landingId: number | null = null, shopId = t.shopId): Promise<number> {
+/**
+ * A lead at `when` (UTC) with its medium and landing: entered by hand, then marked as sent
+ * through a landing's form (the figures read only the stored source) unless `byHand`.
+ */
+async function lead(when: string, phone: string, mediaTypeId: number | null, landingId: number | null = null, shopId = t.shopId, byHand = false): Promise<number> {
   at(when);
   const res = await t.admin.post(`/api/shops/${shopId}/data-insertion/leads`, { name: '고객', phone, landingId, mediaTypeId, consentBasis: 'phone-verbal' });
   expect(res.statusCode, res.body).toBe(201);
-  return res.json().id as number;
+  const id = res.json().id as number;
+  if (!byHand) await t.app.db.updateTable('leads').set({ source: LANDING_SOURCE }).where('id', '=', id).execute();
+  return id;
 }
 
 const row = (day: string, mediaTypeId: number, impressions: number, clicks: number, spend: number, landingId?: number) => ({
@@ -63,7 +70,7 @@ const find = (rows: Array<{ day: string; mediaTypeId: number; landingId: number 
 /**
  * Leads (Seoul times): A, B on 19 Nov (네이버, implant); C 19 Nov 23:59 (네이버, checkup); D at 15:30Z
  * on the 19th = 20 Nov 00:30 in Seoul (네이버, implant); A again on the 20th (a duplicate); E 메타
- * deleted; F 메타 무효; G without a medium; H 카카오 (no spend entered).
+ * deleted; F 메타 무효; G entered by hand without a medium (not from an ad); H 카카오 (no spend entered).
  */
 async function story() {
   await lead('2026-11-19T01:00:00.000Z', '010-1000-0001', naver, implant);
@@ -73,7 +80,7 @@ async function story() {
   await lead('2026-11-20T01:00:00.000Z', '010-1000-0001', naver, implant);
   const e = await lead('2026-11-20T02:00:00.000Z', '010-1000-0005', meta, implant);
   const f = await lead('2026-11-20T03:00:00.000Z', '010-1000-0006', meta, checkup);
-  await lead('2026-11-20T04:00:00.000Z', '010-1000-0007', null);
+  await lead('2026-11-20T04:00:00.000Z', '010-1000-0007', null, null, t.shopId, true);
   await lead('2026-11-20T05:00:00.000Z', '010-1000-0008', kakao);
   // Set straight in the table: the figures only read the flags (deleting and 무효 have tests of their own).
   await t.app.db.updateTable('leads').set({ deleted_at: '2026-11-20T06:00:00.000Z' }).where('id', '=', e).execute();
@@ -108,30 +115,48 @@ describe('advertising figures', () => {
       { ...base, day: '2026-11-20', mediaTypeId: kakao, mediaTypeName: '카카오', entered: false, source: null, impressions: 0, clicks: 0, spend: 0, leads: 1, validLeads: 1, ctr: null, cvr: null, cpl: 0, cpa: 0 },
       // Spend without leads.
       { ...base, day: '2026-11-21', mediaTypeId: naver, mediaTypeName: '네이버', entered: true, source: 'manual', impressions: 1_000, clicks: 10, spend: 7_000, leads: 0, validLeads: 0, ctr: 1, cvr: 0, cpl: null, cpa: null },
-    ]);
+    ].map((r) => ({ ...r, otherLeads: 0 })));
     expect(d.media).toEqual([
       // 210 / 19,000 = 1.105…%; 5 / 210 = 2.380…%; 357,000 / 5; 357,000 / 4.
       { mediaTypeId: naver, mediaTypeName: '네이버', impressions: 19_000, clicks: 210, spend: 357_000, leads: 5, validLeads: 4, ctr: 1.11, cvr: 2.38, cpl: 71_400, cpa: 89_250 },
       { mediaTypeId: meta, mediaTypeName: '메타', impressions: 5_000, clicks: 100, spend: 0, leads: 1, validLeads: 0, ctr: 2, cvr: 1, cpl: 0, cpa: null },
       { mediaTypeId: kakao, mediaTypeName: '카카오', impressions: 0, clicks: 0, spend: 0, leads: 1, validLeads: 1, ctr: null, cvr: null, cpl: 0, cpa: 0 },
-      { mediaTypeId: null, mediaTypeName: '매체 미지정', impressions: 0, clicks: 0, spend: 0, leads: 1, validLeads: 1, ctr: null, cvr: null, cpl: 0, cpa: 0 },
-    ]);
-    // 310 / 24,000 = 1.291…%; 8 / 310 = 2.580…%; 357,000 / 8; 357,000 / 6.
-    expect(d.totals).toEqual({ impressions: 24_000, clicks: 310, spend: 357_000, leads: 8, validLeads: 6, ctr: 1.29, cvr: 2.58, cpl: 44_625, cpa: 59_500 });
+    ].map((m) => ({ ...m, otherLeads: 0 })));
+    // G is not from an ad: counted apart, in no ratio. 310 / 24,000 = 1.291…%; 7 / 310 = 2.258…%; 357,000 / 7; 357,000 / 5.
+    expect(d.totals).toEqual({ impressions: 24_000, clicks: 310, spend: 357_000, leads: 7, validLeads: 5, ctr: 1.29, cvr: 2.26, cpl: 51_000, cpa: 71_400, otherLeads: 1 });
 
     expect(d.days).toHaveLength(21);
-    expect(d.days[0]).toEqual({ day: '2026-11-01', impressions: 0, clicks: 0, spend: 0, leads: 0, validLeads: 0, ...zero });
+    expect(d.days[0]).toEqual({ day: '2026-11-01', impressions: 0, clicks: 0, spend: 0, leads: 0, validLeads: 0, ...zero, otherLeads: 0 });
     const day = (x: string) => d.days.find((r: { day: string }) => r.day === x);
     expect(day('2026-11-19')).toMatchObject({ spend: 300_000, leads: 3, validLeads: 3, cpa: 100_000 });
-    // The day's totals count G (no medium): D, A's duplicate, F, G, H received; D, G, H valid. 50,000 / 3 = 16,666.7.
-    expect(day('2026-11-20')).toEqual({ day: '2026-11-20', impressions: 13_000, clicks: 100, spend: 50_000, leads: 5, validLeads: 3, ctr: 0.77, cvr: 5, cpl: 10_000, cpa: 16_667 });
-    expect(day('2026-11-21')).toEqual({ day: '2026-11-21', impressions: 1_000, clicks: 10, spend: 7_000, leads: 0, validLeads: 0, ctr: 1, cvr: 0, cpl: null, cpa: null });
+    // The day's ad leads: D, A's duplicate, F, H received; D, H valid; G apart. 50,000 / 2 = 25,000.
+    expect(day('2026-11-20')).toEqual({ day: '2026-11-20', impressions: 13_000, clicks: 100, spend: 50_000, leads: 4, validLeads: 2, ctr: 0.77, cvr: 4, cpl: 12_500, cpa: 25_000, otherLeads: 1 });
+    expect(day('2026-11-21')).toEqual({ day: '2026-11-21', impressions: 1_000, clicks: 10, spend: 7_000, leads: 0, validLeads: 0, ctr: 1, cvr: 0, cpl: null, cpa: null, otherLeads: 0 });
 
     // Nothing is NaN or infinite anywhere.
     const numbers = JSON.stringify(d).match(/-?\d+(\.\d+)?(e[+-]?\d+)?|NaN|Infinity/g) ?? [];
     expect(numbers.filter((x) => !Number.isFinite(Number(x)))).toEqual([]);
     expect(d.mediaTypes.map((m: { name: string }) => m.name)).toEqual(['네이버', '메타', '카카오']);
     expect(d.landings.map((l: { title: string }) => l.title)).toEqual(['건강검진 이벤트', '임플란트 상담 이벤트']);
+  });
+
+  it('leaves leads entered by hand or imported out of CTR, CVR, CPL and CPA, even with a medium, and counts them apart', async () => {
+    await story();
+    const before = await figures();
+    // A trade fair's leads: two entered by hand and one imported, all named 네이버 on the 19th.
+    await lead('2026-11-19T05:00:00.000Z', '010-3000-0001', naver, implant, t.shopId, true);
+    await lead('2026-11-19T06:00:00.000Z', '010-3000-0002', naver, null, t.shopId, true);
+    const imported = await lead('2026-11-19T07:00:00.000Z', '010-3000-0003', naver, null, t.shopId, true);
+    await t.app.db.updateTable('leads').set({ source: IMPORT_SOURCE }).where('id', '=', imported).execute();
+    at(TODAY);
+    const after = await figures();
+    const strip = (x: { otherLeads: number }) => ({ ...x, otherLeads: 0 });
+    // Every ratio, row and medium as before; only the count apart grows.
+    expect(after.rows.map(strip)).toEqual(before.rows.map(strip));
+    expect(after.media).toEqual(before.media);
+    expect(strip(after.totals)).toEqual(strip(before.totals));
+    expect(after.totals.otherLeads).toBe(before.totals.otherLeads + 3);
+    expect(after.days.find((x: { day: string }) => x.day === '2026-11-19')).toMatchObject({ leads: 3, validLeads: 3, cpa: 100_000, otherLeads: 3 });
   });
 
   it('keeps the Seoul day boundary: a lead at 15:30Z counts on the next day, and a period ends at its Seoul midnight', async () => {
@@ -142,7 +167,7 @@ describe('advertising figures', () => {
     expect(d.totals).toMatchObject({ spend: 300_000, leads: 3 });
     const next = await figures('?from=2026-11-20&to=2026-11-20');
     expect(find(next.rows, '2026-11-20', naver)).toMatchObject({ leads: 2, validLeads: 1 });
-    expect(next.totals).toMatchObject({ spend: 50_000, leads: 5, validLeads: 3 });
+    expect(next.totals).toMatchObject({ spend: 50_000, leads: 4, validLeads: 2, otherLeads: 1 });
   });
 
   it('splits by landing on request, the medium’s whole entries at 매체 전체, and adds landing entries up per medium otherwise', async () => {
@@ -185,7 +210,7 @@ describe('advertising figures', () => {
 
     const mine = await figures();
     expect(find(mine.rows, '2026-11-19', naver)).toMatchObject({ spend: 300_000, leads: 3 });
-    expect(mine.totals).toMatchObject({ spend: 357_000, leads: 8 });
+    expect(mine.totals).toMatchObject({ spend: 357_000, leads: 7 });
 
     const both = await adFigures(t.app.db, { shopIds: [other, t.shopId], from: '2026-11-01', to: '2026-11-30' });
     expect(both.shops.map((s) => s.shopId)).toEqual([other, t.shopId]);
@@ -194,7 +219,7 @@ describe('advertising figures', () => {
     ]);
     expect(both.shops[0]!.days).toHaveLength(30);
     expect(both.shops[1]!.totals).toEqual(mine.totals);
-    expect(both.totals).toMatchObject({ impressions: 24_500, clicks: 360, spend: 397_000, leads: 10, validLeads: 8, cpa: 49_625 });
+    expect(both.totals).toMatchObject({ impressions: 24_500, clicks: 360, spend: 397_000, leads: 9, validLeads: 7, cpa: 56_714, otherLeads: 1 });
     expect(await adFigures(t.app.db, { shopIds: [], from: '2026-11-01', to: '2026-11-30' })).toEqual({ shops: [], totals: expect.objectContaining({ spend: 0, cpa: null }) });
   });
 

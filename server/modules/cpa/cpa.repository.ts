@@ -6,7 +6,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { seoulDay } from '../../db/dialect-sql.ts';
-import { scopedLeads, validLead, validPerDay, type LeadScope } from '../../db/valid-leads.ts';
+import { adLead, scopedLeads, validLead, validPerDay, type LeadScope } from '../../db/valid-leads.ts';
 
 const n = (v: unknown) => Number(v ?? 0);
 
@@ -75,7 +75,7 @@ export function cpaRepository(db: Kysely<Database>) {
       return rows.map((r) => ({ month: r.month, mediaTypeId: r.media_type_id, count: n(r.spend) }));
     },
 
-    /** Leads received (not deleted) and valid leads per Seoul month and medium in a period of instants. */
+    /** Leads received (not deleted) and valid leads per Seoul month, medium and whether they came from an ad (adLead) in a period of instants. */
     async leads(shopId: number, fromIso: string, toIso: string) {
       const month = monthOf(seoulDay(db, 'l.created_at'));
       const rows = await scopedLeads(db, { shopIds: [shopId], fromIso, toIso })
@@ -83,12 +83,13 @@ export function cpaRepository(db: Kysely<Database>) {
         .select((eb) => [
           'l.media_type_id',
           month.as('month'),
+          eb.case().when(adLead(eb)).then(sql.lit(1)).else(sql.lit(0)).end().as('ad'),
           eb.fn.countAll<number | string>().as('leads'),
           eb.fn.sum<number | string>(eb.case().when(validLead(eb)).then(1).else(0).end()).as('valid'),
         ])
-        .groupBy(['l.media_type_id', month])
+        .groupBy(['l.media_type_id', month, 'ad'])
         .execute();
-      return rows.map((r) => ({ month: r.month, mediaTypeId: r.media_type_id, leads: n(r.leads), valid: n(r.valid) }));
+      return rows.map((r) => ({ month: r.month, mediaTypeId: r.media_type_id, ad: n(r.ad) > 0, leads: n(r.leads), valid: n(r.valid) }));
     },
 
     // ── Contracts ─────────────────────────────────────────────────────────────────────
@@ -126,7 +127,10 @@ export function cpaRepository(db: Kysely<Database>) {
       const day = seoulDay(db, 'l.created_at');
       const ranked = scopedLeads(db, scope)
         .where(validLead)
-        .select(['l.media_type_id', day.as('day'), sql<number>`row_number() over (partition by ${day} order by l.created_at, l.id)`.as('rn')]);
+        .select((eb) => [
+          'l.media_type_id', day.as('day'), sql<number>`row_number() over (partition by ${day} order by l.created_at, l.id)`.as('rn'),
+          eb.case().when(adLead(eb)).then(sql.lit(1)).else(sql.lit(0)).end().as('ad'),
+        ]);
       const counted = sql<boolean>`(${rule.cap === null ? sql`1 = 1` : sql`v.rn <= ${rule.cap}`} and ${
         rule.cutoffDay === null ? sql`1 = 1` : sql`(v.day < ${rule.cutoffDay} or (v.day = ${rule.cutoffDay} and v.rn <= ${rule.cutoffCount}))`
       })`;
@@ -135,13 +139,14 @@ export function cpaRepository(db: Kysely<Database>) {
         .selectFrom(ranked.as('v'))
         .select([
           'v.media_type_id',
+          'v.ad',
           month.as('month'),
           sql<number | string>`count(*)`.as('covered'),
           sql<number | string>`sum(case when ${counted} then 1 else 0 end)`.as('billable'),
         ])
-        .groupBy(['v.media_type_id', month])
+        .groupBy(['v.media_type_id', 'v.ad', month])
         .execute();
-      return rows.map((r) => ({ month: r.month, mediaTypeId: r.media_type_id, covered: n(r.covered), billable: n(r.billable) }));
+      return rows.map((r) => ({ month: r.month, mediaTypeId: r.media_type_id, ad: n(r.ad) > 0, covered: n(r.covered), billable: n(r.billable) }));
     },
   };
 }

@@ -45,6 +45,8 @@ const add = (a: Sums, b: Sums): Sums => ({
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const keyOf = (month: string, mediaTypeId: number | null) => `${month}|${mediaTypeId ?? ''}`;
+/** The key of a month's leads that did not come from an ad (adLead): kept apart from every medium. */
+const otherKey = (month: string) => `${month}|other`;
 
 /** The figures of one medium (or the total) from its sums and target. */
 function figures(s: Sums, targetCpa: number | null): CpaFigures {
@@ -111,7 +113,7 @@ export function cpaService(db: Kysely<Database>, clock: Clock) {
         const days = billableDays(await repo.validPerDay({ ...scope, ...periodInstants(c.starts_on, until) }), c.quantity, c.daily_cap);
         const rule = billableRule(days, c.quantity, c.daily_cap);
         for (const r of await repo.billable({ ...scope, ...periodInstants(from, until) }, rule)) {
-          const k = keyOf(r.month, r.mediaTypeId);
+          const k = r.ad ? keyOf(r.month, r.mediaTypeId) : otherKey(r.month);
           out.set(k, add(out.get(k) ?? zero(), { ...zero(), covered: r.covered, billable: r.billable, revenue: r.billable * c.unit_price }));
         }
       }),
@@ -178,7 +180,10 @@ export function cpaService(db: Kysely<Database>, clock: Clock) {
         sums.set(k, add(sums.get(k) ?? zero(), { ...zero(), ...s }));
       };
       for (const s of spend) bump(s.month, s.mediaTypeId, { spend: s.count });
-      for (const l of leads) bump(l.month, l.mediaTypeId, { leads: l.leads, valid: l.valid });
+      for (const l of leads) {
+        if (l.ad) bump(l.month, l.mediaTypeId, { leads: l.leads, valid: l.valid });
+        else sums.set(otherKey(l.month), add(sums.get(otherKey(l.month)) ?? zero(), { ...zero(), leads: l.leads, valid: l.valid }));
+      }
       const target = new Map(targets.map((t) => [keyOf(t.month, t.media_type_id), t.target_cpa]));
       const targetOf = (m: string, id: number | null) => (id === null ? null : (target.get(keyOf(m, id)) ?? null));
       const present = (m: string, id: number | null) => {
@@ -195,6 +200,7 @@ export function cpaService(db: Kysely<Database>, clock: Clock) {
       // A medium the figures name but the code table lost cannot happen (foreign keys); guard all the same.
       for (const k of sums.keys()) {
         const part = k.split('|')[1];
+        if (part === 'other') continue;
         const id = part ? Number(part) : null;
         if (id === null || known.has(id)) continue;
         known.add(id);
@@ -213,11 +219,13 @@ export function cpaService(db: Kysely<Database>, clock: Clock) {
       const current = monthFigures(month);
       const rows: CpaMediumRow[] = current.rows.map((r) => ({ mediaTypeId: r.medium.id, name: r.medium.name, active: r.medium.active, ...figures(r.sums, r.target) }));
       const trendMedia = media.filter((x) => months.some((m) => present(m, x.id)));
+      const other = sums.get(otherKey(month)) ?? zero();
       return {
         month,
         currentMonth,
         rows,
         totals: current.totals,
+        other: { leads: other.leads, validLeads: other.valid, billableLeads: other.billable, revenue: other.revenue },
         trend: {
           months,
           media: trendMedia.map((x) => ({

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { landingInput, leadBody, openLanding, shopAccount, submit, type LandingTestApp, landingTestApp } from '../../test-landings.ts';
 import { billableDays } from '../../../contracts/money.ts';
 import { billableRule } from './cpa.service.ts';
+import { IMPORT_SOURCE } from '../../../contracts/data-insertion.ts';
 
 let t: LandingTestApp;
 /** 메타 (the implant landing's medium), 네이버 (the checkup landing's), 카카오 (no landing), 구글 (deactivated). */
@@ -140,6 +141,35 @@ describe('CPA by medium', () => {
 });
 
 describe('revenue and margin', () => {
+  it('keeps leads entered by hand or imported out of CPA and margin, names them apart, and bills them as the contract says', async () => {
+    // A contract over every landing and medium: 10,000 a valid lead.
+    await contract({ startsOn: '2026-11-01', endsOn: '2026-11-30', quantity: 100, unitPrice: 10_000 });
+    await lead('implant', '010-6100-0001', '2026-11-20T01:00:00.000Z');
+    await lead('implant', '010-6100-0002', '2026-11-20T02:00:00.000Z');
+    await spend('2026-11-20', meta, 50_000);
+    const before = (await t.admin.get(`${base()}?month=2026-11`)).json();
+    // A trade fair's leads: one entered by hand naming 메타, one without a medium; a third imported.
+    const byHand = async (phone: string, mediaTypeId: number | null) => {
+      const res = await t.admin.post(`/api/shops/${t.shopId}/data-insertion/leads`, { name: '박람회', phone, landingId: null, mediaTypeId, consentBasis: 'phone-verbal' });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().id as number;
+    };
+    at('2026-11-21T01:00:00.000Z');
+    await byHand('010-6100-0003', meta);
+    await byHand('010-6100-0004', null);
+    const imported = await byHand('010-6100-0005', null);
+    await t.app.db.updateTable('leads').set({ source: IMPORT_SOURCE }).where('id', '=', imported).execute();
+
+    const d = (await t.admin.get(`${base()}?month=2026-11`)).json();
+    // 50,000 over the two ad leads, as before the fair; their revenue only.
+    expect(rowOf(d.rows, meta)).toMatchObject({ leads: 2, validLeads: 2, actualCpa: 25_000, billableLeads: 2, revenue: 20_000, margin: -30_000 });
+    expect(d.rows).toEqual(before.rows);
+    expect(d.totals).toEqual(before.totals);
+    // Billed under the contract as ever, and shown apart.
+    expect(d.other).toEqual({ leads: 3, validLeads: 3, billableLeads: 3, revenue: 30_000 });
+    expect(before.other).toEqual({ leads: 0, validLeads: 0, billableLeads: 0, revenue: 0 });
+  });
+
   it('earns the unit price on billable valid leads; past the daily cap and outside the contract earn nothing', async () => {
     // 30,000 a valid 메타 lead, at most 2 a day, in November.
     await contract({ startsOn: '2026-11-01', endsOn: '2026-11-30', quantity: 100, unitPrice: 30_000, dailyCap: 2, media: [meta] });

@@ -16,6 +16,7 @@ import {
   CONTRACT_WATCH_REASONS, type Dashboard,
 } from '../../../contracts/dashboard.ts';
 import { contractProgressOf } from '../../../contracts/shop-dashboard.ts';
+import { uncoveredLandings } from '../../db/contract-coverage.ts';
 
 type Reason = (typeof CONTRACT_WATCH_REASONS)[number];
 
@@ -39,7 +40,9 @@ export function dashboardService(db: Kysely<Database>, clock: Clock, links: Pick
   });
 
   async function contracts(shops: Map<number, string>, now: Date): Promise<Dashboard['contracts']> {
-    const [figures, closed, events] = await Promise.all([links.contractProgress([...shops.keys()]), repo.closedLandings(now.toISOString()), repo.capEvents(DASHBOARD_CAP_EVENTS)]);
+    const [figures, closed, events, uncovered] = await Promise.all([
+      links.contractProgress([...shops.keys()]), repo.closedLandings(now.toISOString()), repo.capEvents(DASHBOARD_CAP_EVENTS), uncoveredLandings(db, [...shops.keys()], seoulDay(now)),
+    ]);
     const watch = figures
       .filter((f) => f.contract.status === 'active')
       .map((f) => {
@@ -63,6 +66,7 @@ export function dashboardService(db: Kysely<Database>, clock: Clock, links: Pick
         id: e.id, kind: e.kind, landingId: e.landing_id, landingTitle: e.landing_title, count: e.count, at: e.at, contractId: e.contract_id, contractName: e.contract_name,
         shopId: e.shop_id, shopName: e.shop_name,
       })),
+      uncoveredLandings: uncovered.map((u) => ({ ...u, shopName: shops.get(u.shopId) ?? '' })),
     };
   }
 

@@ -201,9 +201,10 @@ describe('the money on the dashboard', () => {
     expect(d.ad.from).toBe('2026-11-01');
     expect(d.ad.to).toBe('2026-11-21');
     expect(d.ad.byShop).toEqual([{ shopId: other, shopName: '업체 other', ...b }, { shopId: l.shopId, shopName: '미소치과', ...a }]);
-    expect(b).toMatchObject({ spend: 300_000, validLeads: 1, cpa: 300_000 });
-    expect(a).toMatchObject({ spend: 100_000, validLeads: 2, cpa: 50_000 });
-    expect(d.ad.totals).toEqual({ impressions: 8000, clicks: 160, spend: 400_000, leads: 3, validLeads: 3, ctr: 2, cvr: 1.88, cpl: 133_333, cpa: 133_333 });
+    // The other shop's lead was entered by hand: not from an ad, so in no CPA, counted apart.
+    expect(b).toMatchObject({ spend: 300_000, validLeads: 0, cpa: null, otherLeads: 1 });
+    expect(a).toMatchObject({ spend: 100_000, validLeads: 2, cpa: 50_000, otherLeads: 0 });
+    expect(d.ad.totals).toEqual({ impressions: 8000, clicks: 160, spend: 400_000, leads: 2, validLeads: 2, ctr: 2, cvr: 1.25, cpl: 200_000, cpa: 200_000, otherLeads: 1 });
   });
 
   it('leaves the money out for an account without 계약 현황 and 광고 현황', async () => {

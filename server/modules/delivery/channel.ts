@@ -1,7 +1,7 @@
 // What a channel sender gets and answers — shared by the worker (server/worker/delivery.ts), the
 // '테스트 전송' button and the digests. A sender never touches the database: it sends what it is
 // handed and reports what the receiver answered; the worker records the attempt.
-import type { DeliveryKind, DeliveredLead, DeliveryField, WebhookBody } from '../../../contracts/delivery.ts';
+import type { DeliveryKind, DeliveredLead, DeliveryField, LeadOrigin, WebhookBody } from '../../../contracts/delivery.ts';
 import { maskPhone } from '../../../contracts/rules.ts';
 import type { OutboundClient } from '../../lib/outbound.ts';
 
@@ -25,6 +25,7 @@ export interface SendChannel {
 export interface DeliveryLeadRow {
   id: number;
   createdAt: string;
+  source: LeadOrigin;
   name: string;
   phone: string;
   landingId: number | null;
@@ -82,9 +83,9 @@ export interface SenderDeps {
 
 export type ChannelSender = (input: SendInput, deps: SenderDeps) => Promise<SendResult>;
 
-/** A lead with only the chosen fields; the phone in full only when `fullPhone`. */
+/** A lead with only the chosen fields, and where it came from; the phone in full only when `fullPhone`. */
 export function deliveredLead(l: DeliveryLeadRow, fields: readonly DeliveryField[], fullPhone: boolean): DeliveredLead {
-  const out: DeliveredLead = {};
+  const out: DeliveredLead = { source: l.source };
   for (const f of fields) {
     switch (f) {
       case 'id': out.id = l.id; break;

@@ -7,6 +7,7 @@ import type { Outcome, PendingBlock, PendingLead } from './intake-batch.ts';
 import type { BatchWriter } from './intake-writer.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
 import { isDatabaseUnavailable } from '../../db/dialect-sql.ts';
+import { LANDING_SOURCE } from '../../db/valid-leads.ts';
 import type { LeadChange } from '../../../contracts/leads.ts';
 import { ERROR_CODES, type ErrorCode } from '../../../contracts/errors.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -245,7 +246,7 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
         duplicateWindowDays: def.duplicateWindowDays,
         text: [f.name, ...Object.values(answers).flat()].join(' '),
         lead: {
-          shop_id: def.shopId, landing_id: def.id, source: 'landing', name: f.name, phone: f.phone, answers: JSON.stringify(answers),
+          shop_id: def.shopId, landing_id: def.id, source: LANDING_SOURCE, name: f.name, phone: f.phone, answers: JSON.stringify(answers),
           privacy_consent: 1, marketing_consent: f.marketingConsent ? 1 : 0, sensitive_consent: gaveSensitive ? 1 : 0, privacy_policy_id: def.policyId,
           utm_source: f.utm_source, utm_medium: f.utm_medium, utm_campaign: f.utm_campaign, utm_content: f.utm_content, utm_term: f.utm_term,
           media_type_id: await mediumOf(f.utm_source, def.mediaTypeId), referrer: f.referrer, ip: meta.ip, user_agent: meta.userAgent?.slice(0, 300) ?? null,

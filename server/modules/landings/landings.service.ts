@@ -5,6 +5,8 @@ import type { Database, LandingRow } from '../../db/schema.ts';
 import { landingsRepository, type LandingFields } from './landings.repository.ts';
 import { inputView, landingFieldsView, operatorView, policyView, shopView } from './public/views.ts';
 import { uncoveredFields } from '../../../contracts/privacy.ts';
+import { contractGap } from '../../../contracts/money.ts';
+import { coverageContracts } from '../../db/contract-coverage.ts';
 import { OPERATOR_MISSING } from '../../../contracts/operator.ts';
 import { imageInfo, oversizeReason } from './image-info.ts';
 import { convertQueued, UnreadableImage } from './image-variants.ts';
@@ -34,8 +36,9 @@ const conversion = (submissions: number, visits: number) => (visits > 0 ? Math.r
 const uncovered = (formFieldsJson: string, policyItems: string | null | undefined) =>
   uncoveredFields(policyItems ?? '', formFieldsSchema.parse(JSON.parse(formFieldsJson)));
 
-function toLanding(r: LandingRow, shopCode: string, now: Date, policyItems: string | null | undefined): Landing {
+function toLanding(r: LandingRow, shopCode: string, now: Date, policyItems: string | null | undefined, gap: string[]): Landing {
   return {
+    contractGap: gap,
     uncoveredFields: uncovered(r.form_fields, policyItems),
     id: r.id, shopId: r.shop_id, landingCode: r.landing_code, title: r.title, status: r.status,
     state: landingState({ status: r.status, openAt: r.open_at, closeAt: r.close_at, reopenAt: r.reopen_at }, now),
@@ -74,8 +77,11 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
 
   async function get(shopId: number, id: number): Promise<Landing> {
     const [r, shop] = await Promise.all([row(shopId, id), shopOf(shopId)]);
-    const policy = await policyFor(shopId, r.privacy_policy_version_id);
-    return toLanding(r, shop.shop_code, clock(), policy?.items);
+    const now = clock();
+    const today = seoulDay(now);
+    const [policy, contracts] = await Promise.all([policyFor(shopId, r.privacy_policy_version_id), r.status === 'closed' ? null : coverageContracts(db, [shopId], today)]);
+    const gap = contracts ? contractGap({ id: r.id, mediaTypeId: r.media_type_id }, contracts.get(shopId) ?? [], today) : [];
+    return toLanding(r, shop.shop_code, now, policy?.items, gap);
   }
 
   /**

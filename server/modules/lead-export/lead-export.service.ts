@@ -27,10 +27,9 @@ const COLUMNS: ReadonlyArray<[string, number]> = [
 export const EXPORT_HEADERS = COLUMNS.map(([h]) => h);
 
 const VALIDITY_LABELS: Record<string, string> = { valid: '유효', invalid: '무효', returned: '반품' };
-const SEOUL_MS = 9 * 3600_000;
 
-/** An instant as Seoul wall time, "2026-11-21 10:00:00"; empty when there is none. */
-const seoulTime = (iso: string | null) => (iso ? new Date(Date.parse(iso) + SEOUL_MS).toISOString().slice(0, 19).replace('T', ' ') : '');
+/** A stored instant as a cell (the file shows it in Seoul time); none when there is none. */
+const instant = (iso: string | null) => (iso ? new Date(iso) : null);
 
 /** Characters no file name may hold on Windows or macOS. */
 const fileSafe = (s: string) => s.replace(/[\\/:*?"<>|]/g, '_').trim() || 'shop';
@@ -96,10 +95,10 @@ export function leadExportService(db: Kysely<Database>, clock: Clock) {
       const labels = labelsOf(forms);
       const phone = actor.canUnmask ? formatPhone : maskPhone;
       const cells = (r: LeadExportRow): Cells => [
-        seoulTime(r.created_at), shop, r.landing_title ?? (r.source === 'landing' ? '' : '직접 등록'), r.media_type_name ?? '', r.name,
-        phone(r.phone), r.cs_status, r.assignee_name ?? (r.assignee_id === null ? '미배분' : ''), seoulTime(r.reserved_at), r.memo ?? '',
+        instant(r.created_at), shop, r.landing_title ?? (r.source === 'landing' ? '' : '직접 등록'), r.media_type_name ?? '', r.name,
+        phone(r.phone), r.cs_status, r.assignee_name ?? (r.assignee_id === null ? '미배분' : ''), instant(r.reserved_at), r.memo ?? '',
         r.duplicate_of ? '중복' : '', (VALIDITY_LABELS[r.validity] ?? r.validity) + (r.invalid_reason ? ` (${r.invalid_reason})` : ''),
-        seoulTime(r.first_contact_at), r.utm_source ?? '', r.utm_medium ?? '', r.utm_campaign ?? '',
+        instant(r.first_contact_at), r.utm_source ?? '', r.utm_medium ?? '', r.utm_campaign ?? '',
         answersText(r.answers, r.landing_id === null ? undefined : labels.get(r.landing_id)),
       ];
       // At most the announced count: leads arriving meanwhile are neither counted nor sent.

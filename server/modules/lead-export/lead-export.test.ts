@@ -7,6 +7,7 @@ import type { Client } from '../../test-helpers.ts';
 import { EXPORT_HEADERS } from './lead-export.service.ts';
 import { neutralise } from '../../lib/formula-safety.ts';
 import { filteredLeads } from '../leads/leads.service.ts';
+import { openpyxlMissing, readWithOpenpyxl } from '../../test-openpyxl.ts';
 
 let t: LandingTestApp;
 let landingId: number;
@@ -185,6 +186,32 @@ describe('exporting DB 현황', () => {
     const recorded = await t.app.db.selectFrom('access_events').select(['row_count', 'detail']).executeTakeFirstOrThrow();
     expect(recorded.row_count).toBe(5);
     expect(JSON.parse(recorded.detail!)).toMatchObject({ format: 'xlsx', encrypted: false, reason: '보고서' });
+  });
+
+  it.skipIf(openpyxlMissing)('sends an XLSX that Excel reads as typed cells: Seoul date-times, a frozen header and an autofilter (read by openpyxl)', async () => {
+    const first = await lead({ name: '날짜고객', phone: '010-5555-1000' });
+    await lead({ name: '빈칸고객', phone: '010-5555-1001' });
+    const created = (await t.app.db.selectFrom('leads').select('created_at').where('id', '=', first).executeTakeFirstOrThrow()).created_at;
+    await t.app.db.updateTable('leads').set({ reserved_at: '2026-11-24T05:30:00.000Z' }).where('id', '=', first).execute();
+    const res = await exportAs(t.admin, { format: 'xlsx', reason: '보고서' });
+    expect(res.statusCode, res.body).toBe(200);
+    const [sheet] = readWithOpenpyxl(res.rawPayload);
+    expect(sheet!.title).toBe('DB 현황');
+    expect(sheet!.freezePanes).toBe('A2');
+    expect(sheet!.autoFilter).toBe('A1:Q3');
+    const col = (header: string) => String.fromCharCode(65 + EXPORT_HEADERS.indexOf(header));
+    const received = sheet!.cells[`${col('접수일시')}2`]!;
+    expect(received.type).toBe('d');
+    expect(received.format).toBe('yyyy-mm-dd hh:mm:ss');
+    // Seoul wall time: nine hours after the stored UTC instant.
+    expect(received.value).toBe(new Date(Date.parse(created) + 9 * 3600_000).toISOString().slice(0, 19));
+    expect(sheet!.cells[`${col('예약')}2`]).toEqual({ type: 'd', format: 'yyyy-mm-dd hh:mm:ss', value: '2026-11-24T14:30:00' });
+    expect(sheet!.cells[`${col('예약')}3`]).toBeUndefined();
+    expect(sheet!.cells[`${col('연락처')}2`]).toMatchObject({ type: 's', value: '010-5555-1000' });
+    expect(sheet!.cells[`${col('이름')}1`]).toMatchObject({ type: 's', value: '이름' });
+    // The CSV keeps the same instants as Seoul text.
+    const csv = csvRows(await exportAs(t.admin, { format: 'csv', reason: '보고서' }));
+    expect(column(csv, '예약')).toEqual(['2026-11-24 14:30:00', '']);
   });
 
   it('closes an XLSX with a password: it opens with it, not without, and the password is recorded nowhere', async () => {

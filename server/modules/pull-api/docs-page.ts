@@ -186,6 +186,7 @@ X-RateLimit-Remaining: 59
     {
       "id": 1042,
       "receivedAt": "2026-11-21T01:23:45.000Z",
+      "source": "landing",
       "name": "홍길동",
       "phone": "010-****-5678",
       "landing": { "id": 7, "code": "implant", "title": "임플란트 상담 이벤트" },

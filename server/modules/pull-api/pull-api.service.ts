@@ -10,6 +10,7 @@ import { recordAccess } from '../audit/audit.service.ts';
 import { assignFeedSeq, labelledAnswers } from '../leads/leads.service.ts';
 import { pullApiRepository, type FeedRow } from './pull-api.repository.ts';
 import { maskPhone } from '../../../contracts/rules.ts';
+import { leadOrigin } from '../../../contracts/delivery.ts';
 import type { QueryOf } from '../../../contracts/endpoint.ts';
 import { encodeCursor, type pullApi, type PulledLead, type PullLeadsResponse } from '../../../contracts/pull-api.ts';
 
@@ -18,6 +19,7 @@ export function toPulledLead(r: FeedRow, fullPhone: boolean): PulledLead {
   return {
     id: r.id,
     receivedAt: r.created_at,
+    source: leadOrigin(r.source),
     name: r.name,
     phone: fullPhone ? r.phone : maskPhone(r.phone),
     landing: { id: r.landing_id, code: r.landing_code, title: r.landing_title },

@@ -65,7 +65,7 @@ describe('the pull API', () => {
     await visitor(1, { name: '홍길동', phone: '010-1234-5678', area: '경기', time: '오후', utm_source: 'naver', utm_medium: 'cpc', utm_campaign: 'implant_11' });
     const [id] = await leadIds(t.shopId);
     const expected = {
-      id, receivedAt: '2026-11-21T01:00:00.000Z', name: '홍길동',
+      id, receivedAt: '2026-11-21T01:00:00.000Z', source: 'landing', name: '홍길동',
       landing: { id: landingId, code: 'implant', title: '임플란트 상담 이벤트' },
       medium: '네이버',
       answers: [{ label: '지역', value: '경기' }, { label: '통화 가능 시간', value: '오후' }],

@@ -1,6 +1,7 @@
 // The 정산서 as an XLSX the agency sends the shop: who bills whom, the contract and the month,
-// the daily rows and the totals with VAT. Numbers stay numbers (formatted #,##0) so the shop's
-// accountant can add them up again; text a person typed cannot start a formula.
+// the daily rows — the columns of the screen's table — and the totals with VAT. Numbers stay
+// numbers (formatted #,##0) and days are date cells, so the shop's accountant can sort, filter
+// and add them up again; text a person typed cannot start a formula.
 import ExcelJS from 'exceljs';
 import { neutralise } from '../../lib/formula-safety.ts';
 import type { FileReply } from '../../../contracts/endpoint.ts';
@@ -9,6 +10,7 @@ import type { Settlement } from '../../../contracts/shop-contracts.ts';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const MONEY = '#,##0';
+const DAY = 'yyyy-mm-dd';
 
 interface Party {
   company_name: string | null;
@@ -53,21 +55,26 @@ export async function settlementSheet(s: Settlement, shop: Party & { name: strin
   label(qty, 1);
   sheet.addRow([]);
 
-  const head = sheet.addRow(['일자', '유효 DB', '정산 DB', '한도 초과', '반품 승인']);
+  const head = sheet.addRow(['일자', '유효 DB', '정산 DB', '한도 초과', '반품 승인', '공급가 (원)']);
   head.font = bold;
   head.eachCell((cell) => {
     cell.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFEFEFEF' } };
     cell.border = { bottom: { style: 'thin' } };
   });
-  for (const d of s.days) {
-    const row = sheet.addRow([d.day, d.valid, d.billable, d.over, d.returned]);
-    for (let i = 2; i <= 5; i++) row.getCell(i).numFmt = MONEY;
-  }
   const t = s.totals;
-  const sum = sheet.addRow(['합계', t.valid, t.billable, t.over, t.returned]);
+  for (const d of s.days) {
+    // A calendar day as a date cell: exceljs writes a Date's UTC fields, midnight here.
+    const row = sheet.addRow([new Date(`${d.day}T00:00:00.000Z`), d.valid, d.billable, d.over, d.returned, d.billable * t.unitPrice]);
+    row.getCell(1).numFmt = DAY;
+    for (let i = 2; i <= 6; i++) row.getCell(i).numFmt = MONEY;
+  }
+  // The header stays in view and filters the days (not the sum below them).
+  sheet.views = [{ state: 'frozen', ySplit: head.number }];
+  if (s.days.length) sheet.autoFilter = { from: { row: head.number, column: 1 }, to: { row: head.number + s.days.length, column: 6 } };
+  const sum = sheet.addRow(['합계', t.valid, t.billable, t.over, t.returned, t.amount]);
   sum.font = bold;
   sum.eachCell((cell) => (cell.border = { top: { style: 'thin' } }));
-  for (let i = 2; i <= 5; i++) sum.getCell(i).numFmt = MONEY;
+  for (let i = 2; i <= 6; i++) sum.getCell(i).numFmt = MONEY;
   sheet.addRow([]);
 
   const money = (name: string, value: number) => {

@@ -23,6 +23,7 @@ import type {
   Settlement, SettlementQuery,
 } from '../../../contracts/shop-contracts.ts';
 import type { CsStatus, Validity } from '../../../contracts/leads.ts';
+import { uncoveredLandings } from '../../db/contract-coverage.ts';
 
 /** How long after its last day a contract still shows on 계약 현황 by default. */
 const STATUS_RECENT_DAYS = 31;
@@ -315,7 +316,8 @@ export function shopContractsService(db: Kysely<Database>, clock: Clock, links: 
           .sort((a, b) => (a.starts_on < b.starts_on ? 1 : a.starts_on > b.starts_on ? -1 : b.id - a.id))
           .slice(0, STATUS_MAX_CONTRACTS);
       }
-      return { today, contracts: await figuresOf(rows, today) };
+      const [contracts, uncovered] = await Promise.all([figuresOf(rows, today), uncoveredLandings(db, [shopId], today)]);
+      return { today, contracts, uncoveredLandings: uncovered.map(({ landingId, title, reasons }) => ({ landingId, title, reasons })) };
     },
 
     /**

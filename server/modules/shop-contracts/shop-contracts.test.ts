@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { landingInput, landingTestApp, leadBody, openLanding, shopAccount, submit, type LandingTestApp } from '../../test-landings.ts';
 import type { Client } from '../../test-helpers.ts';
+import { openpyxlMissing, readWithOpenpyxl } from '../../test-openpyxl.ts';
 
 let t: LandingTestApp;
 let implant: number;
@@ -390,20 +391,50 @@ describe('settlement', () => {
     await book.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
     const sheet = book.getWorksheet('정산서')!;
     const rows = new Map<string, ExcelJS.Row>();
-    sheet.eachRow((row) => rows.set(String(row.getCell(1).value), row));
+    sheet.eachRow((row) => {
+      const first = row.getCell(1).value;
+      rows.set(first instanceof Date ? first.toISOString().slice(0, 10) : String(first), row);
+    });
     expect(String(sheet.getRow(1).getCell(1).value)).toBe('2026년 11월 정산서');
     expect(rows.get('수신 (업체)')!.getCell(2).value).toBe('미소치과의원');
     expect(rows.get('수신 (업체)')!.getCell(5).value).toBe('(주)테스트애드');
     expect(rows.get('사업자등록번호')!.getCell(2).value).toBe('107-86-16321');
     expect(rows.get('단가 (원, VAT 별도)')!.getCell(2).value).toBe(12_345);
-    expect(rows.get('2026-11-21')!.values).toEqual([undefined, '2026-11-21', 2, 2, 0, 1]);
+    expect(rows.get('2026-11-21')!.values).toEqual([undefined, new Date('2026-11-21T00:00:00.000Z'), 2, 2, 0, 1, 2 * 12_345]);
     const sum = rows.get('합계')!;
-    expect([sum.getCell(2).value, sum.getCell(3).value, sum.getCell(4).value, sum.getCell(5).value]).toEqual([3, 3, 0, 1]);
+    expect([sum.getCell(2).value, sum.getCell(3).value, sum.getCell(4).value, sum.getCell(5).value, sum.getCell(6).value]).toEqual([3, 3, 0, 1, nov.totals.amount]);
     expect(sum.getCell(3).numFmt).toBe('#,##0');
     expect(rows.get('공급가액 (원)')!.getCell(2).value).toBe(nov.totals.amount);
     expect(rows.get('부가세 (원)')!.getCell(2).value).toBe(nov.totals.vat);
     expect(rows.get('합계 금액 (원)')!.getCell(2).value).toBe(nov.totals.total);
     expect(rows.get('합계 금액 (원)')!.getCell(2).numFmt).toBe('#,##0');
+  });
+
+  it.skipIf(openpyxlMissing)('sends a 정산서 that Excel reads as typed cells, with every column of the screen (read by openpyxl)', async () => {
+    const id = await contract({ name: '엑셀 계약', unitPrice: 12_345 });
+    await leads(2);
+    at('2026-11-23T01:00:00.000Z');
+    await leads(1);
+    const file = await t.admin.get(`${base()}/${id}/settlement.xlsx?month=2026-11`);
+    expect(file.statusCode, file.body).toBe(200);
+    const [sheet] = readWithOpenpyxl(file.rawPayload);
+    const cells = Object.entries(sheet!.cells);
+    const headRow = cells.find(([, c]) => c.value === '일자')![0].slice(1);
+    const head = ['A', 'B', 'C', 'D', 'E', 'F'].map((col) => sheet!.cells[`${col}${headRow}`]?.value);
+    // The screen's columns: 일자, 유효, 청구, 초과, 반품, 공급가.
+    expect(head).toEqual(['일자', '유효 DB', '정산 DB', '한도 초과', '반품 승인', '공급가 (원)']);
+    const first = Number(headRow) + 1;
+    expect(sheet!.cells[`A${first}`]).toEqual({ type: 'd', format: 'yyyy-mm-dd', value: '2026-11-21T00:00:00' });
+    expect(sheet!.cells[`B${first}`]).toEqual({ type: 'n', format: '#,##0', value: 2 });
+    expect(sheet!.cells[`F${first}`]).toEqual({ type: 'n', format: '#,##0', value: 24_690 });
+    expect(sheet!.cells[`F${first + 2}`]).toMatchObject({ type: 'n', value: 12_345 });
+    // Ten days (21–30 Nov) under the header: the filter spans them, not the sum below.
+    const last = first + 9;
+    expect(sheet!.cells[`A${last}`]).toMatchObject({ type: 'd', value: '2026-11-30T00:00:00' });
+    expect(sheet!.autoFilter).toBe(`A${headRow}:F${last}`);
+    expect(sheet!.cells[`A${last + 1}`]!.value).toBe('합계');
+    expect(sheet!.cells[`F${last + 1}`]).toEqual({ type: 'n', format: '#,##0', value: 3 * 12_345 });
+    expect(sheet!.freezePanes).toBe(`A${first}`);
   });
 
   it('equals the status for a contract within one month', async () => {

@@ -17,6 +17,7 @@ import { addDays, seoulDay, seoulDayStart } from '../../../contracts/kst.ts';
 import { CS_STATUSES } from '../../../contracts/leads.ts';
 import { PURGED_NAME } from '../../../contracts/lead-deletion.ts';
 import { forSide } from '../../../contracts/permissions.ts';
+import { uncoveredLandings } from '../../db/contract-coverage.ts';
 import {
   BACKLOG_DAYS, SHOP_DASHBOARD_AGENCY_FIGURES, SHOP_DASHBOARD_CAP_EVENTS, SHOP_DASHBOARD_DAYS, SHOP_DASHBOARD_FAILURES, byContractState, contractProgressOf, type DashboardCapEvent,
   type ShopDashboard,
@@ -44,8 +45,11 @@ export function shopDashboardService(db: Kysely<Database>, clock: Clock, links: 
   });
 
   async function contracts(shopId: number, now: Date): Promise<ShopDashboard['contracts']> {
-    const [figures, events] = await Promise.all([links.contractProgress([shopId]), repo.capEvents(shopId, SHOP_DASHBOARD_CAP_EVENTS)]);
+    const [figures, events, uncovered] = await Promise.all([
+      links.contractProgress([shopId]), repo.capEvents(shopId, SHOP_DASHBOARD_CAP_EVENTS), uncoveredLandings(db, [shopId], seoulDay(now)),
+    ]);
     return {
+      uncoveredLandings: uncovered.map(({ landingId, title, reasons }) => ({ landingId, title, reasons })),
       items: figures.map((f) => contractProgressOf(f, now)).sort(byContractState),
       capEvents: events.map((e): DashboardCapEvent => ({
         id: e.id, kind: e.kind, landingId: e.landing_id, landingTitle: e.landing_title, count: e.count, at: e.at, contractId: e.contract_id, contractName: e.contract_name,

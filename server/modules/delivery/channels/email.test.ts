@@ -102,7 +102,7 @@ function parseMail(raw: string) {
 // ---- inputs ----
 
 const lead = (extra: Partial<DeliveryLeadRow> = {}): DeliveryLeadRow => ({
-  id: 41, createdAt: '2026-11-25T05:30:00.000Z', name: '홍길동', phone: '01012345678', landingId: 3, landingCode: 'implant',
+  id: 41, createdAt: '2026-11-25T05:30:00.000Z', source: 'landing', name: '홍길동', phone: '01012345678', landingId: 3, landingCode: 'implant',
   landingTitle: '임플란트 상담 이벤트', mediumName: '네이버', answers: [{ label: '지역', value: '서울' }],
   utm: { source: 'naver', medium: 'cpc', campaign: null, content: null, term: null }, csStatus: '미처리', memo: null, ...extra,
 });

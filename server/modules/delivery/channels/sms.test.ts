@@ -51,7 +51,7 @@ beforeEach(() => {
 const ALIGO_OK = JSON.stringify({ result_code: '1', message: 'success', msg_id: '123456789', success_cnt: 2, error_cnt: 0, msg_type: 'SMS' });
 
 const lead = (extra: Partial<DeliveryLeadRow> = {}): DeliveryLeadRow => ({
-  id: 41, createdAt: '2026-11-25T05:30:00.000Z', name: '홍길동', phone: '01012345678', landingId: 3, landingCode: 'implant',
+  id: 41, createdAt: '2026-11-25T05:30:00.000Z', source: 'landing', name: '홍길동', phone: '01012345678', landingId: 3, landingCode: 'implant',
   landingTitle: '임플란트 상담', mediumName: '네이버', answers: [], utm: { source: null, medium: null, campaign: null, content: null, term: null },
   csStatus: '미처리', memo: null, ...extra,
 });

@@ -45,7 +45,7 @@ afterEach(async () => {
 });
 
 const lead = (id: number, extra: Partial<DeliveryLeadRow> = {}): DeliveryLeadRow => ({
-  id, createdAt: '2026-11-21T01:00:00.000Z', name: '홍길동', phone: '01012345678', landingId: 7, landingCode: 'implant', landingTitle: '임플란트 상담',
+  id, createdAt: '2026-11-21T01:00:00.000Z', source: 'landing', name: '홍길동', phone: '01012345678', landingId: 7, landingCode: 'implant', landingTitle: '임플란트 상담',
   mediumName: '네이버', answers: [{ label: '지역', value: '서울' }], utm: { source: 'naver', medium: 'cpc', campaign: 'nov', content: null, term: null },
   csStatus: '미처리', memo: null, ...extra,
 });
@@ -88,7 +88,7 @@ describe('webhook sender', () => {
     const body = JSON.parse(hit!.body) as WebhookBody;
     expect(body).toEqual({
       event: 'lead.created', shop: { code: 'smile', name: '미소치과' }, sentAt: NOW.toISOString(),
-      leads: [{ id: 101, receivedAt: '2026-11-21T01:00:00.000Z', name: '홍길동', phone: '01012345678', landing: { id: 7, code: 'implant', title: '임플란트 상담' }, answers: [{ label: '지역', value: '서울' }] }],
+      leads: [{ id: 101, receivedAt: '2026-11-21T01:00:00.000Z', source: 'landing', name: '홍길동', phone: '01012345678', landing: { id: 7, code: 'implant', title: '임플란트 상담' }, answers: [{ label: '지역', value: '서울' }] }],
     });
     const header = hit!.headers['x-leadroom-signature'] as string;
     expect(header).toMatch(new RegExp(`^t=${NOW.getTime() / 1000},v1=[0-9a-f]{64}$`));
