@@ -312,7 +312,7 @@ async function againstBase(engine: Engine, work: string, base: BaseTree) {
     for (let round = 1; round <= ROUNDS; round++) {
       const order = round % 2 ? sides : [...sides].reverse();
       for (const s of order) {
-        const get = await wrkGetRate(s.server.url + PATH, { connections: CONNECTIONS, seconds: GET_SECONDS, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+        const get = await wrkGetRate(s.server.url + PATH, { connections: CONNECTIONS, seconds: GET_SECONDS, headers: { 'accept-encoding': 'gzip, deflate, br' }, allowTimeouts: true });
         const prefix = `010${round}`;
         const before = await s.maxId();
         const intake = await wrkIntake(s.server.url, { connections: CONNECTIONS, seconds: INTAKE_SECONDS, token: s.token, prefix });

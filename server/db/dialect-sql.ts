@@ -93,11 +93,17 @@ export function concurrentWriters(db: Kysely<Database>): number {
 /**
  * `n` new ids of `table`'s serial id, ascending, for a multi-row insert that names its ids (so
  * rows of one statement can refer to each other, and each row's id is known exactly), in `trx`.
- * SQLite has no sequence to draw from: null, and rows are inserted one by one, each answering its id.
+ * PostgreSQL: drawn from the table's sequence. SQLite: the ids after the table's AUTOINCREMENT
+ * high-water mark (sqlite_sequence, never below any id ever given), free until `trx` commits —
+ * its write transactions begin immediate and run one at a time. Ids not used are not a loss.
  */
-export async function reserveIds(trx: Transaction<Database>, table: 'leads', n: number): Promise<number[] | null> {
-  if (dialectOf(trx) !== 'postgres') return null;
+export async function reserveIds(trx: Transaction<Database>, table: 'leads', n: number): Promise<number[]> {
   if (n <= 0) return [];
+  if (dialectOf(trx) !== 'postgres') {
+    const { rows } = await sql<{ seq: number | null }>`select (select seq from sqlite_sequence where name = ${table}) as seq`.execute(trx);
+    const last = Number(rows[0]?.seq ?? 0);
+    return Array.from({ length: n }, (_, i) => last + i + 1);
+  }
   const { rows } = await sql<{ id: number }>`select nextval(pg_get_serial_sequence(${table}, 'id')) as id from generate_series(1, ${n})`.execute(trx);
   return rows.map((r) => Number(r.id)).sort((a, b) => a - b);
 }

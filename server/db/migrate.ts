@@ -18,6 +18,8 @@ import * as landingImages from './migrations/2026-11-28-landing-images.ts';
 import * as operations from './migrations/2026-11-29-operations.ts';
 import * as sharedState from './migrations/2026-11-30-shared-state.ts';
 import * as agencySide from './migrations/2026-12-01-agency-side.ts';
+import * as leadFeedCounter from './migrations/2026-12-05-lead-feed-counter.ts';
+import * as leanLeadIndexes from './migrations/2026-12-05-lead-indexes.ts';
 
 /**
  * Migrations in name order (the order Kysely runs them in); file names are dated and frozen, and a
@@ -42,6 +44,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-29-operations': operations,
   '2026-11-30-shared-state': sharedState,
   '2026-12-01-agency-side': agencySide,
+  '2026-12-05-lead-feed-counter': leadFeedCounter,
+  '2026-12-05-lead-indexes': leanLeadIndexes,
 };
 
 /** Every migration's name, as MIGRATIONS lists them. */

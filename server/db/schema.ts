@@ -209,7 +209,10 @@ export interface LeadsTable {
   consent_note: ColumnType<string | null, string | null | undefined, string | null>;
   /** The import (lead_imports) the lead came from. */
   import_id: ColumnType<number | null, number | null | undefined, number | null>;
-  /** The pull feed's order, given after the lead committed (null until then). */
+  /**
+   * The pull feed's order: given in the transaction that writes the lead (lead_feed_counter), or
+   * after it committed for leads left waiting (an import's, a restored one); null until then.
+   */
   feed_seq: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
@@ -289,6 +292,12 @@ export interface OperatorSettingsTable {
 }
 
 /** Per shop: when 미처리 is overdue, and the automatic allocation rule with its round-robin cursor. */
+/** The pull feed's last number given (one row, id 1): a writer's update holds it until its commit. */
+export interface LeadFeedCounterTable {
+  id: number;
+  seq: number;
+}
+
 export interface LeadSettingsTable {
   shop_id: number;
   overdue_minutes: ColumnType<number, number | undefined, number>;
@@ -591,6 +600,7 @@ export interface Database {
   leads: LeadsTable;
   lead_events: LeadEventsTable;
   lead_settings: LeadSettingsTable;
+  lead_feed_counter: LeadFeedCounterTable;
   counselor_settings: CounselorSettingsTable;
   blocked_submissions: BlockedSubmissionsTable;
   visits: VisitsTable;

@@ -371,7 +371,8 @@ export function dataInsertionService(db: Kysely<Database>, clock: Clock, config:
         let batch: AcceptedLead[] = [];
         const flush = async () => {
           if (!batch.length) return;
-          const done = await insertAccepted(trx, batch, now);
+          // Numbered for the pull feed after the commit: the counter is not held for the whole import.
+          const done = await insertAccepted(trx, batch, now, { numberFeed: false });
           for (const d of done) {
             created.push({ id: d.leadId, assigneeId: d.assigneeId ?? null });
             if (d.duplicateOf) duplicates++;

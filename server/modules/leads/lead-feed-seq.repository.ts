@@ -1,19 +1,27 @@
-// The SQL of the pull feed's order (lead-feed-seq.ts): leads still without a feed number, the
-// highest number given, and numbering the next batch in id order in one statement.
+// The SQL of the pull feed's order (lead-feed-seq.ts): the counter of numbers given, leads still
+// without a number, and numbering the next batch of them in id order in one statement.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
 export function leadFeedSeqRepository(db: Kysely<Database>) {
   return {
-    /** Whether any lead waits for its number: one probe of leads_feed_pending_idx (feed_seq, id). */
-    async anyPending(): Promise<boolean> {
-      return !!(await db.selectFrom('leads').select('id').where('feed_seq', 'is', null).limit(1).executeTakeFirst());
+    /**
+     * Moves the counter on by `n` (0: only holds it) and answers the first of those numbers; on
+     * PostgreSQL the row stays locked until the transaction ends.
+     */
+    async take(n: number): Promise<number> {
+      const row = await db
+        .updateTable('lead_feed_counter')
+        .set((eb) => ({ seq: eb('seq', '+', n) }))
+        .where('id', '=', 1)
+        .returning('seq')
+        .executeTakeFirstOrThrow();
+      return Number(row.seq) - n + 1;
     },
 
-    /** The highest number given so far (0 before the first): the end of the same index. */
-    async maxSeq(): Promise<number> {
-      const row = await db.selectFrom('leads').select((eb) => eb.fn.max('feed_seq').as('m')).executeTakeFirst();
-      return Number(row?.m ?? 0);
+    /** Whether any lead waits for its number: one probe of leads_feed_waiting_idx (partial: feed_seq is null). */
+    async anyPending(): Promise<boolean> {
+      return !!(await db.selectFrom('leads').select('id').where('feed_seq', 'is', null).limit(1).executeTakeFirst());
     },
 
     /**

@@ -16,7 +16,7 @@ export type NewLead = Omit<Insertable<LeadsTable>, 'duplicate_of' | 'created_at'
 const LEAD_COLUMNS = [
   'shop_id', 'landing_id', 'source', 'name', 'phone', 'answers', 'privacy_consent', 'marketing_consent', 'sensitive_consent', 'privacy_policy_id',
   'utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term', 'media_type_id', 'referrer', 'ip', 'user_agent',
-  'cs_status', 'duplicate_of', 'created_at', 'updated_at', 'phone_last4', 'memo', 'consent_basis', 'consent_note', 'import_id',
+  'cs_status', 'duplicate_of', 'created_at', 'updated_at', 'phone_last4', 'memo', 'consent_basis', 'consent_note', 'import_id', 'feed_seq',
 ] as const satisfies ReadonlyArray<keyof LeadsTable>;
 export type LeadValues = { [K in (typeof LEAD_COLUMNS)[number]]: unknown };
 const LEAD_COLUMNS_WITH_ID = ['id', ...LEAD_COLUMNS] as const;
@@ -24,14 +24,13 @@ const LEAD_COLUMNS_WITH_ID = ['id', ...LEAD_COLUMNS] as const;
 const EVENT_COLUMNS = ['lead_id', 'shop_id', 'account_id', 'action', 'before', 'after', 'ip', 'at'] as const;
 export type EventValues = { [K in (typeof EVENT_COLUMNS)[number]]: unknown };
 
-/** Rows one multi-row statement writes at most (leads: 29 values a row; well inside both engines' parameter limits). */
+/** Rows one multi-row statement writes at most (leads: 30 values a row; well inside both engines' parameter limits). */
 const ROWS_PER_STATEMENT = 100;
 
 /** The columns of a duplicate probe's rows, in order. */
 const PROBE_COLUMNS = [['shop_id', 'integer'], ['phone', 'text'], ['since', 'text']] as const;
 
 interface Statements {
-  insertLead: string;
   /** The earliest live lead of each probe row: one statement for a whole batch. */
   earliestLeads: string;
   probeParams: (rows: ReadonlyArray<readonly unknown[]>) => unknown[];
@@ -48,7 +47,6 @@ function statements(db: Kysely<Database>): Statements {
   if (!s) {
     const probe = rowsParameter(db, 'p', PROBE_COLUMNS);
     s = {
-      insertLead: db.insertInto('leads').values(Object.fromEntries(LEAD_COLUMNS.map((c) => [c, null])) as never).returning('id').compile().sql,
       // Per probe row, the earliest live lead of its shop and phone since its instant (rows
       // without one are left out). A join on shop and phone, so each row is one probe of
       // leads_shop_phone_idx (shop_id, phone, created_at) whatever the table's statistics: the
@@ -90,8 +88,6 @@ export interface LeadProbe {
 export interface LeadRows {
   /** For each probe, in order, the earliest live lead (or null): one statement, one index probe (shop_id, phone, created_at) per row. */
   earliest(probes: readonly LeadProbe[]): Promise<Array<number | null>>;
-  /** Writes one lead; answers its new id. */
-  insert(values: LeadValues): Promise<number>;
   /** Writes leads whose ids were reserved (reserveIds), in order, a hundred a statement. */
   insertWithIds(values: ReadonlyArray<LeadValues & { id: number }>): Promise<void>;
   /** Writes events in order, a hundred a statement. */
@@ -117,10 +113,6 @@ export function withLeadRows<T>(trx: Transaction<Database>, fn: (rows: LeadRows)
         const out: Array<number | null> = new Array(probes.length).fill(null);
         for (const r of rows) out[Number(r.ord) - 1] = r.id === null ? null : Number(r.id);
         return out;
-      },
-      async insert(values) {
-        const { rows } = await run<{ id: number }>(st.insertLead, LEAD_COLUMNS.map((c) => values[c] ?? null));
-        return Number(rows[0]!.id);
       },
       insertWithIds: (values) =>
         chunked(values, (n) => multiRow(trx, st.insertLeadsWithIds, 'leads', LEAD_COLUMNS_WITH_ID, n), (v) => LEAD_COLUMNS_WITH_ID.map((c) => v[c] ?? null)),

@@ -13,6 +13,7 @@ import { auditBy, type Actor } from '../audit/audit.service.ts';
 import { autoAllocate } from './allocation.ts';
 import { closeAtCaps, lockRunningContracts, withCapsSettled } from './contract-caps.ts';
 import { writeDeliveryJobs } from './delivery-outbox.ts';
+import { numberInTransaction } from './lead-feed-seq.ts';
 import { addDays, periodInstants, seoulDay } from '../../../contracts/kst.ts';
 import { formatPhone, maskPhone } from '../../../contracts/rules.ts';
 import {
@@ -23,7 +24,7 @@ import {
 export type { NewLead };
 // Contract caps (contract-caps.ts): intake's gate, the review after a contract changed, the reopening at midnight.
 export { contractCapGate, reopenDue, reviewContractCaps, type CapChanges, type CapGate } from './contract-caps.ts';
-// The pull feed's order (lead-feed-seq.ts): committed leads numbered by one serial step.
+// The pull feed's order (lead-feed-seq.ts): numbered as written, or by one serial step after the commit.
 export { assignFeedSeq } from './lead-feed-seq.ts';
 // The delivery outbox (delivery-outbox.ts): the manual send enqueues chosen leads for a channel.
 export { enqueueDeliveries, nextDigestAt, type DeliveryRequest } from './delivery-outbox.ts';
@@ -56,6 +57,12 @@ export interface InsertOptions<T extends AcceptedLead> {
    * whether it is stored (intake's contract caps); a refused item is not written at all.
    */
   admit?: (item: T, duplicateOf: number | null) => boolean;
+  /**
+   * Whether the leads get their pull-feed numbers in this transaction (default). An import's
+   * transaction, which lasts minutes, says false: its leads are numbered once it committed
+   * (assignFeedSeq), so intake meanwhile is not held behind the feed's counter.
+   */
+  numberFeed?: boolean;
 }
 
 /**
@@ -113,10 +120,10 @@ export async function insertAccepted<T extends AcceptedLead>(trx: Transaction<Da
   // Another process may be committing the same phone for the same shop right now: a lock per
   // shop and phone, held to the commit, makes the later one wait and then see the earlier one.
   await lockPhones(trx, items);
-  // PostgreSQL: the ids are drawn first (ascending, taken in the batch's order), so the leads go
-  // in multi-row statements; SQLite: null, and each insert answers its id.
+  // The ids are drawn first (ascending, taken in the batch's order), so the leads go in
+  // multi-row statements and a later lead of the batch can name an earlier one as its original.
   const ids = await reserveIds(trx, 'leads', items.length);
-  const created = await withLeadRows(trx, async (rows) => {
+  const { out, values } = await withLeadRows(trx, async (rows) => {
     // The earliest live lead per window, shop and phone: one probe for all distinct triples.
     const key = (days: number, i: AcceptedLead) => `${days}|${i.lead.shop_id}|${i.lead.phone}`;
     const probes = new Map<string, LeadProbe>();
@@ -137,21 +144,24 @@ export async function insertAccepted<T extends AcceptedLead>(trx: Transaction<Da
     for (const i of items) {
       const duplicateOf = i.duplicateWindowDays > 0 ? (earlier.get(key(i.duplicateWindowDays, i)) ?? null) : null;
       if (o.admit && !o.admit(i, duplicateOf)) continue;
-      const row = {
-        ...i.lead, cs_status: duplicateOf ? '중복' : (i.lead.cs_status ?? '미처리'), duplicate_of: duplicateOf, created_at: i.receivedAt ?? nowIso, updated_at: nowIso,
-        phone_last4: i.lead.phone.slice(-4),
-      } as LeadValues;
-      let leadId: number;
-      if (ids) {
-        leadId = ids[values.length]!;
-        values.push({ ...row, id: leadId });
-      } else {
-        leadId = await rows.insert(row);
-      }
+      const leadId = ids[values.length]!;
+      values.push({
+        ...i.lead, id: leadId, cs_status: duplicateOf ? '중복' : (i.lead.cs_status ?? '미처리'), duplicate_of: duplicateOf, created_at: i.receivedAt ?? nowIso,
+        updated_at: nowIso, phone_last4: i.lead.phone.slice(-4), feed_seq: null,
+      } as LeadValues & { id: number });
       // Leads of this batch are taken in order, so a later one duplicates an earlier one.
       for (const days of windows) if (!earlier.has(key(days, i))) earlier.set(key(days, i), leadId);
       out.push({ leadId, duplicateOf, item: i });
     }
+    return { out, values };
+  });
+  // The pull feed's numbers, as they are written (not by an update after the commit, which
+  // would write every lead again): the counter is held from here to the commit on PostgreSQL.
+  if (o.numberFeed !== false && values.length) {
+    const first = await numberInTransaction(trx, values.length);
+    values.forEach((v, k) => (v.feed_seq = first + k));
+  }
+  await withLeadRows(trx, async (rows) => {
     await rows.insertWithIds(values);
     await rows.insertEvents(
       out.map((c) => {
@@ -165,9 +175,8 @@ export async function insertAccepted<T extends AcceptedLead>(trx: Transaction<Da
         };
       }),
     );
-    return out;
   });
-  const written: Array<AcceptedLead & CreatedLead> = created.map(({ item, ...c }) => ({ ...item, ...c }));
+  const written: Array<AcceptedLead & CreatedLead> = out.map(({ item, ...c }) => ({ ...item, ...c }));
   for (const step of SAME_TRANSACTION_STEPS) await step(trx, written, now);
   return written.map((w) => ({
     leadId: w.leadId, duplicateOf: w.duplicateOf, assigneeId: w.assigneeId ?? null, ...(w.closedLandingIds ? { closedLandingIds: w.closedLandingIds } : {}),

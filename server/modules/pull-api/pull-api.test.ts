@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { landingTestApp, leadBody, openLanding, submit, type LandingTestApp } from '../../test-landings.ts';
 import { commitBatch, type PendingLead } from '../intake/intake-batch.ts';
-import { assignFeedSeq } from '../leads/leads.service.ts';
+import { assignFeedSeq, insertAccepted } from '../leads/leads.service.ts';
 import { decodeCursor, encodeCursor, INVALID_CURSOR_MESSAGE, PULL_RATE_LIMIT, pulledLead } from '../../../contracts/pull-api.ts';
 
 interface Page {
@@ -203,16 +203,19 @@ describe('the pull API', () => {
     expect((await get(b.key)).statusCode).toBe(200);
   });
 
-  it('numbers committed leads once, in id order, and leaves nothing to number after', async () => {
+  it('numbers leads as they are written, and leads left waiting (an import’s) once after their commit, in id order', async () => {
     for (let n = 1; n <= 3; n++) await visitor(n);
-    expect(await assignFeedSeq(t.app.db)).toBe(3);
     expect(await assignFeedSeq(t.app.db)).toBe(0);
-    await commitBatch(t.app.db, [pending(otherShopId, phoneOf(90)), pending(t.shopId, phoneOf(91))], t.clock.now());
-    // Batches of two: two full ones then an empty one.
+    // An import's leads wait for their numbers until its long transaction has committed …
+    await t.app.db.transaction().execute((trx) =>
+      insertAccepted(trx, [pending(otherShopId, phoneOf(90)), pending(t.shopId, phoneOf(91)), pending(t.shopId, phoneOf(92))], t.clock.now(), { numberFeed: false }));
+    // … while intake goes on taking the next numbers at once.
     await visitor(4);
+    // Batches of two: a full one, then the rest.
     expect(await assignFeedSeq(t.app.db, 2)).toBe(3);
+    expect(await assignFeedSeq(t.app.db)).toBe(0);
     const rows = await t.app.db.selectFrom('leads').select(['id', 'feed_seq']).orderBy('id').execute();
-    expect(rows.map((r) => r.feed_seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(rows.map((r) => r.feed_seq)).toEqual([1, 2, 3, 5, 6, 7, 4]);
   });
 });
 
