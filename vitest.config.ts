@@ -13,11 +13,13 @@ export default defineConfig({
           name: 'sqlite',
           include: ['server/**/*.test.ts', 'contracts/**/*.test.ts', 'admin-spa/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
           env: { LR_TEST_DIALECT: 'sqlite', NODE_ENV: 'test' },
-          testTimeout: 20_000,
+          // A test app with demo data takes seconds on a busy machine (load 15–25 on 2 cores: 10 s and more).
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
       ...(pg
-        ? [{ test: { name: 'postgres', include: server, env: { LR_TEST_DIALECT: 'postgres', NODE_ENV: 'test' }, testTimeout: 30_000 } }]
+        ? [{ test: { name: 'postgres', include: server, env: { LR_TEST_DIALECT: 'postgres', NODE_ENV: 'test' }, testTimeout: 60_000, hookTimeout: 60_000 } }]
         : []),
     ],
   },

@@ -10,7 +10,9 @@ export default defineConfig({
     teardownTimeout: HOOK_MS,
     // An expect.poll without its own timeout waits as long as the rest (vitest's default: 1 s).
     expect: { poll: { timeout: WAIT_MS, interval: 100 } },
-    fileParallelism: false,
+    // Each file starts its own product (its own port and data directory) and browser: two at once.
+    fileParallelism: true,
+    maxWorkers: 2,
     env: { NODE_ENV: 'test' },
   },
 });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { MIN_FILL_MS } from '../contracts/intake.ts';
-import { SCREEN_MS, WAIT_MS } from './waits.ts';
+import { HOOK_MS, SCREEN_MS, WAIT_MS } from './waits.ts';
 
 export { HOOK_MS, SCREEN_MS, TEST_MS, WAIT_MS } from './waits.ts';
 /** The options of an expect.poll or a waitFor: a state the UI reaches. */
@@ -65,19 +65,28 @@ export async function startProduct(extra: Record<string, string> | ((port: numbe
   child.stdout!.on('data', (b) => (out += b));
   child.stderr!.on('data', (b) => (out += b));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + WAIT_MS * 2;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server did not start: ${out}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
   const exited = new Promise((r) => child.once('exit', r));
+  // Migrating and seeding the demo data: a minute or more on a busy machine.
+  const deadline = Date.now() + HOOK_MS - 30_000;
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
+      try {
+        const res = await fetch(`${url}/api/health`);
+        if (res.ok) break;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`server did not start: ${out}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } catch (err) {
+    // Not left running (and seeding) behind a failed start.
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
   return {
     url,
     dataDir,

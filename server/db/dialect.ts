@@ -11,6 +11,8 @@ export interface DbHandle {
   dialect: DialectName;
   /** The SQLite database file (absolute), when the database is one; other connections (a writer thread) open it too. */
   sqliteFile?: string;
+  /** SQLite: the whole database as bytes (a template a test copies rather than migrating again). */
+  serialize?(): Buffer;
   /** PostgreSQL: where to open a listening connection (notify.ts), and the schema that names its channels. */
   pg?: { url: string; schema: string };
   close(): Promise<void>;
@@ -30,6 +32,8 @@ export interface DbOptions {
   stallMs?: number;
   /** PostgreSQL: a pooled connection was lost (the server restarted, the network cut it); the pool opens a new one. */
   onConnectionLost?: (err: Error) => void;
+  /** SQLite ':memory:': start as a copy of this database (bytes from a handle's serialize()). */
+  image?: Buffer;
 }
 
 /** PostgreSQL: how long a query waits for a connection by default (a normal connect takes milliseconds). */
@@ -58,7 +62,7 @@ export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
   }
   const Sqlite = (await import('better-sqlite3')).default;
   if (opts.url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(opts.url)), { recursive: true });
-  const sqlite = new Sqlite(opts.url);
+  const sqlite = opts.image && opts.url === ':memory:' ? new Sqlite(opts.image) : new Sqlite(opts.url);
   sqlite.pragma('journal_mode = WAL');
   // FULL: a commit is on disk (not just in the OS cache) before we answer; intake's group
   // commit makes that one fsync per batch of leads.
@@ -85,6 +89,8 @@ export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
     close: () => sqlite.close(),
   };
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return { db, dialect: 'sqlite', ...(opts.url !== ':memory:' ? { sqliteFile: path.resolve(opts.url) } : {}), close: () => db.destroy() };
+  return {
+    db, dialect: 'sqlite', ...(opts.url !== ':memory:' ? { sqliteFile: path.resolve(opts.url) } : {}), serialize: () => sqlite.serialize(), close: () => db.destroy(),
+  };
 }
 
