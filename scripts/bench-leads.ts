@@ -271,6 +271,9 @@ async function measure(engine: Engine) {
     config: { dataDir, seedDemo: false, logLevel: 'silent', intakeRateLimit: 0, loginRateLimit: 1000, distDir: '/nonexistent', workerEnabled: false },
     database: handle,
   });
+  // A step that runs minutes without HTTP (the export's own server, an in-process figure) must not find the
+  // connections it kept alive closed under it: the server's 72 s keep-alive would race the next request's reuse.
+  app.server.keepAliveTimeout = 30 * 60_000;
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   try {
     const s = await login(base, BULK_OWNER, BULK_PASSWORD);
