@@ -21,17 +21,11 @@ import { actionsColumn, RowButton } from '@/components/crud.tsx';
 import { ReasonModal } from '@/components/reason-modal.tsx';
 import { TRIGGER_COLORS } from './log-tab.tsx';
 import { DELETION_VIEWS } from './deletion-views.ts';
+import { destroyCountdown } from './countdown.ts';
 
 const DAY = 'YYYY-MM-DD';
-const DAY_MS = 86_400_000;
 
 type Pending = { action: 'restore' | 'purge'; ids: number[] } | null;
-
-/** "D-3", "오늘", or how late the purge is (it runs every ten minutes; a stopped worker shows here). */
-function countdown(at: string, now: number): string {
-  const days = Math.ceil((Date.parse(at) - now) / DAY_MS);
-  return days > 1 ? `D-${days - 1}` : days === 1 ? '오늘' : '파기 대기';
-}
 
 export function DeletedTab() {
   const shop = useCurrentShop();
@@ -78,7 +72,7 @@ export function DeletedTab() {
           <Tooltip title={r.destroyTrigger === 'grace' ? '삭제 후 유예 기간이 끝나는 때' : '개인정보 처리방침의 보유 기간이 끝나는 때 (유예 기간보다 먼저)'}>
             <Tag color={TRIGGER_COLORS[r.destroyTrigger]}>{DESTRUCTION_TRIGGER_LABELS[r.destroyTrigger]}</Tag>
           </Tooltip>
-          <Typography.Text type="secondary">{countdown(r.destroyAt, now)}</Typography.Text>
+          <Typography.Text type="secondary">{destroyCountdown(r.destroyAt, now)}</Typography.Text>
         </Space>
       ),
     },
