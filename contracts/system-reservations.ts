@@ -18,10 +18,12 @@ export const RESERVATION_KIND_LABELS: Record<ReservationKind, string> = {
 export const lastsAWhile = (kind: ReservationKind) => kind === 'maintenance' || kind === 'announcement';
 export const isLandingKind = (kind: ReservationKind) => kind === 'landing-open' || kind === 'landing-close';
 
-export const RESERVATION_STATUSES = ['scheduled', 'running', 'done', 'cancelled', 'failed'] as const;
+// ended: a window or an announcement someone ended while it was under way (조기 종료) — it did run,
+// unlike one cancelled before its start.
+export const RESERVATION_STATUSES = ['scheduled', 'running', 'done', 'ended', 'cancelled', 'failed'] as const;
 export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
 export const RESERVATION_STATUS_LABELS: Record<ReservationStatus, string> = {
-  scheduled: '예약됨', running: '진행 중', done: '완료', cancelled: '취소', failed: '실패',
+  scheduled: '예약됨', running: '진행 중', done: '완료', ended: '조기 종료', cancelled: '취소', failed: '실패',
 };
 
 /** A start may lie this far in the past when saved (the form took a while to fill in). */

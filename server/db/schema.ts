@@ -549,7 +549,7 @@ export interface ApiKeysTable {
 }
 
 export type ReservationKind = 'maintenance' | 'landing-open' | 'landing-close' | 'announcement';
-export type ReservationStatus = 'scheduled' | 'running' | 'done' | 'cancelled' | 'failed';
+export type ReservationStatus = 'scheduled' | 'running' | 'done' | 'ended' | 'cancelled' | 'failed';
 
 export interface SystemReservationsTable {
   id: Id;

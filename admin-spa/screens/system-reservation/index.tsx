@@ -23,7 +23,7 @@ import { seoulRange, seoulText } from './seoul-time.ts';
 const api = systemReservationsApi;
 
 const KIND_COLORS: Record<ReservationKind, string> = { maintenance: 'volcano', 'landing-open': 'green', 'landing-close': 'orange', announcement: 'blue' };
-const STATUS_COLORS: Record<ReservationStatus, string> = { scheduled: 'blue', running: 'processing', done: 'success', cancelled: 'default', failed: 'error' };
+const STATUS_COLORS: Record<ReservationStatus, string> = { scheduled: 'blue', running: 'processing', done: 'success', ended: 'warning', cancelled: 'default', failed: 'error' };
 
 const nowrap = { whiteSpace: 'nowrap' } as const;
 

@@ -26,7 +26,7 @@ const NOT_FOUND = '예약을 찾을 수 없습니다.';
 const TARGET = 'system-reservation';
 /** "완료된 예약은 수정할 수 없습니다." */
 const RESERVATION_STATUS_WORD: Partial<Record<ReservationStatus, string>> = {
-  running: '진행 중인', done: '완료된', cancelled: '취소된', failed: '실패한',
+  running: '진행 중인', done: '완료된', ended: '조기 종료된', cancelled: '취소된', failed: '실패한',
 };
 
 export interface ReservationDeps {
@@ -200,9 +200,13 @@ export function systemReservationsService(db: Kysely<Database>, clock: Clock, de
       const now = at.toISOString();
       const from: ReservationStatus[] = lastsAWhile(current.kind) ? ['scheduled', 'running'] : ['scheduled'];
       const cancelled = await inTransaction(db, async (trx) => {
-        const changes = { status: 'cancelled' as const, cancelled_at: now, updated_at: now, result: `취소 사유: ${reason}`, ...(current.status === 'running' ? { finished_at: now } : {}) };
+        // Under way, it ran: it is ended early (조기 종료), not cancelled — the record says what happened.
+        const early = current.status === 'running';
+        const changes = early
+          ? { status: 'ended' as const, finished_at: now, updated_at: now, result: `조기 종료 사유: ${reason}` }
+          : { status: 'cancelled' as const, cancelled_at: now, updated_at: now, result: `취소 사유: ${reason}` };
         if (!(await systemReservationsRepository(trx).transition(id, from, changes))) return false;
-        await auditBy(trx, actor, { action: `${TARGET}.cancel`, target: TARGET, targetId: id, detail: { kind: current.kind, title: current.title, reason, was: current.status } }, at);
+        await auditBy(trx, actor, { action: `${TARGET}.${early ? 'end-early' : 'cancel'}`, target: TARGET, targetId: id, detail: { kind: current.kind, title: current.title, reason, was: current.status } }, at);
         return true;
       });
       if (!cancelled) throw conflict('방금 실행되어 취소할 수 없습니다.');

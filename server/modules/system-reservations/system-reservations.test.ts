@@ -265,7 +265,10 @@ describe('a maintenance window', () => {
     expect((await marketer.get(`/api/shops/${t.shopId}/leads`)).statusCode).toBe(503);
     expect(await job().run()).toMatchObject([{ id: window.id, status: 'running' }]);
     const cancelled = await t.admin.post(`${BASE}/${window.id}/cancel`, { reason: '작업이 일찍 끝났습니다.' });
-    expect(cancelled.json()).toMatchObject({ status: 'cancelled', finishedAt: t.clock.current.toISOString() });
+    // It ran: recorded as ended early (조기 종료), not as cancelled.
+    expect(cancelled.json()).toMatchObject({ status: 'ended', result: '조기 종료 사유: 작업이 일찍 끝났습니다.', finishedAt: t.clock.current.toISOString(), cancelledAt: null });
+    expect((await auditOf('system-reservation.end-early')).length).toBe(1);
+    expect(await auditOf('system-reservation.cancel')).toEqual([]);
     expect((await marketer.get(`/api/shops/${t.shopId}/leads`)).statusCode).toBe(200);
     expect(await job().run()).toEqual([]);
   });
