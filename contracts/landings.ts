@@ -299,6 +299,7 @@ export interface LandingView {
 export interface PrivacyPageView {
   shop: LandingView['shop'];
   /** The landing's form fields: what its privacy page lists as collected. */
+  /** `title`: the page's public title (its headline), never the landing's internal name. */
   landing: { code: string; title: string; formFields: FormField[] };
   /** Null when the shop has not published a policy yet. */
   policy: PrivacyPolicyView | null;

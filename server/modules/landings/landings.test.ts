@@ -262,6 +262,9 @@ describe('public landing pages', () => {
     expect(res.statusCode).toBe(200);
     const text = res.body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
     expect(text).toContain('(주)테스트애드는 「개인정보 보호법」에 따라');
+    // The page's public title (its headline), never the staff's internal name for the landing.
+    expect(text).toContain('개인정보 처리방침 임플란트 무료 상담 신청');
+    expect(text).not.toContain('임플란트 상담 이벤트');
     expect(text).toContain('1. 개인정보를 수집하는 자 상호 (주)테스트애드 대표자 정대행 사업자등록번호 214-88-12345');
     expect(text).toContain('3. 수집 항목 이름, 연락처, 지역, 통화 가능 시간');
     expect(text).toContain('제공받는 자 제공 목적 제공 항목 보유·이용 기간 미소치과의원 상담 신청 접수 및 안내 이름, 연락처, 지역, 통화 가능 시간 제공일로부터 180일');

@@ -122,7 +122,8 @@ export function landingViews(db: Kysely<Database>, o: ViewOptions = { freeScript
       const { row, policy, operator } = found;
       return {
         shop: shopOfRow(row),
-        landing: { code: row.landing_code, title: row.title, formFields: formFieldsSchema.parse(JSON.parse(row.form_fields)) },
+        // The visitor knows the page by its headline; `title` is the staff's internal name for it.
+        landing: { code: row.landing_code, title: landingContent.parse(JSON.parse(row.content)).headline, formFields: formFieldsSchema.parse(JSON.parse(row.form_fields)) },
         policy: policyView(policy),
         operator,
       };
