@@ -125,14 +125,16 @@ export async function login(page: Page, loginId = 'admin', password = ADMIN_PASS
  * sliding in, a tab's ink bar, a message fading in). What a screenshot or axe's colours need.
  */
 export async function still(page: Page, what = 'animations'): Promise<void> {
-  await expect
-    .poll(
-      () => page.evaluate(() =>
-        document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity).length +
-        document.querySelectorAll('[class*="-appear-active"], [class*="-enter-active"], [class*="-leave-active"]').length),
-      { message: what, timeout: WAIT_MS },
-    )
-    .toBe(0);
+  // A plain loop, not vitest's expect.poll: `npm run screenshots` uses this outside a test run.
+  const until = Date.now() + WAIT_MS;
+  for (;;) {
+    const moving = await page.evaluate(() =>
+      document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity).length +
+      document.querySelectorAll('[class*="-appear-active"], [class*="-enter-active"], [class*="-leave-active"]').length);
+    if (moving === 0) return;
+    if (Date.now() > until) throw new Error(`${what}: still moving after ${WAIT_MS} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /**
