@@ -128,11 +128,22 @@ export async function still(page: Page, what = 'animations'): Promise<void> {
   // A plain loop, not vitest's expect.poll: `npm run screenshots` uses this outside a test run.
   const until = Date.now() + WAIT_MS;
   for (;;) {
-    const moving = await page.evaluate(() =>
-      document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity).length +
-      document.querySelectorAll('[class*="-appear-active"], [class*="-enter-active"], [class*="-leave-active"]').length);
+    // Only what can be seen moves: antd leaves a motion class on a button's loading icon inside a modal
+    // that closed (display: none), where its transition never ends.
+    const moving = await page.evaluate(() => {
+      const seen = (e: Element | null | undefined) => !e || !('checkVisibility' in e) || e.checkVisibility();
+      return document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity
+        && seen((a.effect as KeyframeEffect | null)?.target)).length +
+        [...document.querySelectorAll('[class*="-appear-active"], [class*="-enter-active"], [class*="-leave-active"]')].filter((e) => seen(e)).length;
+    });
     if (moving === 0) return;
-    if (Date.now() > until) throw new Error(`${what}: still moving after ${WAIT_MS} ms`);
+    if (Date.now() > until) {
+      const which = await page.evaluate(() => [
+        ...document.getAnimations().filter((a) => a.playState === 'running').map((a) => `${(a as CSSAnimation).animationName ?? 'animation'} on ${((a.effect as KeyframeEffect | null)?.target as Element | null)?.className ?? '?'}`),
+        ...[...document.querySelectorAll('[class*="-appear-active"], [class*="-enter-active"], [class*="-leave-active"]')].map((e) => e.className),
+      ].join('; '));
+      throw new Error(`${what}: still moving after ${WAIT_MS} ms (${which})`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
 }
