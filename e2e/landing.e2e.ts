@@ -194,6 +194,11 @@ describe('landing pages', () => {
     await drawer.getByRole('button', { name: '게시', exact: true }).click();
     await page.locator('.ant-popconfirm').getByRole('button', { name: '게시' }).click();
     await toast(page, '랜딩을 게시했습니다.');
+    // No contract lists this new landing: publishing says its leads bill nothing, and why.
+    const gap = page.getByTestId('contract-gap');
+    await expect.poll(() => gap.isVisible(), WAIT).toBe(true);
+    await page.locator('.ant-modal-confirm').getByRole('button', { name: '확인' }).click();
+    await expect.poll(() => gap.isVisible(), WAIT).toBe(false);
     await expect.poll(() => drawer.locator('.ant-drawer-title .ant-tag').innerText(), WAIT).toBe('게시 중');
     await drawer.locator('.ant-drawer-body').getByRole('button', { name: '닫기', exact: true }).click();
 
