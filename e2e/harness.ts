@@ -134,7 +134,9 @@ export async function still(page: Page, what = 'animations'): Promise<void> {
       const seen = (e: Element | null | undefined) => !e || !('checkVisibility' in e) || e.checkVisibility();
       return document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity
         && seen((a.effect as KeyframeEffect | null)?.target)).length +
-        [...document.querySelectorAll('[class*="-appear-active"], [class*="-enter-active"], [class*="-leave-active"]')].filter((e) => seen(e)).length;
+        [...document.querySelectorAll('[class*="-appear-active"], [class*="-enter-active"], [class*="-leave-active"]')]
+          // A button's loading icon folding away can stay "leaving" while the spinner turns: not the page moving.
+          .filter((e) => seen(e) && !e.classList.contains('ant-btn-loading-icon')).length;
     });
     if (moving === 0) return;
     if (Date.now() > until) {
