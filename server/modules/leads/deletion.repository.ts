@@ -127,6 +127,16 @@ export function deletionRepository(db: Kysely<Database>) {
     graceDays: async (shopId: number) =>
       (await db.selectFrom('lead_settings').select(['purge_grace_days', 'updated_at']).where('shop_id', '=', shopId).executeTakeFirst()) ?? null,
 
+    /**
+     * When the grace period itself last changed: its own audit event. The lead_settings row it lives in
+     * is shared with other lead settings (the overdue threshold, allocation), whose changes touch its
+     * updated_at too.
+     */
+    graceChangedAt: async (shopId: number) =>
+      (await db.selectFrom('audit_events').select((eb) => eb.fn.max('at').as('at'))
+        .where('action', '=', 'purge-settings-update').where('target', '=', 'shop').where('target_id', '=', String(shopId))
+        .executeTakeFirst())?.at ?? null,
+
     /** Every shop with its grace period (null: the default). */
     shopGraceDays: () =>
       db.selectFrom('shops as s').leftJoin('lead_settings as ls', 'ls.shop_id', 's.id').select(['s.id', 'ls.purge_grace_days']).orderBy('s.id').execute(),

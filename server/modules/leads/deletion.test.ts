@@ -366,6 +366,15 @@ describe('the automatic purge', () => {
   });
 });
 
+describe('the grace period setting', () => {
+  it("shows when the grace period itself last changed, not when another setting of its row did", async () => {
+    const changed = (await t.admin.put(`${shop()}/purge-settings`, { graceDays: 14 })).json().updatedAt;
+    t.clock.advanceMinutes(20);
+    expect((await t.admin.put(`${shop()}/lead-settings`, { overdueMinutes: 45 })).statusCode).toBe(200);
+    expect((await t.admin.get(`${shop()}/purge-settings`)).json()).toEqual({ graceDays: 14, updatedAt: changed });
+  });
+});
+
 describe('who may delete, restore and destroy', () => {
   it('says what is missing, in Korean, on every form', async () => {
     expect((await restore(t.admin, {})).json().error.fields).toMatchObject({ ids: '복구할 DB를 선택하세요.', reason: '복구 사유를 입력하세요.' });

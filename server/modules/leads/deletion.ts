@@ -283,8 +283,8 @@ export function deletionService(db: Kysely<Database>, clock: Clock, announce: An
     },
 
     async settings(shopId: number): Promise<PurgeSettings> {
-      const row = await repo.graceDays(shopId);
-      return { graceDays: row?.purge_grace_days ?? DEFAULT_GRACE_DAYS, updatedAt: row?.updated_at ?? null };
+      const [row, changedAt] = await Promise.all([repo.graceDays(shopId), repo.graceChangedAt(shopId)]);
+      return { graceDays: row?.purge_grace_days ?? DEFAULT_GRACE_DAYS, updatedAt: changedAt };
     },
 
     async updateSettings(shopId: number, input: PurgeSettingsInput, actor: Actor): Promise<PurgeSettings> {
