@@ -64,6 +64,23 @@ export const intakeFields = z.object({
 });
 export type AnswerValue = string | string[];
 
+/**
+ * The consents a lead records, as its landing asked them: marketing only where the form shows its
+ * box (a crafted post cannot add it), sensitive exactly when a sensitive field was answered (which
+ * intake accepts only with that consent). Intake and the demo data both go through it.
+ */
+export function leadConsents(
+  landing: { formFields: ReadonlyArray<{ key: string; sensitive?: boolean }>; asksMarketing: boolean },
+  answers: Record<string, unknown>,
+  marketingConsent: boolean,
+): { gaveSensitive: boolean; marketing_consent: 0 | 1; sensitive_consent: 0 | 1 } {
+  const gaveSensitive = landing.formFields.some((f) => f.sensitive && answers[f.key] !== undefined);
+  return { gaveSensitive, marketing_consent: landing.asksMarketing && marketingConsent ? 1 : 0, sensitive_consent: gaveSensitive ? 1 : 0 };
+}
+
+/** Whether a landing's form shows the marketing consent box: it has a text for it. */
+export const asksMarketing = (marketingConsentText: string | null | undefined) => !!marketingConsentText?.trim();
+
 /** Validates a landing's extra fields; unknown keys are ignored. */
 export function validateAnswers(
   fields: readonly FormField[],

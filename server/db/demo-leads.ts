@@ -7,6 +7,7 @@ import type { Insertable, Kysely } from 'kysely';
 import type { Database, LeadsTable } from './schema.ts';
 import { addDays, seoulDay, seoulDayStart } from '../../contracts/kst.ts';
 import type { CsStatus } from '../../contracts/leads.ts';
+import { asksMarketing, leadConsents } from '../../contracts/intake.ts';
 
 /** A small deterministic generator: the same demo every time (the bulk seed's too). */
 export function random(seed: number) {
@@ -42,6 +43,12 @@ const OLD_STATUSES: ReadonlyArray<readonly [CsStatus, number]> = [
 ];
 const TODAY_STATUSES: ReadonlyArray<readonly [CsStatus, number]> = [['미처리', 6], ['부재', 2], ['통화완료', 2]];
 
+/**
+ * The demo contracts' daily caps by landing (demo-money.ts writes them): today's demo leads of such a
+ * landing stay under its cap, as intake would have closed the landing at it.
+ */
+export const DEMO_DAILY_CAPS: Readonly<Record<string, number>> = { 'free-checkup': 5 };
+
 interface Plan {
   landingCode: string;
   count: number;
@@ -53,7 +60,9 @@ const PLANS: Plan[] = [
   { landingCode: 'free-checkup', count: 130, counselors: ['counselor3'], seed: 20261124 },
 ];
 
-export function answersFor(fields: Array<{ key: string; type: string; options: string[]; required: boolean }>, rnd: ReturnType<typeof random>) {
+type DemoField = { key: string; type: string; options: string[]; required: boolean; sensitive?: boolean };
+
+export function answersFor(fields: DemoField[], rnd: ReturnType<typeof random>) {
   const out: Record<string, string | string[]> = {};
   for (const f of fields) {
     if (!f.required && rnd.next() < 0.3) continue;
@@ -68,7 +77,7 @@ export async function seedDemoLeads(db: Kysely<Database>, now = new Date()): Pro
   for (const plan of PLANS) {
     const landing = await db
       .selectFrom('landings')
-      .select(['id', 'shop_id', 'media_type_id', 'form_fields'])
+      .select(['id', 'shop_id', 'media_type_id', 'form_fields', 'marketing_consent_text'])
       .where('landing_code', '=', plan.landingCode)
       .executeTakeFirst();
     if (!landing) continue;
@@ -76,7 +85,8 @@ export async function seedDemoLeads(db: Kysely<Database>, now = new Date()): Pro
     const media = new Map((await db.selectFrom('code_items').select(['id', 'code']).where('kind', '=', 'media-type').execute()).map((m) => [m.code, m.id]));
     const policy = await db.selectFrom('privacy_policies').select('id').where('shop_id', '=', landing.shop_id).orderBy('version', 'desc').executeTakeFirst();
     const counselors = await db.selectFrom('accounts').select(['id', 'name', 'login_id']).where('login_id', 'in', plan.counselors).execute();
-    const fields = JSON.parse(landing.form_fields) as Array<{ key: string; type: string; options: string[]; required: boolean }>;
+    const fields = JSON.parse(landing.form_fields) as DemoField[];
+    const asked = { formFields: fields, asksMarketing: asksMarketing(landing.marketing_consent_text) };
     const rnd = random(plan.seed);
 
     // When each lead arrives: more recently than long ago, more in the evening than at dawn.
@@ -88,6 +98,15 @@ export async function seedDemoLeads(db: Kysely<Database>, now = new Date()): Pro
       let at = seoulDayStart(day).getTime() + hour * 3600_000;
       if (at > now.getTime() - 5 * 60_000) at = now.getTime() - rnd.int(5, 6 * 60) * 60_000;
       times.push(at);
+    }
+    // A capped landing takes no more than its cap today (intake closes it there): those past it came yesterday.
+    const cap = DEMO_DAILY_CAPS[plan.landingCode];
+    if (cap !== undefined) {
+      const todayStart = seoulDayStart(today).getTime();
+      let kept = 0;
+      for (let i = 0; i < times.length; i++) {
+        if (times[i]! >= todayStart && ++kept >= cap) times[i] = times[i]! - 86400_000;
+      }
     }
     times.sort((a, b) => a - b);
 
@@ -108,9 +127,13 @@ export async function seedDemoLeads(db: Kysely<Database>, now = new Date()): Pro
         const contactAt = status !== '미처리' && status !== '중복' ? Math.min(now.getTime() - 60_000, at + rnd.int(4, fresh ? 90 : 300) * 60_000) : null;
         const reservedAt = status === '상담예약' ? seoulDayStart(addDays(seoulDay(at), rnd.int(1, 6))).getTime() + rnd.int(10, 18) * 3600_000 : null;
         const source = rnd.weighted(SOURCES);
+        // Consents as intake records them: the marketing box only where the form shows it, and the
+        // sensitive consent that intake requires with a sensitive answer.
+        const answers = answersFor(fields, rnd);
+        const consents = leadConsents(asked, answers, rnd.next() < 0.4);
         const row: Insertable<LeadsTable> = {
           shop_id: landing.shop_id, landing_id: landing.id, source: 'landing', name: rnd.pick(FAMILY) + rnd.pick(GIVEN), phone, phone_last4: phone.slice(-4),
-          answers: JSON.stringify(answersFor(fields, rnd)), privacy_consent: 1, marketing_consent: rnd.next() < 0.4 ? 1 : 0, sensitive_consent: 0,
+          answers: JSON.stringify(answers), privacy_consent: 1, marketing_consent: consents.marketing_consent, sensitive_consent: consents.sensitive_consent,
           privacy_policy_id: policy?.id ?? null, utm_source: source, utm_medium: 'cpc', utm_campaign: rnd.pick(['nov_main', 'nov_retarget', 'brand']),
           utm_content: null, utm_term: null, media_type_id: media.get(source) ?? landing.media_type_id, referrer: null, ip: `203.0.113.${rnd.int(1, 254)}`,
           user_agent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)', cs_status: status, assignee_id: assignee?.id ?? null,

@@ -7,7 +7,7 @@ import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 import { seoulDay as seoulDaySql } from './dialect-sql.ts';
 import { addDays, periodInstants, seoulDay } from '../../contracts/kst.ts';
-import { random } from './demo-leads.ts';
+import { DEMO_DAILY_CAPS, random } from './demo-leads.ts';
 
 interface ContractPlan {
   shopCode: string;
@@ -32,7 +32,7 @@ const CONTRACTS: ContractPlan[] = [
     ],
   },
   {
-    shopCode: 'hanbit-insurance', landingCode: 'free-checkup', name: '보험료 점검 DB 150건', startDaysAgo: 45, days: 61, quantity: 150, unitPrice: 42_000, dailyCap: 5,
+    shopCode: 'hanbit-insurance', landingCode: 'free-checkup', name: '보험료 점검 DB 150건', startDaysAgo: 45, days: 61, quantity: 150, unitPrice: 42_000, dailyCap: DEMO_DAILY_CAPS['free-checkup']!,
     returns: [{ reason: '중복', status: 'approved', note: '기존 고객', decision: '기존 계약자 확인' }],
   },
 ];

@@ -14,7 +14,7 @@ export function intakeRepository(db: Kysely<Database>) {
         .select([
           'l.id', 'l.shop_id', 's.shop_code', 'l.landing_code', 'l.title', 'l.status', 'l.open_at', 'l.close_at', 'l.reopen_at', 's.status as shop_status',
           'l.content', 'l.form_fields', 'l.thank_you_message', 'l.thank_you_url', 'l.duplicate_window_days', 'l.media_type_id',
-          'l.tracking_tags', 'l.head_script', 'l.conversion_script', effectivePolicyId.as('policy_id'),
+          'l.tracking_tags', 'l.head_script', 'l.conversion_script', 'l.marketing_consent_text', effectivePolicyId.as('policy_id'),
         ])
         .where('s.shop_code', '=', shopCode)
         .where('l.landing_code', '=', landingCode)

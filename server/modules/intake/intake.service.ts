@@ -19,7 +19,7 @@ import { stripControls } from '../../../contracts/zod.ts';
 import { trackingTags as trackingTagsSchema, type TrackingTag } from '../../../contracts/tracking-tags.ts';
 import { DEFAULT_COLORS, formFields as formFieldsSchema, landingState, type FormField } from '../../../contracts/landings.ts';
 import {
-  HONEYPOT_FIELD, INTAKE_MESSAGES, MIN_FILL_MS, TOKEN_FIELD, intakeFields, intakeTarget, validateAnswers, visitSource,
+  HONEYPOT_FIELD, INTAKE_MESSAGES, MIN_FILL_MS, TOKEN_FIELD, asksMarketing, intakeFields, intakeTarget, leadConsents, validateAnswers, visitSource,
 } from '../../../contracts/intake.ts';
 
 const DEFINITION_TTL_MS = 5_000;
@@ -42,6 +42,8 @@ export interface LandingDefinition {
   reopenAt: string | null;
   shopActive: boolean;
   formFields: FormField[];
+  /** The form shows the marketing consent box. */
+  asksMarketing: boolean;
   thankYouMessage: string;
   thankYouUrl: string | null;
   duplicateWindowDays: number;
@@ -58,7 +60,7 @@ function toDefinition(r: LandingDefinitionRow): LandingDefinition {
   return {
     id: r.id, shopId: r.shop_id, shopCode: r.shop_code, landingCode: r.landing_code, title: r.title, status: r.status,
     openAt: r.open_at, closeAt: r.close_at, reopenAt: r.reopen_at, shopActive: r.shop_status === 'active',
-    formFields: formFieldsSchema.parse(JSON.parse(r.form_fields)), thankYouMessage: r.thank_you_message, thankYouUrl: r.thank_you_url,
+    formFields: formFieldsSchema.parse(JSON.parse(r.form_fields)), asksMarketing: asksMarketing(r.marketing_consent_text), thankYouMessage: r.thank_you_message, thankYouUrl: r.thank_you_url,
     duplicateWindowDays: r.duplicate_window_days, mediaTypeId: r.media_type_id, policyId: r.policy_id,
     trackingTags: trackingTagsSchema.parse(JSON.parse(r.tracking_tags)), headScript: r.head_script, conversionScript: r.conversion_script, color: content.colors?.primary ?? DEFAULT_COLORS.primary,
   };
@@ -236,8 +238,8 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
         for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? '_')] ??= issue.message;
       }
       // Sensitive answers (PIPA art. 23) come only with their own consent.
-      const gaveSensitive = def.formFields.some((f) => f.sensitive && answers[f.key] !== undefined);
-      if (gaveSensitive && parsed.success && !parsed.data.sensitiveConsent) errors.sensitiveConsent = INTAKE_MESSAGES.sensitiveConsent;
+      const consents = leadConsents(def, answers, parsed.success && parsed.data.marketingConsent);
+      if (consents.gaveSensitive && parsed.success && !parsed.data.sensitiveConsent) errors.sensitiveConsent = INTAKE_MESSAGES.sensitiveConsent;
       if (!parsed.success || Object.keys(errors).length) throw refuse(422, ERROR_CODES.VALIDATION, INTAKE_MESSAGES.validation, errors);
       const f = parsed.data;
 
@@ -247,7 +249,7 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
         text: [f.name, ...Object.values(answers).flat()].join(' '),
         lead: {
           shop_id: def.shopId, landing_id: def.id, source: LANDING_SOURCE, name: f.name, phone: f.phone, answers: JSON.stringify(answers),
-          privacy_consent: 1, marketing_consent: f.marketingConsent ? 1 : 0, sensitive_consent: gaveSensitive ? 1 : 0, privacy_policy_id: def.policyId,
+          privacy_consent: 1, marketing_consent: consents.marketing_consent, sensitive_consent: consents.sensitive_consent, privacy_policy_id: def.policyId,
           utm_source: f.utm_source, utm_medium: f.utm_medium, utm_campaign: f.utm_campaign, utm_content: f.utm_content, utm_term: f.utm_term,
           media_type_id: await mediumOf(f.utm_source, def.mediaTypeId), referrer: f.referrer, ip: meta.ip, user_agent: meta.userAgent?.slice(0, 300) ?? null,
           cs_status: '미처리',

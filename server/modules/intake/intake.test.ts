@@ -17,10 +17,18 @@ const setups = [
 describe.each(setups)('intake ($name)', ({ onDisk }) => {
   beforeEach(async () => {
     t = await landingTestApp({}, { onDisk });
-    landingId = await openLanding(t);
+    landingId = await openLanding(t, { marketingConsentText: '이벤트·혜택 안내를 문자로 받겠습니다.' });
   });
   afterEach(async () => {
     await t.close();
+  });
+
+  it('records a marketing consent only where the form shows its box: a crafted post cannot add one', async () => {
+    const plain = await openLanding(t, { landingCode: 'no-marketing' });
+    expect((await submit(t, leadBody(t, plain, { landingCode: 'no-marketing', phone: '010-5555-0101', marketingConsent: true }))).statusCode).toBe(201);
+    expect((await submit(t, leadBody(t, landingId, { phone: '010-5555-0102', marketingConsent: true }))).statusCode).toBe(201);
+    const rows = await t.app.db.selectFrom('leads').select(['landing_id', 'marketing_consent']).orderBy('id').execute();
+    expect(rows).toEqual([{ landing_id: plain, marketing_consent: 0 }, { landing_id: landingId, marketing_consent: 1 }]);
   });
 
   it('stores a JSON submission with everything it carries and answers 201 after the commit', async () => {
