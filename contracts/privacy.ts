@@ -100,10 +100,16 @@ export function uncoveredFields(policyItems: string, fields: readonly FieldLabel
   return fields.map((f) => f.label).filter((l) => !named.has(itemKey(l)) && !text.includes(itemKey(l)));
 }
 
-/** What a landing collects: its policy's items plus every form field's label (sensitive ones marked apart). */
-export function collectedItems(policyItems: string, fields: readonly FieldLabel[]): string {
-  const extra = uncoveredFields(policyItems, fields.filter((f) => !f.sensitive));
-  return [...splitItems(policyItems), ...extra].join(', ');
+/** What intake records with every submission besides the form (a lead's ip, user_agent, referrer, utm_*). */
+export const AUTO_COLLECTED_ITEMS = '접속 IP 주소, 브라우저 정보, 유입 경로(광고 매체·캠페인·검색어)';
+
+/**
+ * What one landing collects: 이름, 연락처 and its own fields (sensitive ones are listed apart). Items of the
+ * shop's policy that this form does not ask are not named: the policy covers every landing of the shop,
+ * the landing's page and consent name only what this one takes.
+ */
+export function collectedItems(fields: readonly FieldLabel[]): string {
+  return ['이름', '연락처', ...fields.filter((f) => !f.sensitive).map((f) => f.label)].join(', ');
 }
 
 /** Labels of the fields marked sensitive (건강·민감정보): they need a consent of their own (PIPA art. 23). */

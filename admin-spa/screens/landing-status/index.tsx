@@ -110,7 +110,7 @@ export default function LandingStatus() {
                       type="warning"
                       showIcon
                       style={{ marginTop: 8 }}
-                      title={`${row.uncoveredFields.map((l) => `'${l}'`).join(', ')}${josa(row.uncoveredFields.at(-1)!, '이/가')} 개인정보 처리방침의 수집 항목에 없습니다. 동의 문구와 처리방침 페이지에는 자동으로 더해 표시하니, 처리방침의 수집 항목도 고쳐 주세요.`}
+                      title={`${row.uncoveredFields.map((l) => `'${l}'`).join(', ')}${josa(row.uncoveredFields.at(-1)!, '이/가')} 개인정보 처리방침의 수집 항목에 없습니다. 동의 문구와 처리방침 페이지에는 이 랜딩이 받는 항목을 그대로 표시하니, 처리방침의 수집 항목에도 넣어 주세요.`}
                     />
                   )}
                 </>

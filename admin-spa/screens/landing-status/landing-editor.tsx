@@ -135,7 +135,7 @@ function EditorBody({ shop, landing, writable, guard, onClose, onCreated }: Edit
   const coverage = uncovered.length > 0 && (
     <>
       {uncovered.map((l) => `'${l}'`).join(', ')}
-      {josa(uncovered.at(-1)!, '이/가')} 개인정보 처리방침의 수집 항목에 없습니다. 동의 문구와 처리방침 페이지에는 자동으로 더해 표시하니, 처리방침의 수집 항목도 고쳐 주세요.
+      {josa(uncovered.at(-1)!, '이/가')} 개인정보 처리방침의 수집 항목에 없습니다. 동의 문구와 처리방침 페이지에는 이 랜딩이 받는 항목을 그대로 표시하니, 처리방침의 수집 항목에도 넣어 주세요.
     </>
   );
 
@@ -457,7 +457,7 @@ function FinishTab({ form, thankYouMode, marketingEnabled }: { form: FormInstanc
         name="privacyConsentText"
         required
         rules={[zodRule(landingInput, 'privacyConsentText')]}
-        extra="필수 동의 항목입니다. 처리방침의 수집 항목과 보유 기간이 함께 표시됩니다."
+        extra="필수 동의 항목입니다. 이 랜딩이 받는 항목과 처리방침의 보유 기간이 함께 표시됩니다."
       >
         <Input.TextArea autoSize={{ minRows: 3, maxRows: 8 }} maxLength={2000} />
       </Form.Item>

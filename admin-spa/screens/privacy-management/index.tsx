@@ -170,7 +170,7 @@ function PolicyFields() {
             name="items"
             required
             rules={[zodRule(privacyPolicyInput, 'items')]}
-            extra="랜딩의 추가 항목(예: 관심 진료)도 쓰세요. 빠진 항목은 랜딩 동의 문구와 처리방침에 자동으로 더해 표시하고, 게시할 때 알려 드립니다."
+            extra="이 업체의 모든 랜딩이 받는 항목을 쓰세요(예: 관심 진료). 랜딩의 동의 문구와 처리방침 페이지에는 그 랜딩이 받는 항목만 표시하고, 빠진 항목은 게시할 때 알려 드립니다."
           >
             <Input maxLength={500} placeholder="이름, 연락처" />
           </Form.Item>

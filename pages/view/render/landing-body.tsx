@@ -194,7 +194,7 @@ export function LandingBody({ view }: { view: LandingPageView }) {
               <Paragraphs text={landing.privacyConsentText} />
               {policy && (
                 <p>
-                  수집하는 자: {partiesOf(shop, policy, view.operator, landing.formFields).collector.name} / 수집 항목: {collectedItems(policy.items, landing.formFields)} / 보유
+                  수집하는 자: {partiesOf(shop, policy, view.operator, landing.formFields).collector.name} / 수집 항목: {collectedItems(landing.formFields)} / 보유
                   기간: {policy.retentionDays}일
                 </p>
               )}

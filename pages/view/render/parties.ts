@@ -32,7 +32,7 @@ export function partiesOf(shop: LandingView['shop'], policy: PrivacyPolicyView, 
   // Without the agency's details the page can only name the shop (publishing requires them).
   if (policy.collector === 'operator' && operator) {
     const shopRow: ThirdParty = {
-      recipient: shop.companyName ?? shop.name, purpose: policy.purpose, items: collectedItems(policy.items, fields), period: `제공일로부터 ${policy.retentionDays}일`,
+      recipient: shop.companyName ?? shop.name, purpose: policy.purpose, items: collectedItems(fields), period: `제공일로부터 ${policy.retentionDays}일`,
     };
     return {
       collector: {

@@ -2,7 +2,7 @@
 // long, to whom it goes, and the right to refuse.
 import { Fragment, type ReactNode } from 'react';
 import { landingPath, type PrivacyPageView } from '../../../contracts/landings.ts';
-import { collectedItems, sensitiveItems } from '../../../contracts/privacy.ts';
+import { AUTO_COLLECTED_ITEMS, collectedItems, sensitiveItems } from '../../../contracts/privacy.ts';
 import { partiesOf, type Parties, type Party } from './parties.ts';
 import { formatBusinessNumber, formatPhone } from '../../../contracts/rules.ts';
 import { formatSeoul } from '../../../contracts/kst.ts';
@@ -47,7 +47,8 @@ export function PrivacyBody({ view }: { view: PrivacyPageView }) {
       [
         '수집 항목',
         <>
-          <p>{collectedItems(policy.items, landing.formFields)}</p>
+          <p>{collectedItems(landing.formFields)}</p>
+          <p>자동으로 수집되는 항목: {AUTO_COLLECTED_ITEMS}</p>
           {sensitive.length > 0 && <p>민감정보: {sensitive.join(', ')} — 따로 동의한 경우에만 수집·이용합니다.</p>}
         </>,
       ],

@@ -275,6 +275,19 @@ describe('public landing pages', () => {
     expect((await view()).body.replace(/<[^>]+>/g, '')).toContain('수집하는 자: (주)테스트애드 / 수집 항목: 이름, 연락처, 지역, 통화 가능 시간 / 보유 기간: 180일');
   });
 
+  it('lists only what this landing collects, not the items the shop-wide policy names for its other landings', async () => {
+    // One policy for the shop's every landing: it names 관심 진료 and 불편한 증상 that this form never asks.
+    await publishPolicy(t.admin, t.shopId, { items: '이름, 연락처, 관심 진료, 불편한 증상, 지역' });
+    await openLanding(t);
+    const text = (await view('/view/smile/implant/privacy')).body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    expect(text).toContain('3. 수집 항목 이름, 연락처, 지역, 통화 가능 시간 자동으로 수집되는 항목: 접속 IP 주소, 브라우저 정보, 유입 경로');
+    expect(text).not.toContain('관심 진료');
+    expect(text).not.toContain('불편한 증상');
+    const consent = (await view()).body.replace(/<[^>]+>/g, '');
+    expect(consent).toContain('수집 항목: 이름, 연락처, 지역, 통화 가능 시간 / 보유 기간');
+    expect(consent).not.toContain('불편한 증상');
+  });
+
   it('names the shop as collector and the agency as its processor when the shop collects for itself', async () => {
     await publishPolicy(t.admin, t.shopId, { collector: 'shop', thirdParties: [{ recipient: '미소치과의원', purpose: '상담', items: '이름', period: '1년' }] });
     await openLanding(t);
