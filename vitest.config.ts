@@ -6,6 +6,9 @@ const pg = process.env.TEST_DATABASE_URL;
 
 export default defineConfig({
   test: {
+    // Two files at once, also on 2 cores (vitest's default there is one): a test spends much of its
+    // time waiting on the database or a socket. SQLite unit tests: 3 min 32 s → 2 min 29 s on 2 idle cores.
+    maxWorkers: 2,
     projects: [
       {
         resolve: { alias: spaAliases },

@@ -197,6 +197,7 @@ describe('landing pages', () => {
     // No contract lists this new landing: publishing says its leads bill nothing, and why.
     const gap = page.getByTestId('contract-gap');
     await expect.poll(() => gap.isVisible(), WAIT).toBe(true);
+    await screenshot(page, 'e2e-landing-contract-gap', { fullPage: false });
     await page.locator('.ant-modal-confirm').getByRole('button', { name: '확인' }).click();
     await expect.poll(() => gap.isVisible(), WAIT).toBe(false);
     await expect.poll(() => drawer.locator('.ant-drawer-title .ant-tag').innerText(), WAIT).toBe('게시 중');

@@ -79,6 +79,9 @@ describe('working the leads', () => {
     expect(await plan.innerText()).toContain('유상담');
     await screenshot(page, 'e2e-data-allocation-preview');
     await page.getByRole('button', { name: '배분 적용' }).click();
+    // The confirmation says what is about to happen, not just "이대로 배분할까요?".
+    await expect.poll(() => page.locator('.ant-popconfirm').innerText(), WAIT).toContain('미배분 DB 4건을 상담원 2명에게 배분할까요?');
+    await screenshot(page, 'e2e-data-allocation-confirm');
     await page.locator('.ant-popconfirm').getByRole('button', { name: '배분' }).click();
     await expect.poll(() => page.getByText('4건을 배분했습니다.').isVisible(), WAIT).toBe(true);
 

@@ -197,7 +197,7 @@ function AllocationPanel({ shopId, counselors, selected, filter, writable, onDon
             미리보기
           </Button>
           {writable && (
-            <Popconfirm title="이대로 배분할까요?" okText="배분" cancelText="취소" onConfirm={() => run(true)} disabled={!planned || !planned.total}>
+            <Popconfirm title={planned ? confirmTitle(planned) : ''} okText="배분" cancelText="취소" onConfirm={() => run(true)} disabled={!planned || !planned.total}>
               <Button type="primary" disabled={!planned || !planned.total} loading={busy && !!planned}>
                 배분 적용
               </Button>
@@ -208,6 +208,13 @@ function AllocationPanel({ shopId, counselors, selected, filter, writable, onDon
       </Space>
     </Card>
   );
+}
+
+/** The confirmation restates what is about to happen: how many leads to how many counselors. */
+export function confirmTitle(plan: AllocationPlan): string {
+  const given = plan.total - plan.unplaced;
+  const to = plan.rows.filter((r) => r.count > 0).length;
+  return `미배분 DB ${formatNumber(given)}건을 상담원 ${formatNumber(to)}명에게 배분할까요?${plan.unplaced ? ` (${formatNumber(plan.unplaced)}건은 남습니다)` : ''}`;
 }
 
 function PlanView({ plan }: { plan: AllocationPlan }) {
