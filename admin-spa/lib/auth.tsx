@@ -75,9 +75,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       // Unsaved input is kept for after the next login, which comes back here.
       const who = readStoredAccount()?.id;
       if (who !== undefined) keepDrafts(who);
-      clear();
       const { pathname, search } = window.location;
-      if (pathname !== '/bclog') window.location.assign(`/bclog?next=${encodeURIComponent(pathname + search)}`);
+      if (pathname === '/bclog') return clear();
+      // A full load, as signOut does: the account is not taken from the guard first, or it sends
+      // the tab to `/` while /bclog is loading (on a slow machine that route change won the race).
+      sessionStorage.removeItem(LOGIN_ACCOUNT_KEY);
+      window.location.assign(`/bclog?next=${encodeURIComponent(pathname + search)}`);
     });
     return () => setUnauthenticatedHandler(null);
   }, [clear]);
