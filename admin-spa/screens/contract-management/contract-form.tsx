@@ -18,7 +18,7 @@ import { fieldErrors, zodRule } from '@/lib/zod-rule.ts';
 import { useDraft } from '@/lib/use-draft.ts';
 import { useCloseGuard, useTrackChanges, type CloseGuard } from '@/lib/close-guard.ts';
 import { formatNumber } from '@/lib/format.ts';
-import { CONTRACT_VIEWS } from './views.ts';
+import { CONTRACT_VIEWS } from '@/components/contracts/contract-views.ts';
 
 const DAY = 'YYYY-MM-DD';
 

@@ -12,8 +12,8 @@ import { useCall } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { formatDateTime } from '@/lib/format.ts';
 import { StatusTag } from '@/components/status-tag.tsx';
-import { LeadDrawer } from '@/screens/database-status/lead-drawer.tsx';
-import { RETURN_STATE_TAGS } from '@/screens/contract-management/tags.tsx';
+import { LeadDrawer } from '@/components/leads/lead-drawer.tsx';
+import { RETURN_STATE_TAGS } from '@/components/contracts/contract-tags.tsx';
 
 export interface LeadsTarget {
   contract: ContractItem;

@@ -6,8 +6,8 @@ import { Card, Col, Empty, List, Space, Table, Tag, Typography } from 'antd';
 import type { Dashboard } from '@contracts/dashboard.ts';
 import { lastsAWhile, RESERVATION_KIND_LABELS, type ReservationKind } from '@contracts/system-reservations.ts';
 import { formatNumber } from '@/lib/format.ts';
-import { deliveryHistoryPath } from '@/screens/shop-dashboard/delivery.tsx';
-import { seoulRange, seoulText } from '@/screens/system-reservation/seoul-time.ts';
+import { deliveryHistoryPath } from '@/components/delivery/history-path.ts';
+import { seoulRange, seoulText } from '@/lib/seoul-time.ts';
 import { ShopLink } from './shop-link.tsx';
 
 const RED = '#cf1322';

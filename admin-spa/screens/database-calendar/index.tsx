@@ -16,7 +16,7 @@ import { formatNumber } from '@/lib/format.ts';
 import { useScrollRegion } from '@/lib/scroll-region.ts';
 import { StatusTag } from '@/components/status-tag.tsx';
 import { ServerError } from '@/layouts/results.tsx';
-import { LeadDrawer } from '@/screens/database-status/lead-drawer.tsx';
+import { LeadDrawer } from '@/components/leads/lead-drawer.tsx';
 import './database-calendar.css';
 
 const DAY = 'YYYY-MM-DD';

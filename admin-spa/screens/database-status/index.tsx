@@ -18,9 +18,9 @@ import { formatDateTime } from '@/lib/format.ts';
 import { zodRule } from '@/lib/zod-rule.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
-import { LeadDrawer } from './lead-drawer.tsx';
+import { LeadDrawer } from '@/components/leads/lead-drawer.tsx';
 import { ExportButton } from './export-modal.tsx';
-import { MemoCell, PhoneCell, ReservationCell, StatusDialogModal, StatusSelect, duration, statusOptions } from './lead-edits.tsx';
+import { MemoCell, PhoneCell, ReservationCell, StatusDialogModal, StatusSelect, duration, statusOptions } from '@/components/leads/lead-edits.tsx';
 import { StatusTag } from '@/components/status-tag.tsx';
 import './database-status.css';
 

@@ -10,7 +10,7 @@ import { useCall } from '@/lib/use-call.ts';
 import { formatNumber } from '@/lib/format.ts';
 import { ResourceTable, type FilterDef } from '@/components/resource-table.tsx';
 import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
-import { AttemptTag, ChannelCell, ErrorText, JobStatusTag, LeadCell, formatDuration } from './tags.tsx';
+import { AttemptTag, ChannelCell, ErrorText, JobStatusTag, LeadCell, formatDuration } from '@/components/delivery/delivery-tags.tsx';
 
 /** To the second: attempts of one job follow each other within seconds. */
 export const seconds = (iso: string) => dayjs(iso).format('YYYY-MM-DD HH:mm:ss');

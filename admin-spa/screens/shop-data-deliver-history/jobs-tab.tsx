@@ -14,7 +14,7 @@ import { invalidate } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { formatDateTime, formatNumber } from '@/lib/format.ts';
 import { ResourceTable, type FilterDef } from '@/components/resource-table.tsx';
-import { ChannelCell, ErrorText, JobStatusTag, LeadCell } from './tags.tsx';
+import { ChannelCell, ErrorText, JobStatusTag, LeadCell } from '@/components/delivery/delivery-tags.tsx';
 import { SendFilterNote, useChannelFilter } from './attempts-tab.tsx';
 
 /** What a retry changes. */

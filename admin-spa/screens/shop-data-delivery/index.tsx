@@ -21,7 +21,7 @@ import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
 import { StatusTag } from '@/components/status-tag.tsx';
 import { useLeadFilterValues, useLeadFilters } from '@/components/lead-filters.tsx';
 import { ReasonModal } from '@/components/reason-modal.tsx';
-import { KindTag } from '@/screens/shop-data-deliver-history/tags.tsx';
+import { KindTag } from '@/components/delivery/delivery-tags.tsx';
 import { SendProgress, type SentBatch } from './send-progress.tsx';
 
 type Target = { kind: 'chosen'; ids: number[] } | { kind: 'matching'; count: number };

@@ -18,7 +18,7 @@ import { actionsColumn, RowButton } from '@/components/crud.tsx';
 import { ReasonModal } from '@/components/reason-modal.tsx';
 import { useFormModal } from '@/components/resource-form.tsx';
 import { ReservationForm } from './reservation-form.tsx';
-import { seoulRange, seoulText } from './seoul-time.ts';
+import { seoulRange, seoulText } from '@/lib/seoul-time.ts';
 
 const api = systemReservationsApi;
 
