@@ -4,7 +4,7 @@
 import type { ReactNode } from 'react';
 import { Space, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnType } from 'antd/es/table/interface.js';
-import type { CsStatus, Validity } from '@contracts/leads.ts';
+import type { CsStatus, LeadListItem, Validity } from '@contracts/leads.ts';
 import { formatDateTime } from '@/lib/format.ts';
 import { StatusTag } from '@/components/status-tag.tsx';
 
@@ -57,6 +57,11 @@ export function landingColumn<T extends LandingRow>(): ColumnType<T> {
       </Space>
     ),
   };
+}
+
+/** What a list that only reads its leads shows before its tags (DB 삭제, DB 전송). */
+export function readOnlyLeadColumns<T extends LeadListItem>(): ColumnType<T>[] {
+  return [receivedColumn(), nameColumn(), phoneColumn(), statusColumn(), assigneeColumn(), landingColumn()];
 }
 
 type TaggedRow = { duplicateOf: number | null; validity: Validity; invalidReason?: string | null };

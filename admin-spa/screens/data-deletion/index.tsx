@@ -17,7 +17,7 @@ import { useCurrentShop } from '@/lib/shop.tsx';
 import { formatNumber } from '@/lib/format.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
-import { assigneeColumn, landingColumn, nameColumn, phoneColumn, receivedColumn, statusColumn, tagsColumn } from '@/components/leads/lead-columns.tsx';
+import { readOnlyLeadColumns, tagsColumn } from '@/components/leads/lead-columns.tsx';
 import { useLeadFilterValues, useLeadFilters } from '@/components/lead-filters.tsx';
 import { ReasonModal } from '@/components/reason-modal.tsx';
 
@@ -43,12 +43,7 @@ export default function DataDeletion() {
   const queryClient = useQueryClient();
 
   const columns: ColumnsType<LeadListItem> = [
-    receivedColumn(),
-    nameColumn(),
-    phoneColumn(),
-    statusColumn(),
-    assigneeColumn(),
-    landingColumn(),
+    ...readOnlyLeadColumns(),
     tagsColumn(),
   ];
 

@@ -18,7 +18,7 @@ import { useCurrentShop } from '@/lib/shop.tsx';
 import { formatNumber } from '@/lib/format.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
-import { assigneeColumn, landingColumn, nameColumn, phoneColumn, receivedColumn, statusColumn, tagsColumn } from '@/components/leads/lead-columns.tsx';
+import { readOnlyLeadColumns, tagsColumn } from '@/components/leads/lead-columns.tsx';
 import { useLeadFilterValues, useLeadFilters } from '@/components/lead-filters.tsx';
 import { ReasonModal } from '@/components/reason-modal.tsx';
 import { KindTag } from '@/components/delivery/delivery-tags.tsx';
@@ -94,12 +94,7 @@ export default function ShopDataDelivery() {
   }
 
   const columns: ColumnsType<LeadListItem> = [
-    receivedColumn(),
-    nameColumn(),
-    phoneColumn(),
-    statusColumn(),
-    assigneeColumn(),
-    landingColumn(),
+    ...readOnlyLeadColumns(),
     tagsColumn({ duplicateTip: includeDuplicates ? '중복 DB도 보냅니다.' : '중복 DB는 보내지 않습니다. 보내려면 위에서 "중복 DB도 보내기"를 켜세요.' }),
   ];
 
