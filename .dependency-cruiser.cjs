@@ -35,6 +35,20 @@ module.exports = {
       to: { path: '^(server|pages|scripts)/' },
     },
     {
+      name: 'screens-apart',
+      severity: 'error',
+      comment: 'A screen never imports another screen: what two screens share moves down into admin-spa/components/ or admin-spa/lib/.',
+      from: { path: '^admin-spa/screens/([^/]+)/' },
+      to: { path: '^admin-spa/screens/', pathNot: '^admin-spa/screens/$1/' },
+    },
+    {
+      name: 'spa-shared-below-screens',
+      severity: 'error',
+      comment: 'admin-spa/components/, lib/ and layouts/ are shared by the screens and so import none of them (the router finds screens by glob).',
+      from: { path: '^admin-spa/(components|lib|layouts)/' },
+      to: { path: '^admin-spa/screens/' },
+    },
+    {
       name: 'server-not-into-ui',
       severity: 'error',
       comment:

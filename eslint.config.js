@@ -21,6 +21,15 @@ function gitIgnored(file) {
     });
 }
 
+const ALIAS_NOT_DOTS = { group: ['../../*', '../../../*'], message: 'Use the @/ or @contracts/ alias instead of ../../.' };
+
+/** The folders of admin-spa/screens/, one a screen. */
+function screenFolders() {
+  return fs.readdirSync(path.join(import.meta.dirname, 'admin-spa/screens'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+}
+
 export default tseslint.config(
   { name: 'gitignore', ignores: gitIgnored('.gitignore') },
   js.configs.recommended,
@@ -53,10 +62,24 @@ export default tseslint.config(
   {
     // The SPA names its imports from the root of its folder (@/lib/api.ts), and contracts by @contracts/.
     files: ['admin-spa/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['../../*', '../../../*'], message: 'Use the @/ or @contracts/ alias instead of ../../.' }] }],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: [ALIAS_NOT_DOTS] }] },
   },
+  // A screen never imports another screen: what two screens share lives in admin-spa/components/
+  // (or lib/). One block per screen folder, since a pattern cannot name the importing file's folder.
+  ...screenFolders().map((screen) => ({
+    files: [`admin-spa/screens/${screen}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          ALIAS_NOT_DOTS,
+          {
+            group: ['@/screens/*', `!@/screens/${screen}`, `!@/screens/${screen}/**`, '../*', '!../', `!../${screen}/**`],
+            message: 'A screen does not import another screen: move the shared piece to admin-spa/components/<area>/ (or admin-spa/lib/) and import it from there.',
+          },
+        ],
+      }],
+    },
+  })),
   {
     // Migrations are written against the schema of their day, not today's: Kysely<any>, as Kysely advises.
     files: ['server/db/migrations/*.ts', 'server/db/migrate.ts'],

@@ -29,7 +29,6 @@ export function preloadScreen(pathname: string): void {
   void modules[`./screens/${screen.key}/index.tsx`]?.().catch(() => {});
 }
 const Login = lazyScreen('bclog')!;
-const Pending = lazy(() => import('@/layouts/pending.tsx'));
 const NotFound = lazy(() => import('@/layouts/results.tsx').then((m) => ({ default: m.NotFound })));
 
 function screenRoute(screen: Screen): RouteObject {
@@ -38,7 +37,8 @@ function screenRoute(screen: Screen): RouteObject {
     path: screen.key,
     element: (
       <ScreenGate screen={screen}>
-        <Suspense fallback={<Loading />}>{Component ? <Component /> : <Pending screen={screen} />}</Suspense>
+        {/* Every catalogue screen has its folder (screen-folders.test.ts). */}
+        <Suspense fallback={<Loading />}>{Component ? <Component /> : <NotFound />}</Suspense>
       </ScreenGate>
     ),
   };

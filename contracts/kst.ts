@@ -18,7 +18,12 @@ export function addDays(day: string, n: number): string {
 
 /** 2026-11-21T01:00:00Z → "2026-11-21 10:00" (Seoul). */
 export function formatSeoul(at: Date | string): string {
-  return new Date(new Date(at).getTime() + OFFSET_MS).toISOString().slice(0, 16).replace('T', ' ');
+  return formatSeoulSeconds(at).slice(0, 16);
+}
+
+/** 2026-11-21T01:02:03Z → "2026-11-21 10:02:03" (Seoul). */
+export function formatSeoulSeconds(at: Date | string | number): string {
+  return new Date(new Date(at).getTime() + OFFSET_MS).toISOString().slice(0, 19).replace('T', ' ');
 }
 
 /** The instants a period of Seoul days (inclusive) covers: [fromIso, toIso). */

@@ -26,8 +26,6 @@ export interface Screen {
   group: string;
   /** @ant-design/icons component name. */
   icon: string;
-  /** Where the capability is built when it is not built yet (issue title), else undefined. */
-  pending?: string;
   /** What only the agency's side may do here (docs/PRODUCT.md says why for each); administrator-area screens are the agency's whole. */
   agency?: AgencyPart;
 }

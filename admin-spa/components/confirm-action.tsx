@@ -6,7 +6,7 @@ import type { CallInput, Endpoint } from '@contracts/endpoint.ts';
 import { call, type CallArgs } from '@/lib/api.ts';
 import { invalidate } from '@/lib/use-call.ts';
 
-export interface ConfirmActionProps {
+interface ConfirmActionProps {
   label: ReactNode;
   confirm: string;
   /** More to know before confirming (shown under the question). */

@@ -1,6 +1,6 @@
 // The banner an editor shows when it finds a draft of unsaved work: restore it or discard it.
 import { Alert, Button, Space } from 'antd';
-import dayjs from 'dayjs';
+import { toPicker } from '@/lib/seoul-time.ts';
 import type { KeptDraft } from '@/lib/kept-drafts.ts';
 
 export function DraftOffer({ draft, stale, onRestore, onDiscard }: {
@@ -15,7 +15,7 @@ export function DraftOffer({ draft, stale, onRestore, onDiscard }: {
       type="warning"
       showIcon
       style={{ marginBottom: 12 }}
-      title={`저장하지 않고 닫은 내용이 있습니다 (${dayjs(draft.at).format('M월 D일 HH:mm')}).`}
+      title={`저장하지 않고 닫은 내용이 있습니다 (${toPicker(draft.at)!.format('M월 D일 HH:mm')}).`}
       description={
         <>
           이 브라우저에 임시 보관된 내용입니다. 되살리거나 버리세요. 새로 입력하기 시작하면 보관된 내용은 버려집니다.

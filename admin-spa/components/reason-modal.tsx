@@ -8,7 +8,7 @@ import { ApiError } from '@/lib/api.ts';
 import { zodRule } from '@/lib/zod-rule.ts';
 import { useCloseGuard, useTrackChanges } from '@/lib/close-guard.ts';
 
-export interface ReasonModalProps {
+interface ReasonModalProps {
   open: boolean;
   title: ReactNode;
   /** What will happen (the count, what can be undone and until when). */

@@ -16,7 +16,7 @@ import { hashOf } from '@/lib/drafts.ts';
 import { useDraft } from '@/lib/use-draft.ts';
 import { useCloseGuard, useTrackChanges } from '@/lib/close-guard.ts';
 
-export interface ResourceFormProps<V> {
+interface ResourceFormProps<V> {
   open: boolean;
   title: string;
   initialValues?: Partial<V>;

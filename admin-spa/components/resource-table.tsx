@@ -21,7 +21,7 @@ export interface FilterDef {
   width?: number;
 }
 
-export interface ListParams {
+interface ListParams {
   page: number;
   pageSize: number;
   sort?: string;
@@ -55,9 +55,9 @@ export function useListParams(filterNames: string[], prefix = '') {
   return { params, update };
 }
 
-export type ItemOf<E extends ListEndpoint> = ResponseOf<E> extends { items: Array<infer T> } ? T : never;
+type ItemOf<E extends ListEndpoint> = ResponseOf<E> extends { items: Array<infer T> } ? T : never;
 
-export interface ResourceTableProps<E extends ListEndpoint> {
+interface ResourceTableProps<E extends ListEndpoint> {
   endpoint: E;
   /** The endpoint's path params (e.g. the current shop). */
   params?: CallInput<E>['params'];

@@ -13,7 +13,7 @@ import { apiKey } from '@/lib/use-call.ts';
 import { useBackgroundRefresh } from '@/lib/query-client.ts';
 import { takeFirstSession } from '@/lib/session.ts';
 import { CURRENT_SHOP_KEY, ShopProvider } from '@/lib/shop.tsx';
-import { ICONS } from '@/lib/icons.tsx';
+import { ICONS } from '@/lib/icons.ts';
 import { AntShell } from './ant-shell.tsx';
 import { PasswordChangeModal, PasswordChangeRequired } from './password-change.tsx';
 import { LeadSoundToggle, useLeadSound, useLeadStream } from '@/lib/lead-stream.tsx';

@@ -39,7 +39,7 @@ function withQuery(path: string, query?: Query): string {
   return qs ? `${path}?${qs}` : path;
 }
 
-export interface RequestOptions {
+interface RequestOptions {
   /** A refresh nobody asked for (polling): answered, but the session's idle clock runs on. */
   background?: boolean;
   /** Cancels the request (a newer one replaces it). */
@@ -93,7 +93,7 @@ export async function call<E extends Endpoint>(e: E, ...[input, o = {}]: CallArg
   return (await res.json()) as ResponseOf<E>;
 }
 
-export interface DownloadProgress {
+interface DownloadProgress {
   /** Bytes received so far. */
   bytes: number;
   /** The response's headers (e.g. the row count an export announced). */

@@ -14,7 +14,7 @@ export interface CloseGuard {
 }
 
 /** The question's words; closeText names what closing does. */
-export interface CloseGuardOptions {
+interface CloseGuardOptions {
   content?: ReactNode;
 }
 
@@ -62,7 +62,7 @@ export function useCloseGuard(onClose: () => void, options: CloseGuardOptions = 
   return useMemo(() => ({ requestClose, track }), [requestClose, track]);
 }
 
-export interface TrackedForm {
+interface TrackedForm {
   /** The form's values now are saved (it stays open). */
   saved(): void;
   /** Values restored from a draft count as changes until saved. */

@@ -8,7 +8,7 @@
 const PREFIX = 'draft:';
 
 /** What drafts need of a form (an antd FormInstance has both). */
-export interface DraftSource {
+interface DraftSource {
   isFieldsTouched(): boolean;
   getFieldsValue(all: true): unknown;
 }

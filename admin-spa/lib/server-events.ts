@@ -3,7 +3,7 @@
 // itself (EventSource does) and then tells the screen to catch up on what it missed.
 import { useEffect, useRef } from 'react';
 
-export interface ServerEventHandlers<T> {
+interface ServerEventHandlers<T> {
   onEvent(data: T): void;
   /** The stream came back after a drop: refetch what may have changed meanwhile. */
   onReconnect(): void;

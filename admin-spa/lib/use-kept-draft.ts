@@ -10,7 +10,7 @@ import { revive } from './use-draft.ts';
 /** Typing is written this long after its last key. */
 const WRITE_AFTER_MS = 300;
 
-export interface KeptDraftControl {
+interface KeptDraftControl {
   /** The draft found when the editor opened, until it is restored, discarded or typed over. */
   offer: KeptDraft | null;
   /** Call on every change of the form's values. */

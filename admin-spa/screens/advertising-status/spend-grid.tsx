@@ -35,7 +35,7 @@ interface NewRow extends Values {
 }
 
 /** What the person has typed: changed figures of existing rows (by row key) and rows added. */
-export interface GridEdits {
+interface GridEdits {
   edits: Record<string, Partial<Values>>;
   added: NewRow[];
 }

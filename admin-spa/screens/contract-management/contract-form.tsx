@@ -3,22 +3,23 @@
 // media that count, the return window and rate, automatic closing. Checked inline with the
 // contract's schema; the server's field errors land on their fields, and a refusal that belongs
 // to no field (the period overlaps another contract) shows above the form.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useState } from 'react';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Col, DatePicker, Drawer, Form, Input, InputNumber, Row, Select, Space, Switch, Typography } from 'antd';
+import { Alert, App, Col, DatePicker, Form, Input, InputNumber, Row, Select, Space, Switch, Typography } from 'antd';
 import type { Rule } from 'antd/es/form/index.js';
 import { contractInput, shopContractsApi, type ContractInput, type ContractItem } from '@contracts/shop-contracts.ts';
 import { landingsApi } from '@contracts/landings.ts';
 import { vatOf, won0 } from '@contracts/money.ts';
-import { ApiError, call } from '@/lib/api.ts';
+import { call } from '@/lib/api.ts';
 import { invalidate, useCall } from '@/lib/use-call.ts';
 import { useCodeOptions } from '@/lib/options.ts';
-import { fieldErrors, zodRule } from '@/lib/zod-rule.ts';
+import { zodRule } from '@/lib/zod-rule.ts';
 import { useDraft } from '@/lib/use-draft.ts';
-import { useCloseGuard, useTrackChanges, type CloseGuard } from '@/lib/close-guard.ts';
+import { useTrackChanges } from '@/lib/close-guard.ts';
 import { formatNumber } from '@/lib/format.ts';
-import { CONTRACT_VIEWS } from './views.ts';
+import { CONTRACT_VIEWS } from '@/components/contracts/contract-views.ts';
+import { DrawerForm, useDrawerFormSubmit, type DrawerFormBody } from '@/components/drawer-form.tsx';
 
 const DAY = 'YYYY-MM-DD';
 
@@ -82,49 +83,20 @@ const thousands = {
 };
 
 export function ContractForm({ shopId, open, editing, onClose }: { shopId: number; open: boolean; editing: ContractItem | null; onClose: () => void }) {
-  // A form name of its own: the footer's button submits it, and field ids stay unique beside the filter bar.
-  const formName = `contract-${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
-  const [saving, setSaving] = useState(false);
-  // Esc, × and 취소 ask first while the form holds unsaved changes.
-  const guard = useCloseGuard(onClose);
   return (
-    <Drawer
-      open={open}
-      size={640}
-      destroyOnHidden
-      mask={{ closable: false }}
-      onClose={guard.requestClose}
-      title={editing ? `계약 수정 · ${editing.name}` : '계약 등록'}
-      footer={
-        <Space>
-          <Button type="primary" htmlType="submit" form={formName} loading={saving}>
-            {editing ? '저장' : '등록'}
-          </Button>
-          <Button onClick={guard.requestClose}>취소</Button>
-        </Space>
-      }
-    >
-      {open && <FormBody key={editing?.id ?? 'new'} formName={formName} shopId={shopId} editing={editing} guard={guard} onSaving={setSaving} onClose={onClose} />}
-    </Drawer>
+    <DrawerForm name="contract" open={open} size={640} title={editing ? `계약 수정 · ${editing.name}` : '계약 등록'} okText={editing ? '저장' : '등록'} onClose={onClose}>
+      {(body) => <FormBody key={editing?.id ?? 'new'} {...body} shopId={shopId} editing={editing} onClose={onClose} />}
+    </DrawerForm>
   );
 }
 
-function FormBody({ formName, shopId, editing, guard, onSaving, onClose }: {
-  formName: string;
+function FormBody({ formName, shopId, editing, guard, onSaving, onClose }: DrawerFormBody & {
   shopId: number;
   editing: ContractItem | null;
-  guard: CloseGuard;
-  onSaving: (saving: boolean) => void;
   onClose: () => void;
 }) {
   const [form] = Form.useForm<Values>();
   const [initial] = useState(() => toValues(editing));
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const top = useRef<HTMLDivElement>(null);
-  // The refusal sits above the form, out of sight when the form was scrolled to its end.
-  useEffect(() => {
-    if (refusal) top.current?.scrollIntoView({ block: 'start' });
-  }, [refusal]);
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const landings = useCall(landingsApi.options, { params: { shopId } }, { staleTime: 60_000 });
@@ -137,28 +109,14 @@ function FormBody({ formName, shopId, editing, guard, onSaving, onClose }: {
   const price = typeof unitPrice === 'number' && Number.isFinite(unitPrice) ? unitPrice : null;
   const supply = price !== null && typeof quantity === 'number' && Number.isFinite(quantity) ? price * quantity : null;
 
-  async function submit(values: Values) {
-    onSaving(true);
-    setRefusal(null);
-    try {
-      const body = toInput(values);
-      if (editing) await call(shopContractsApi.update, { params: { shopId, id: editing.id }, body });
-      else await call(shopContractsApi.create, { params: { shopId }, body });
-      await invalidate(queryClient, CONTRACT_VIEWS);
-      message.success(editing ? '계약을 저장했습니다.' : '계약을 등록했습니다.');
-      onClose();
-    } catch (err) {
-      const fields = err instanceof ApiError && err.fields && Object.keys(err.fields).length ? fieldErrors(onForm(err.fields)) : null;
-      if (fields) {
-        form.setFields(fields as never);
-        form.scrollToField(fields[0]!.name, { block: 'center' });
-      } else {
-        setRefusal(err instanceof Error ? err.message : '저장하지 못했습니다.');
-      }
-    } finally {
-      onSaving(false);
-    }
-  }
+  const { submit, refusal } = useDrawerFormSubmit(form, onSaving, onForm, async (values) => {
+    const body = toInput(values);
+    if (editing) await call(shopContractsApi.update, { params: { shopId, id: editing.id }, body });
+    else await call(shopContractsApi.create, { params: { shopId }, body });
+    await invalidate(queryClient, CONTRACT_VIEWS);
+    message.success(editing ? '계약을 저장했습니다.' : '계약을 등록했습니다.');
+    onClose();
+  });
 
   const landingOptions = (landings.data?.items ?? []).map((l) => ({ value: l.id, label: l.title }));
   // A landing the contract names that is gone from the options still shows by its title.
@@ -168,8 +126,7 @@ function FormBody({ formName, shopId, editing, guard, onSaving, onClose }: {
 
   return (
     <Form form={form} name={formName} layout="vertical" requiredMark="optional" initialValues={initial} onFinish={submit} scrollToFirstError={{ block: 'center' }}>
-      <div ref={top} />
-      {refusal && <Alert type="error" showIcon title={refusal} style={{ marginBottom: 16 }} closable={{ onClose: () => setRefusal(null) }} />}
+      {refusal}
       <Form.Item label="계약명" name="name" required rules={[zodRule(contractInput, 'name')]}>
         <Input maxLength={60} placeholder="예: 12월 임플란트 DB 500건" />
       </Form.Item>

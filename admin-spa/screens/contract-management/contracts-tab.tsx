@@ -20,8 +20,8 @@ import { ConfirmAction, DeleteAction } from '@/components/confirm-action.tsx';
 import { ReasonModal } from '@/components/reason-modal.tsx';
 import { useFormModal } from '@/components/resource-form.tsx';
 import { ContractForm } from './contract-form.tsx';
-import { CONTRACT_VIEWS } from './views.ts';
-import { ContractStatusTag, count, period } from './tags.tsx';
+import { CONTRACT_VIEWS } from '@/components/contracts/contract-views.ts';
+import { ContractStatusTag, count, period } from '@/components/contracts/contract-tags.tsx';
 
 const api = shopContractsApi;
 

@@ -10,7 +10,7 @@ import { invalidate } from '@/lib/use-call.ts';
 import { zodRule } from '@/lib/zod-rule.ts';
 import { useCloseGuard, useTrackChanges } from '@/lib/close-guard.ts';
 import { formatDateTime } from '@/lib/format.ts';
-import { RETURN_VIEWS } from './views.ts';
+import { RETURN_VIEWS } from '@/components/contracts/contract-views.ts';
 
 export interface Decision {
   row: ReturnItem;

@@ -15,9 +15,9 @@ import { formatDateTime } from '@/lib/format.ts';
 import { ERROR, PRIMARY, WARNING_TEXT } from '@/lib/theme.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { RowButton } from '@/components/crud.tsx';
-import { LeadDrawer } from '@/screens/database-status/lead-drawer.tsx';
+import { LeadDrawer } from '@/components/leads/lead-drawer.tsx';
 import { DecisionModal, type Decision } from './decision-modal.tsx';
-import { ContractStatusTag, ReturnStatusTag, count, percent } from './tags.tsx';
+import { ContractStatusTag, ReturnStatusTag, count, percent } from '@/components/contracts/contract-tags.tsx';
 
 const api = shopContractsApi;
 

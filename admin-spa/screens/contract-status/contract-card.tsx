@@ -10,7 +10,7 @@ import type { CapEventItem, ContractFigures, ContractLeadKind } from '@contracts
 import { won0 } from '@contracts/money.ts';
 import { formatDateTime, formatNumber } from '@/lib/format.ts';
 import { WARNING_TEXT } from '@/lib/theme.ts';
-import { ContractStatusTag, count, percent, period } from '@/screens/contract-management/tags.tsx';
+import { ContractStatusTag, count, percent, period } from '@/components/contracts/contract-tags.tsx';
 import { progressOption } from './progress-option.ts';
 import { SettlementPanel } from './settlement-panel.tsx';
 

@@ -11,9 +11,9 @@ import { PAGE_SIZES } from '@contracts/list.ts';
 import { useCall } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { formatDateTime } from '@/lib/format.ts';
-import { StatusTag } from '@/components/status-tag.tsx';
-import { LeadDrawer } from '@/screens/database-status/lead-drawer.tsx';
-import { RETURN_STATE_TAGS } from '@/screens/contract-management/tags.tsx';
+import { landingColumn, nameColumn, phoneColumn, receivedColumn, statusColumn, tagsColumn } from '@/components/leads/lead-columns.tsx';
+import { LeadDrawer } from '@/components/leads/lead-drawer.tsx';
+import { RETURN_STATE_TAGS } from '@/components/contracts/contract-tags.tsx';
 
 export interface LeadsTarget {
   contract: ContractItem;
@@ -49,43 +49,26 @@ function Body({ shopId, contract, initialKind }: { shopId: number; contract: Con
   const q = useCall(shopContractsApi.leads, { params: { shopId, id: contract.id }, query: { kind, ...view } }, { keepPrevious: true });
 
   const columns: ColumnsType<ContractLeadItem> = [
-    {
-      title: '접수', dataIndex: 'createdAt', key: 'createdAt', sorter: true,
-      sortOrder: view.sort === 'createdAt' ? 'ascend' : view.sort === '-createdAt' ? 'descend' : null,
-      render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(v)}</span>,
-    },
-    {
-      title: '이름', dataIndex: 'name', key: 'name',
-      render: (v: string, r) =>
-        // A deleted lead has no detail to open (it waits in 삭제 DB 관리).
-        canOpen && !r.deletedAt ? <Typography.Link onClick={() => setOpenId(r.id)} style={{ whiteSpace: 'nowrap' }}>{v}</Typography.Link> : v,
-    },
-    { title: '연락처', dataIndex: 'phone', key: 'phone', render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{v}</span> },
-    {
-      title: '랜딩 · 매체', key: 'landing',
-      render: (_: unknown, r) => (
-        <Space orientation="vertical" size={0}>
-          <Typography.Text ellipsis style={{ maxWidth: 200 }}>{r.landingTitle ?? '직접 등록'}</Typography.Text>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>{r.mediaTypeName ?? '-'}</Typography.Text>
-        </Space>
-      ),
-    },
-    { title: '상담 상태', dataIndex: 'csStatus', key: 'csStatus', render: (_: unknown, r) => <StatusTag status={r.csStatus} /> },
-    {
-      title: '구분', key: 'tags',
-      render: (_: unknown, r) => (
-        <Space size={4}>
-          {r.duplicateOf && <Tag color="magenta">중복</Tag>}
-          {r.validity === 'invalid' && <Tag>무효</Tag>}
+    receivedColumn({ sorter: true, sortOrder: view.sort === 'createdAt' ? 'ascend' : view.sort === '-createdAt' ? 'descend' : null }),
+    // A deleted lead has no detail to open (it waits in 삭제 DB 관리).
+    nameColumn(canOpen ? setOpenId : undefined, (r) => !r.deletedAt),
+    phoneColumn({ render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{v}</span> }),
+    landingColumn(),
+    statusColumn({ title: '상담 상태' }),
+    tagsColumn({
+      // A return shows as its request's state, not as 반품.
+      validity: (r) => r.validity === 'invalid' && <Tag>무효</Tag>,
+      more: (r) => (
+        <>
           {r.deletedAt && (
             <Tooltip title={`${formatDateTime(r.deletedAt)} 삭제`}>
               <Tag>삭제</Tag>
             </Tooltip>
           )}
           {r.returnStatus && <Tag color={RETURN_STATE_TAGS[r.returnStatus].color}>{RETURN_STATE_TAGS[r.returnStatus].label}</Tag>}
-        </Space>
+        </>
       ),
-    },
+    }),
   ];
 
   return (

@@ -20,7 +20,7 @@ import { coalesce, useServerEvents } from '@/lib/server-events.ts';
 import { ServerError } from '@/layouts/results.tsx';
 import { formatDateTime, formatNumber, sliceShare } from '@/lib/format.ts';
 import { dailyLeadsOption } from '@/components/daily-leads-option.ts';
-import { AdFiguresRow, CapEventList, ClosedTag, ProgressBar, Projected, TodayCount, contractStatusPath, won } from '@/screens/shop-dashboard/money.tsx';
+import { AdFiguresRow, CapEventList, ClosedTag, ProgressBar, Projected, TodayCount, contractStatusPath, won } from '@/components/dashboard/money.tsx';
 import { Operations } from './operations.tsx';
 import { ShopLink } from './shop-link.tsx';
 import { UncoveredLandings } from '@/components/uncovered-landings.tsx';

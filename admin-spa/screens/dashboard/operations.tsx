@@ -5,9 +5,8 @@ import { Link } from 'react-router-dom';
 import { Card, Col, Empty, List, Space, Table, Tag, Typography } from 'antd';
 import type { Dashboard } from '@contracts/dashboard.ts';
 import { lastsAWhile, RESERVATION_KIND_LABELS, type ReservationKind } from '@contracts/system-reservations.ts';
-import { formatNumber } from '@/lib/format.ts';
-import { deliveryHistoryPath } from '@/screens/shop-dashboard/delivery.tsx';
-import { seoulRange, seoulText } from '@/screens/system-reservation/seoul-time.ts';
+import { formatDateTime, formatDateTimeRange, formatNumber } from '@/lib/format.ts';
+import { deliveryHistoryPath } from '@/components/delivery/history-path.ts';
 import { ShopLink } from './shop-link.tsx';
 
 const RED = '#cf1322';
@@ -62,7 +61,7 @@ export function DeliveryTroubleCard({ delivery }: { delivery: Delivery }) {
 }
 
 /** When a reservation happens: a window's span, or an instant (Seoul). */
-const when = (r: Reservation) => (lastsAWhile(r.kind) && r.endsAt ? seoulRange(r.startsAt, r.endsAt) : seoulText(r.startsAt));
+const when = (r: Reservation) => (lastsAWhile(r.kind) && r.endsAt ? formatDateTimeRange(r.startsAt, r.endsAt) : formatDateTime(r.startsAt));
 
 /** What is under way and the next reservations. */
 export function ReservationsCard({ reservations }: { reservations: Reservation[] }) {

@@ -4,7 +4,7 @@
 // be restored — until the shop's grace period is over and it is destroyed for good.
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Alert, Button, Space, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, Space, Typography } from 'antd';
 import { DeleteOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import { useQueryClient } from '@tanstack/react-query';
@@ -14,10 +14,10 @@ import { call } from '@/lib/api.ts';
 import { invalidate, useCall } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
-import { formatDateTime, formatNumber } from '@/lib/format.ts';
+import { formatNumber } from '@/lib/format.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
-import { StatusTag } from '@/components/status-tag.tsx';
+import { readOnlyLeadColumns, tagsColumn } from '@/components/leads/lead-columns.tsx';
 import { useLeadFilterValues, useLeadFilters } from '@/components/lead-filters.tsx';
 import { ReasonModal } from '@/components/reason-modal.tsx';
 
@@ -43,29 +43,8 @@ export default function DataDeletion() {
   const queryClient = useQueryClient();
 
   const columns: ColumnsType<LeadListItem> = [
-    { title: '접수', dataIndex: 'createdAt', key: 'createdAt', render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(v)}</span> },
-    { title: '이름', dataIndex: 'name', key: 'name' },
-    { title: '연락처', dataIndex: 'phone', key: 'phone' },
-    { title: '상태', dataIndex: 'csStatus', key: 'csStatus', render: (v: LeadListItem['csStatus']) => <StatusTag status={v} /> },
-    { title: '담당', dataIndex: 'assigneeName', key: 'assigneeName', render: (v: string | null) => v ?? <Typography.Text type="secondary">미배분</Typography.Text> },
-    {
-      title: '랜딩 · 매체', key: 'landing',
-      render: (_: unknown, row) => (
-        <Space orientation="vertical" size={0}>
-          <Typography.Text ellipsis style={{ maxWidth: 200 }}>{row.landingTitle ?? (row.source === 'landing' ? '-' : '직접 등록')}</Typography.Text>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>{[row.mediaTypeName, row.utmSource].filter(Boolean).join(' · ') || '-'}</Typography.Text>
-        </Space>
-      ),
-    },
-    {
-      title: '구분', key: 'tags',
-      render: (_: unknown, row) => (
-        <Space size={4}>
-          {row.duplicateOf && <Tag color="magenta">중복</Tag>}
-          {row.validity !== 'valid' && <Tooltip title={row.invalidReason}><Tag>{row.validity === 'invalid' ? '무효' : '반품'}</Tag></Tooltip>}
-        </Space>
-      ),
-    },
+    ...readOnlyLeadColumns(),
+    tagsColumn(),
   ];
 
   /** How many leads the list's period and filters find now (the confirmation says it). */

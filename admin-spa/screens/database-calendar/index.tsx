@@ -8,15 +8,15 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { Alert, Button, Calendar, Card, Col, Divider, Empty, List, Row, Skeleton, Space, Typography } from 'antd';
 import { LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { leadCalendarApi, type CalendarAppointment, type CalendarMonth, type CalendarReceived } from '@contracts/lead-calendar.ts';
-import { DAY_RE, formatSeoul, seoulDay } from '@contracts/kst.ts';
+import { DAY_RE, seoulDay } from '@contracts/kst.ts';
 import { useCall } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
-import { formatNumber } from '@/lib/format.ts';
+import { formatNumber, formatTime } from '@/lib/format.ts';
 import { useScrollRegion } from '@/lib/scroll-region.ts';
 import { StatusTag } from '@/components/status-tag.tsx';
 import { ServerError } from '@/layouts/results.tsx';
-import { LeadDrawer } from '@/screens/database-status/lead-drawer.tsx';
+import { LeadDrawer } from '@/components/leads/lead-drawer.tsx';
 import './database-calendar.css';
 
 const DAY = 'YYYY-MM-DD';
@@ -24,7 +24,6 @@ const DAY = 'YYYY-MM-DD';
 const CELL_NAMES = 3;
 
 /** "14:30", in Seoul: the server puts each lead on its Seoul day, so its time is read there too. */
-const seoulTime = (iso: string) => formatSeoul(iso).slice(11);
 const count = (n: number) => `${formatNumber(n)}건`;
 
 export default function DatabaseCalendar() {
@@ -117,10 +116,10 @@ function MonthCalendar({ day, today, month, loading, onChoose, onMonth }: {
           {figures.appointments > 0 && <span className="lr-cal-booked">예약 {formatNumber(figures.appointments)}</span>}
         </div>
         {names.map((a) => (
-          <div key={a.id} className="lr-cal-appointment" title={`${seoulTime(a.reservedAt)} ${a.name} (${a.csStatus})`}>
+          <div key={a.id} className="lr-cal-appointment" title={`${formatTime(a.reservedAt)} ${a.name} (${a.csStatus})`}>
             {/* Purple while still booked; grey once the call moved it on (통화완료, 계약 …). */}
             <span className={a.csStatus === '상담예약' ? 'lr-cal-dot lr-cal-dot-open' : 'lr-cal-dot'} />
-            <span className="lr-cal-time">{seoulTime(a.reservedAt)}</span> {a.name}
+            <span className="lr-cal-time">{formatTime(a.reservedAt)}</span> {a.name}
           </div>
         ))}
         {rest > 0 && <div className="lr-cal-more">+{formatNumber(rest)}건</div>}
@@ -209,7 +208,7 @@ function DayPanel({ shopId, day, mine, canList, onOpen }: {
                 <List.Item key={a.id}>
                   <div className="lr-cal-item">
                     <Space size={6} wrap>
-                      <Typography.Text strong className="lr-cal-time">{seoulTime(a.reservedAt)}</Typography.Text>
+                      <Typography.Text strong className="lr-cal-time">{formatTime(a.reservedAt)}</Typography.Text>
                       {name(a.id, a.name)}
                       <StatusTag status={a.csStatus} />
                     </Space>
@@ -236,7 +235,7 @@ function DayPanel({ shopId, day, mine, canList, onOpen }: {
                 <List.Item key={r.id}>
                   <div className="lr-cal-item">
                     <Space size={6} wrap>
-                      <Typography.Text type="secondary" className="lr-cal-time">{seoulTime(r.createdAt)}</Typography.Text>
+                      <Typography.Text type="secondary" className="lr-cal-time">{formatTime(r.createdAt)}</Typography.Text>
                       {name(r.id, r.name)}
                       <StatusTag status={r.csStatus} />
                     </Space>

@@ -2,7 +2,7 @@
 // last used and from where, which get phone numbers in full — with 발급 (the key shown once,
 // to copy), 폐기, and the way to the API's docs and a first request to try.
 import { useMemo, useState } from 'react';
-import { Alert, Button, Card, Empty, Form, Input, Modal, Space, Switch, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Empty, Form, Input, Space, Switch, Table, Tag, Typography } from 'antd';
 import { KeyOutlined, PlusOutlined, ReadOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import { apiKeyInput, apiKeysApi, MAX_ACTIVE_API_KEYS, type ApiKeyItem, type CreatedApiKey } from '@contracts/api-keys.ts';
@@ -15,6 +15,7 @@ import { formatDateTime } from '@/lib/format.ts';
 import { zodRule } from '@/lib/zod-rule.ts';
 import { ConfirmAction } from '@/components/confirm-action.tsx';
 import { ResourceForm } from '@/components/resource-form.tsx';
+import { OneTimeSecret } from '@/components/one-time-secret.tsx';
 
 const api = apiKeysApi;
 const KEY_PLACEHOLDER = 'lr_live_…';
@@ -36,23 +37,16 @@ function Code({ text, copy = text, label }: { text: string; copy?: string; label
 /** The new key, the one time it exists in the clear. */
 function ShownKeyModal({ created, onClose }: { created: CreatedApiKey | null; onClose: () => void }) {
   return (
-    <Modal
-      open={created !== null}
+    <OneTimeSecret
+      shown={created}
       title={created ? `API 키 발급 · ${created.name}` : 'API 키 발급'}
-      width={680}
-      mask={{ closable: false }}
-      onCancel={onClose}
-      footer={<Button type="primary" onClick={onClose}>복사했습니다</Button>}
-      destroyOnHidden
+      closeText="복사했습니다"
+      warning="이 키는 지금 한 번만 보여 드립니다. 창을 닫으면 다시 볼 수 없습니다."
+      warningNote="연동할 시스템의 설정(비밀 값 보관소)에 바로 저장하세요. 잃어버리면 이 키를 폐기하고 새로 발급하면 됩니다."
+      onClose={onClose}
     >
-      {created && (
-        <Space orientation="vertical" size={16} style={{ width: '100%' }}>
-          <Alert
-            type="warning"
-            showIcon
-            title="이 키는 지금 한 번만 보여 드립니다. 창을 닫으면 다시 볼 수 없습니다."
-            description="연동할 시스템의 설정(비밀 값 보관소)에 바로 저장하세요. 잃어버리면 이 키를 폐기하고 새로 발급하면 됩니다."
-          />
+      {(created) => (
+        <>
           <Code text={created.key} label="API 키" />
           {created.fullPhone && (
             <Alert type="info" showIcon title="이 키는 연락처를 전체 번호로 받습니다." description="키를 가진 사람은 누구나 고객의 전화번호를 볼 수 있습니다. 메일·메신저로 보내지 마세요." />
@@ -61,9 +55,9 @@ function ShownKeyModal({ created, onClose }: { created: CreatedApiKey | null; on
             <Typography.Title level={5}>바로 해 보기</Typography.Title>
             <Code text={curlOf(created.key)} label="명령" />
           </div>
-        </Space>
+        </>
       )}
-    </Modal>
+    </OneTimeSecret>
   );
 }
 

@@ -3,11 +3,11 @@
 // template — then when it sends (at once, or a daily digest at HH:mm), which leads (statuses,
 // landings, duplicates) and which fields. Checked inline with the contract's schemas; the
 // server's field errors land on their fields, a refusal that belongs to none shows on top.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useState } from 'react';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useQueryClient } from '@tanstack/react-query';
 import {
-  Alert, App, Button, Checkbox, Col, Collapse, Divider, Drawer, Form, Input, InputNumber, Radio, Row, Select, Space, Switch, TimePicker, Typography,
+  Alert, App, Checkbox, Col, Collapse, Divider, Form, Input, InputNumber, Radio, Row, Select, Switch, TimePicker, Typography,
 } from 'antd';
 import type { Rule } from 'antd/es/form/index.js';
 import { CS_STATUSES } from '@contracts/leads.ts';
@@ -20,11 +20,12 @@ import {
   emailConfigInput, smsConfigInput, webhookConfigInput,
   type DeliveryChannel, type DeliveryChannelForm, type SmsPreset,
 } from '@contracts/delivery-channels.ts';
-import { ApiError, call } from '@/lib/api.ts';
+import { call } from '@/lib/api.ts';
 import { invalidate, useCall } from '@/lib/use-call.ts';
-import { fieldErrors, zodRule } from '@/lib/zod-rule.ts';
+import { zodRule } from '@/lib/zod-rule.ts';
 import { useDraft } from '@/lib/use-draft.ts';
-import { useCloseGuard, useTrackChanges, type CloseGuard } from '@/lib/close-guard.ts';
+import { useTrackChanges } from '@/lib/close-guard.ts';
+import { DrawerForm, useDrawerFormSubmit, type DrawerFormBody } from '@/components/drawer-form.tsx';
 import { formatPhone } from '@contracts/rules.ts';
 import { SmsTemplateInput } from './sms-template.tsx';
 import { SignatureHelp, type ShownSecret } from './secret-modal.tsx';
@@ -114,61 +115,22 @@ export function ChannelForm({ shopId, open, editing, kind, onClose, onSecret }: 
   /** A new webhook's secret, to show once. */
   onSecret: (s: ShownSecret) => void;
 }) {
-  const formName = `channel-${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
-  const [saving, setSaving] = useState(false);
-  // Esc, × and 취소 ask first while the form holds unsaved changes.
-  const guard = useCloseGuard(onClose);
   return (
-    <Drawer
-      open={open}
-      size={680}
-      destroyOnHidden
-      mask={{ closable: false }}
-      onClose={guard.requestClose}
-      title={editing ? `채널 수정 · ${editing.name}` : '전송 채널 추가'}
-      footer={
-        <Space>
-          <Button type="primary" htmlType="submit" form={formName} loading={saving}>
-            {editing ? '저장' : '추가'}
-          </Button>
-          <Button onClick={guard.requestClose}>취소</Button>
-        </Space>
-      }
-    >
-      {open && (
-        <FormBody
-          key={editing?.id ?? `new-${kind}`}
-          formName={formName}
-          shopId={shopId}
-          editing={editing}
-          kind={kind}
-          guard={guard}
-          onSaving={setSaving}
-          onClose={onClose}
-          onSecret={onSecret}
-        />
-      )}
-    </Drawer>
+    <DrawerForm name="channel" open={open} size={680} title={editing ? `채널 수정 · ${editing.name}` : '전송 채널 추가'} okText={editing ? '저장' : '추가'} onClose={onClose}>
+      {(body) => <FormBody key={editing?.id ?? `new-${kind}`} {...body} shopId={shopId} editing={editing} kind={kind} onClose={onClose} onSecret={onSecret} />}
+    </DrawerForm>
   );
 }
 
-function FormBody({ formName, shopId, editing, kind, guard, onSaving, onClose, onSecret }: {
-  formName: string;
+function FormBody({ formName, shopId, editing, kind, guard, onSaving, onClose, onSecret }: DrawerFormBody & {
   shopId: number;
   editing: DeliveryChannel | null;
   kind: DeliveryKind;
-  guard: CloseGuard;
-  onSaving: (saving: boolean) => void;
   onClose: () => void;
   onSecret: (s: ShownSecret) => void;
 }) {
   const [form] = Form.useForm<Values>();
   const [initial] = useState(() => toValues(editing, kind));
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const top = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (refusal) top.current?.scrollIntoView({ block: 'start' });
-  }, [refusal]);
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const params = { shopId };
@@ -183,32 +145,18 @@ function FormBody({ formName, shopId, editing, kind, guard, onSaving, onClose, o
   const fullPhone = Form.useWatch('fullPhone', form) as boolean | undefined;
   const templateCode = Form.useWatch('kakaoTemplateCode', form) as string | undefined;
 
-  async function submit(values: Values) {
-    onSaving(true);
-    setRefusal(null);
-    try {
-      const body = toInput(values);
-      if (editing) {
-        await call(deliveryChannelsApi.update, { params: { shopId, id: editing.id }, body });
-      } else {
-        const created = await call(deliveryChannelsApi.create, { params, body });
-        if (created.newSecret) onSecret({ channelName: created.name, secret: created.newSecret });
-      }
-      await invalidate(queryClient, CHANNEL_VIEWS);
-      message.success(editing ? '채널을 저장했습니다.' : '채널을 추가했습니다.');
-      onClose();
-    } catch (err) {
-      const fields = err instanceof ApiError && err.fields && Object.keys(err.fields).length ? fieldErrors(onForm(err.fields)) : null;
-      if (fields) {
-        form.setFields(fields as never);
-        form.scrollToField(fields[0]!.name, { block: 'center' });
-      } else {
-        setRefusal(err instanceof Error ? err.message : '저장하지 못했습니다.');
-      }
-    } finally {
-      onSaving(false);
+  const { submit, refusal } = useDrawerFormSubmit(form, onSaving, onForm, async (values) => {
+    const body = toInput(values);
+    if (editing) {
+      await call(deliveryChannelsApi.update, { params: { shopId, id: editing.id }, body });
+    } else {
+      const created = await call(deliveryChannelsApi.create, { params, body });
+      if (created.newSecret) onSecret({ channelName: created.name, secret: created.newSecret });
     }
-  }
+    await invalidate(queryClient, CHANNEL_VIEWS);
+    message.success(editing ? '채널을 저장했습니다.' : '채널을 추가했습니다.');
+    onClose();
+  });
 
   /** A preset fills in its gateway URL unless one of the shop's own was typed. */
   function onPreset(next: SmsPreset) {
@@ -242,8 +190,7 @@ function FormBody({ formName, shopId, editing, kind, guard, onSaving, onClose, o
 
   return (
     <Form form={form} name={formName} layout="vertical" requiredMark="optional" initialValues={initial} onFinish={submit} scrollToFirstError={{ block: 'center' }}>
-      <div ref={top} />
-      {refusal && <Alert type="error" showIcon title={refusal} style={{ marginBottom: 16 }} closable={{ onClose: () => setRefusal(null) }} />}
+      {refusal}
       <Form.Item label="종류" name="kind" required extra={editing ? '종류는 바꿀 수 없습니다. 다른 종류는 새 채널로 추가하세요.' : KIND_HELP[currentKind]}>
         <Radio.Group
           disabled={!!editing}

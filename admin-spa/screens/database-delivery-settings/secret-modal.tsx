@@ -1,9 +1,10 @@
 // A webhook's signing secret, shown the one time it exists in the clear (after creating the
 // channel or rotating the secret), with a copy button and how to verify the signature.
-import { Alert, Button, Modal, Space, Typography } from 'antd';
+import { Alert, Space, Typography } from 'antd';
 import { IDEMPOTENCY_HEADER, SIGNATURE_HEADER } from '@contracts/delivery.ts';
 import { SECRET_GRACE_HOURS } from '@contracts/delivery-channels.ts';
 import { formatDateTime } from '@/lib/format.ts';
+import { OneTimeSecret } from '@/components/one-time-secret.tsx';
 
 export interface ShownSecret {
   channelName: string;
@@ -53,23 +54,16 @@ export function SignatureHelp() {
 
 export function SecretModal({ shown, onClose }: { shown: ShownSecret | null; onClose: () => void }) {
   return (
-    <Modal
-      open={shown !== null}
+    <OneTimeSecret
+      shown={shown}
       title={shown ? `서명 비밀키 · ${shown.channelName}` : '서명 비밀키'}
-      width={680}
-      mask={{ closable: false }}
-      onCancel={onClose}
-      footer={<Button type="primary" onClick={onClose}>닫기</Button>}
-      destroyOnHidden
+      closeText="닫기"
+      warning="이 비밀키는 지금 한 번만 보여 드립니다."
+      warningNote="창을 닫으면 다시 볼 수 없습니다. 받는 시스템의 설정에 바로 저장하세요. 잃어버리면 비밀키를 재발급하면 됩니다."
+      onClose={onClose}
     >
-      {shown && (
-        <Space orientation="vertical" size={16} style={{ width: '100%' }}>
-          <Alert
-            type="warning"
-            showIcon
-            title="이 비밀키는 지금 한 번만 보여 드립니다."
-            description="창을 닫으면 다시 볼 수 없습니다. 받는 시스템의 설정에 바로 저장하세요. 잃어버리면 비밀키를 재발급하면 됩니다."
-          />
+      {(shown) => (
+        <>
           <Typography.Paragraph
             copyable={{ text: shown.secret, tooltips: ['비밀키 복사', '복사했습니다'] }}
             style={{ fontFamily: 'monospace', fontSize: 15, background: '#fafafa', padding: '10px 12px', borderRadius: 6, marginBottom: 0 }}
@@ -88,8 +82,8 @@ export function SecretModal({ shown, onClose }: { shown: ShownSecret | null; onC
             <Typography.Title level={5}>본문과 서명 검증</Typography.Title>
             <SignatureHelp />
           </div>
-        </Space>
+        </>
       )}
-    </Modal>
+    </OneTimeSecret>
   );
 }

@@ -15,7 +15,7 @@ import { useCurrentShop } from '@/lib/shop.tsx';
 import { formatNumber } from '@/lib/format.ts';
 import { ResourceTable, type FilterDef } from '@/components/resource-table.tsx';
 import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
-import { seoulTime } from './seoul-time.ts';
+import { formatDateTimeSeconds } from '@/lib/format.ts';
 
 const FILTERS = ['accountId', 'action', 'leadId'] as const;
 
@@ -24,7 +24,7 @@ export function ActionTag({ action }: { action: string }) {
 }
 
 const columns: ColumnsType<AccessRecordItem> = [
-  { title: '일시 (KST)', dataIndex: 'at', key: 'at', render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{seoulTime(v)}</span> },
+  { title: '일시 (KST)', dataIndex: 'at', key: 'at', render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTimeSeconds(v)}</span> },
   {
     title: '계정', key: 'account',
     render: (_: unknown, r) =>

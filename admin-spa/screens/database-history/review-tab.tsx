@@ -19,7 +19,7 @@ import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
 import { formatNumber } from '@/lib/format.ts';
 import { zodRule } from '@/lib/zod-rule.ts';
-import { seoulTime } from './seoul-time.ts';
+import { formatDateTimeSeconds } from '@/lib/format.ts';
 
 const FLAG_COLORS: Record<ReviewFlagKind, string> = { unmask: 'gold', view: 'blue', export: 'purple', 'big-export': 'magenta', night: 'geekblue' };
 /** The record's actions a finding is about (night: everything that account did that day). */
@@ -37,7 +37,7 @@ export function ReviewTab({ openRecord }: { openRecord: (filters: Record<string,
   const r = report.data;
 
   const columns: ColumnsType<ReviewFlag> = [
-    { title: '날짜', dataIndex: 'day', key: 'day', render: (v: string, f) => <span style={{ whiteSpace: 'nowrap' }}>{f.at ? seoulTime(f.at) : v}</span> },
+    { title: '날짜', dataIndex: 'day', key: 'day', render: (v: string, f) => <span style={{ whiteSpace: 'nowrap' }}>{f.at ? formatDateTimeSeconds(f.at) : v}</span> },
     { title: '확인할 일', dataIndex: 'kind', key: 'kind', render: (v: ReviewFlagKind) => <Tag color={FLAG_COLORS[v]}>{REVIEW_FLAG_LABELS[v]}</Tag> },
     {
       title: '계정', key: 'account',
@@ -98,7 +98,7 @@ export function ReviewTab({ openRecord }: { openRecord: (filters: Record<string,
             size="small"
             items={[
               { key: 'who', label: '점검자', children: <Space><CheckCircleOutlined style={{ color: '#52c41a' }} />{r.review.reviewerName ?? '-'} ({r.review.reviewerLoginId ?? '-'})</Space> },
-              { key: 'at', label: '점검 일시', children: seoulTime(r.review.reviewedAt) },
+              { key: 'at', label: '점검 일시', children: formatDateTimeSeconds(r.review.reviewedAt) },
               { key: 'note', label: '메모', children: r.review.note ?? <Typography.Text type="secondary">없음</Typography.Text> },
             ]}
           />

@@ -3,7 +3,7 @@
 // status together; a lead's name opens its detail. Counselors see only their own leads.
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { App, Button, Form, InputNumber, Popover, Select, Space, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Form, InputNumber, Popover, Select, Tooltip, Typography } from 'antd';
 import { ClockCircleOutlined, SettingOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import { useQueryClient } from '@tanstack/react-query';
@@ -14,14 +14,14 @@ import { invalidate, useCall } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
 import { useCodeOptions } from '@/lib/options.ts';
-import { formatDateTime } from '@/lib/format.ts';
 import { zodRule } from '@/lib/zod-rule.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
-import { LeadDrawer } from './lead-drawer.tsx';
+import { LeadDrawer } from '@/components/leads/lead-drawer.tsx';
 import { ExportButton } from './export-modal.tsx';
-import { MemoCell, PhoneCell, ReservationCell, StatusDialogModal, StatusSelect, duration, statusOptions } from './lead-edits.tsx';
+import { MemoCell, PhoneCell, ReservationCell, StatusDialogModal, StatusSelect, duration, statusOptions } from '@/components/leads/lead-edits.tsx';
 import { StatusTag } from '@/components/status-tag.tsx';
+import { assigneeColumn, landingColumn, nameColumn, phoneColumn, receivedColumn, statusColumn, tagsColumn } from '@/components/leads/lead-columns.tsx';
 import './database-status.css';
 
 export default function DatabaseStatus() {
@@ -51,26 +51,10 @@ export default function DatabaseStatus() {
 
   const columns = useMemo<ColumnsType<LeadListItem>>(
     () => [
-      {
-        title: '접수', dataIndex: 'createdAt', key: 'createdAt', width: 150,
-        render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(v)}</span>,
-      },
-      {
-        title: '이름', dataIndex: 'name', key: 'name',
-        render: (v: string, row) => (
-          <Typography.Link onClick={() => openLead(row.id)} style={{ whiteSpace: 'nowrap' }}>
-            {v}
-          </Typography.Link>
-        ),
-      },
-      {
-        title: '연락처', dataIndex: 'phone', key: 'phone',
-        render: (v: string, row) => <PhoneCell key={row.id} shopId={shop.id} id={row.id} masked={v} canUnmask={account!.canUnmask} />,
-      },
-      {
-        title: '상태', dataIndex: 'csStatus', key: 'csStatus',
-        render: (v: CsStatus, row) => <StatusSelect shopId={shop.id} id={row.id} status={v} reservedAt={row.reservedAt} disabled={!writable} />,
-      },
+      receivedColumn({ width: 150 }),
+      nameColumn(openLead),
+      phoneColumn({ render: (v: string, row) => <PhoneCell key={row.id} shopId={shop.id} id={row.id} masked={v} canUnmask={account!.canUnmask} /> }),
+      statusColumn({ render: (v: CsStatus, row) => <StatusSelect shopId={shop.id} id={row.id} status={v} reservedAt={row.reservedAt} disabled={!writable} /> }),
       {
         title: '첫 연락', key: 'firstContactAt',
         render: (_: unknown, row) =>
@@ -90,31 +74,13 @@ export default function DatabaseStatus() {
         title: '예약', dataIndex: 'reservedAt', key: 'reservedAt',
         render: (v: string | null, row) => <ReservationCell shopId={shop.id} id={row.id} reservedAt={v} writable={writable} />,
       },
-      ...(mine ? [] : [{ title: '담당', dataIndex: 'assigneeName', key: 'assigneeName', render: (v: string | null) => v ?? <Typography.Text type="secondary">미배분</Typography.Text> }]),
+      ...(mine ? [] : [assigneeColumn<LeadListItem>()]),
       {
         title: '메모', dataIndex: 'memo', key: 'memo',
         render: (v: string | null, row) => <MemoCell shopId={shop.id} id={row.id} excerpt={v} writable={writable} load={() => loadMemo(row.id)} />,
       },
-      {
-        title: '랜딩 · 매체', key: 'landing',
-        render: (_: unknown, row) => (
-          <Space orientation="vertical" size={0}>
-            <Typography.Text ellipsis style={{ maxWidth: 200 }}>{row.landingTitle ?? (row.source === 'landing' ? '-' : '직접 등록')}</Typography.Text>
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {[row.mediaTypeName, row.utmSource].filter(Boolean).join(' · ') || '-'}
-            </Typography.Text>
-          </Space>
-        ),
-      },
-      {
-        title: '구분', key: 'tags',
-        render: (_: unknown, row) => (
-          <Space size={4}>
-            {row.duplicateOf && <Tag color="magenta">중복</Tag>}
-            {row.validity !== 'valid' && <Tooltip title={row.invalidReason}><Tag>{row.validity === 'invalid' ? '무효' : '반품'}</Tag></Tooltip>}
-          </Space>
-        ),
-      },
+      landingColumn(),
+      tagsColumn(),
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the row handlers read the URL at click time
     [shop.id, writable, mine, account, now],

@@ -11,7 +11,7 @@ export interface LandingColors {
   text: string;
 }
 
-export interface ColorPair {
+interface ColorPair {
   key: 'text-on-page' | 'text-on-background' | 'button' | 'link';
   /** What the pair is on the page (Korean, for the editor). */
   label: string;

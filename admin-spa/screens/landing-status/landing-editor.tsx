@@ -44,7 +44,7 @@ function tabOf(name: readonly (string | number)[]): TabKey {
   return 'basics';
 }
 
-export interface LandingEditorProps {
+interface LandingEditorProps {
   shop: { id: number; shopCode: string };
   /** A landing id, or 'new'. */
   target: number | 'new';

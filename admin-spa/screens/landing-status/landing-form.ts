@@ -8,7 +8,7 @@ import {
   type FieldType, type ImageRef, type Landing, type LandingInput,
 } from '@contracts/landings.ts';
 
-export type ThankYouMode = 'message' | 'url';
+type ThankYouMode = 'message' | 'url';
 
 export interface EditorField {
   key: string;

@@ -6,15 +6,10 @@ import { Alert, Card, Col, Empty, List, Row, Space, Statistic, Typography } from
 import { formatJobIds } from '@contracts/delivery-history.ts';
 import type { ShopDashboard } from '@contracts/shop-dashboard.ts';
 import { formatDateTime, formatNumber } from '@/lib/format.ts';
-import { ErrorText, KindTag } from '@/screens/shop-data-deliver-history/tags.tsx';
+import { ErrorText, KindTag } from '@/components/delivery/delivery-tags.tsx';
+import { deliveryHistoryPath } from '@/components/delivery/history-path.ts';
 
 const RED = '#cf1322';
-
-/** DB 전송 이력 with its own URL parameters (tab=jobs is 대기·실패 중). */
-export const deliveryHistoryPath = (query: Record<string, string> = {}) => {
-  const q = new URLSearchParams(query).toString();
-  return `/shop-data-deliver-history${q ? `?${q}` : ''}`;
-};
 
 type Delivery = NonNullable<ShopDashboard['delivery']>;
 

@@ -19,7 +19,7 @@ import { useCurrentShop } from '@/lib/shop.tsx';
 import { formatNumber, sliceShare } from '@/lib/format.ts';
 import { ServerError } from '@/layouts/results.tsx';
 import { dailyLeadsOption } from '@/components/daily-leads-option.ts';
-import { AdFiguresRow, CapEventList, ContractProgressItem, contractStatusPath, won } from './money.tsx';
+import { AdFiguresRow, CapEventList, ContractProgressItem, contractStatusPath, won } from '@/components/dashboard/money.tsx';
 import { DeliveryRow } from './delivery.tsx';
 import { UncoveredLandings } from '@/components/uncovered-landings.tsx';
 

@@ -1,19 +1,16 @@
 // 전송 이력: every attempt, newest first, for a period of Seoul days — or all attempts of one
 // send's jobs (the link from DB 전송), whatever the period.
 import { useSearchParams } from 'react-router-dom';
-import dayjs from 'dayjs';
 import { Alert, Button, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import { JOB_STATUSES, JOB_STATUS_LABELS, JOB_TRIGGERS, JOB_TRIGGER_LABELS, MAX_ATTEMPTS } from '@contracts/delivery.ts';
 import { ATTEMPT_STATUSES, ATTEMPT_STATUS_LABELS, deliveryApi, parseJobIds, type DeliveryAttemptItem } from '@contracts/delivery-history.ts';
 import { useCall } from '@/lib/use-call.ts';
-import { formatNumber } from '@/lib/format.ts';
+import { formatDateTimeSeconds, formatNumber } from '@/lib/format.ts';
 import { ResourceTable, type FilterDef } from '@/components/resource-table.tsx';
 import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
-import { AttemptTag, ChannelCell, ErrorText, JobStatusTag, LeadCell, formatDuration } from './tags.tsx';
+import { AttemptTag, ChannelCell, ErrorText, JobStatusTag, LeadCell, formatDuration } from '@/components/delivery/delivery-tags.tsx';
 
-/** To the second: attempts of one job follow each other within seconds. */
-export const seconds = (iso: string) => dayjs(iso).format('YYYY-MM-DD HH:mm:ss');
 
 export function useChannelFilter(shopId: number): FilterDef {
   const channels = useCall(deliveryApi.channels, { params: { shopId } }, { staleTime: 60_000 });
@@ -58,7 +55,7 @@ export function AttemptsTab({ shopId, onOpen }: { shopId: number; onOpen?: (id: 
   ];
 
   const columns: ColumnsType<DeliveryAttemptItem> = [
-    { title: '시각', dataIndex: 'at', key: 'at', render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{seconds(v)}</span> },
+    { title: '시각', dataIndex: 'at', key: 'at', render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTimeSeconds(v)}</span> },
     { title: 'DB', key: 'lead', render: (_: unknown, row) => <LeadCell row={row} onOpen={onOpen} /> },
     { title: '채널', key: 'channel', render: (_: unknown, row) => <ChannelCell name={row.channelName} kind={row.channelKind} /> },
     { title: '구분', dataIndex: 'trigger', key: 'trigger', render: (v: DeliveryAttemptItem['trigger']) => <span style={{ whiteSpace: 'nowrap' }}>{JOB_TRIGGER_LABELS[v]}</span> },

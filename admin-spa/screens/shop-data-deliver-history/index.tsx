@@ -12,7 +12,7 @@ import { invalidate, useCall } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
 import { ERROR, WARNING_TEXT } from '@/lib/theme.ts';
-import { LeadDrawer } from '@/screens/database-status/lead-drawer.tsx';
+import { LeadDrawer } from '@/components/leads/lead-drawer.tsx';
 import { AttemptsTab } from './attempts-tab.tsx';
 import { JobsTab } from './jobs-tab.tsx';
 

@@ -2,7 +2,6 @@
 // good — with the last error; failed and cancelled ones chosen and sent again now.
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import dayjs from 'dayjs';
 import { App, Button, Popconfirm, Space, Tooltip, Typography } from 'antd';
 import { RedoOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
@@ -12,9 +11,9 @@ import { deliveryApi, type DeliveryJobItem } from '@contracts/delivery-history.t
 import { call } from '@/lib/api.ts';
 import { invalidate } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
-import { formatDateTime, formatNumber } from '@/lib/format.ts';
+import { formatDateTime, formatNumber, formatTime } from '@/lib/format.ts';
 import { ResourceTable, type FilterDef } from '@/components/resource-table.tsx';
-import { ChannelCell, ErrorText, JobStatusTag, LeadCell } from './tags.tsx';
+import { ChannelCell, ErrorText, JobStatusTag, LeadCell } from '@/components/delivery/delivery-tags.tsx';
 import { SendFilterNote, useChannelFilter } from './attempts-tab.tsx';
 
 /** What a retry changes. */
@@ -80,7 +79,7 @@ export function JobsTab({ shopId, onOpen }: { shopId: number; onOpen?: (id: numb
           <span>{v} / {MAX_ATTEMPTS}</span>
           {row.status === 'pending' && (
             <Tooltip title={`다음 시도 ${formatDateTime(row.nextAttemptAt)}`}>
-              <Typography.Text type="secondary" style={{ fontSize: 12 }}>다음 {dayjs(row.nextAttemptAt).format('HH:mm')}</Typography.Text>
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>다음 {formatTime(row.nextAttemptAt)}</Typography.Text>
             </Tooltip>
           )}
         </Space>

@@ -4,7 +4,7 @@
 // until every lead was tried once; then what came of it, with the way into DB 전송 이력.
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Alert, Button, Card, Checkbox, Empty, Form, Select, Space, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, Card, Checkbox, Empty, Form, Select, Space, Tooltip, Typography } from 'antd';
 import { SendOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import { leadsApi, type LeadListItem } from '@contracts/leads.ts';
@@ -15,13 +15,13 @@ import { call } from '@/lib/api.ts';
 import { useCall } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
-import { formatDateTime, formatNumber } from '@/lib/format.ts';
+import { formatNumber } from '@/lib/format.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
-import { StatusTag } from '@/components/status-tag.tsx';
+import { readOnlyLeadColumns, tagsColumn } from '@/components/leads/lead-columns.tsx';
 import { useLeadFilterValues, useLeadFilters } from '@/components/lead-filters.tsx';
 import { ReasonModal } from '@/components/reason-modal.tsx';
-import { KindTag } from '@/screens/shop-data-deliver-history/tags.tsx';
+import { KindTag } from '@/components/delivery/delivery-tags.tsx';
 import { SendProgress, type SentBatch } from './send-progress.tsx';
 
 type Target = { kind: 'chosen'; ids: number[] } | { kind: 'matching'; count: number };
@@ -94,33 +94,8 @@ export default function ShopDataDelivery() {
   }
 
   const columns: ColumnsType<LeadListItem> = [
-    { title: '접수', dataIndex: 'createdAt', key: 'createdAt', render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(v)}</span> },
-    { title: '이름', dataIndex: 'name', key: 'name' },
-    { title: '연락처', dataIndex: 'phone', key: 'phone' },
-    { title: '상태', dataIndex: 'csStatus', key: 'csStatus', render: (v: LeadListItem['csStatus']) => <StatusTag status={v} /> },
-    { title: '담당', dataIndex: 'assigneeName', key: 'assigneeName', render: (v: string | null) => v ?? <Typography.Text type="secondary">미배분</Typography.Text> },
-    {
-      title: '랜딩 · 매체', key: 'landing',
-      render: (_: unknown, row) => (
-        <Space orientation="vertical" size={0}>
-          <Typography.Text ellipsis style={{ maxWidth: 200 }}>{row.landingTitle ?? (row.source === 'landing' ? '-' : '직접 등록')}</Typography.Text>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>{[row.mediaTypeName, row.utmSource].filter(Boolean).join(' · ') || '-'}</Typography.Text>
-        </Space>
-      ),
-    },
-    {
-      title: '구분', key: 'tags',
-      render: (_: unknown, row) => (
-        <Space size={4}>
-          {row.duplicateOf && (
-            <Tooltip title={includeDuplicates ? '중복 DB도 보냅니다.' : '중복 DB는 보내지 않습니다. 보내려면 위에서 "중복 DB도 보내기"를 켜세요.'}>
-              <Tag color="magenta">중복</Tag>
-            </Tooltip>
-          )}
-          {row.validity !== 'valid' && <Tooltip title={row.invalidReason}><Tag>{row.validity === 'invalid' ? '무효' : '반품'}</Tag></Tooltip>}
-        </Space>
-      ),
-    },
+    ...readOnlyLeadColumns(),
+    tagsColumn({ duplicateTip: includeDuplicates ? '중복 DB도 보냅니다.' : '중복 DB는 보내지 않습니다. 보내려면 위에서 "중복 DB도 보내기"를 켜세요.' }),
   ];
 
   const tooMany = total > SEND_MATCHING_MAX;

@@ -9,7 +9,7 @@ import { deliveryApi, formatJobIds, type DeliverySendResult } from '@contracts/d
 import { useCall } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { formatNumber } from '@/lib/format.ts';
-import { KindTag } from '@/screens/shop-data-deliver-history/tags.tsx';
+import { KindTag } from '@/components/delivery/delivery-tags.tsx';
 
 export type SentBatch = DeliverySendResult & { channelName: string; channelKind: DeliveryKind };
 

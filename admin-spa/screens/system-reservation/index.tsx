@@ -13,12 +13,12 @@ import {
 import { call } from '@/lib/api.ts';
 import { invalidate } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
+import { formatDateTime, formatDateTimeRange } from '@/lib/format.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { actionsColumn, RowButton } from '@/components/crud.tsx';
 import { ReasonModal } from '@/components/reason-modal.tsx';
 import { useFormModal } from '@/components/resource-form.tsx';
 import { ReservationForm } from './reservation-form.tsx';
-import { seoulRange, seoulText } from './seoul-time.ts';
 
 const api = systemReservationsApi;
 
@@ -70,7 +70,7 @@ export default function SystemReservation() {
       },
       {
         title: '일시 (한국 시간)', dataIndex: 'startsAt', key: 'startsAt',
-        render: (v: string, r) => <span style={nowrap}>{r.endsAt ? seoulRange(v, r.endsAt) : seoulText(v)}</span>,
+        render: (v: string, r) => <span style={nowrap}>{r.endsAt ? formatDateTimeRange(v, r.endsAt) : formatDateTime(v)}</span>,
       },
       { title: '대상', key: 'target', render: (_: unknown, r) => <Target r={r} /> },
       { title: '상태', dataIndex: 'status', key: 'status', render: (s: ReservationStatus) => <Tag color={STATUS_COLORS[s]}>{RESERVATION_STATUS_LABELS[s]}</Tag> },
@@ -79,7 +79,7 @@ export default function SystemReservation() {
         render: (v: string | null, r) => (
           <Space orientation="vertical" size={0}>
             {v && (
-              <span style={nowrap}>{r.finishedAt && r.finishedAt !== v ? seoulRange(v, r.finishedAt) : seoulText(v)}</span>
+              <span style={nowrap}>{r.finishedAt && r.finishedAt !== v ? formatDateTimeRange(v, r.finishedAt) : formatDateTime(v)}</span>
             )}
             {r.result ? (
               <Typography.Text type={r.status === 'failed' ? 'danger' : 'secondary'} ellipsis={{ tooltip: r.result }} style={{ maxWidth: 240, fontSize: 12 }}>
@@ -94,10 +94,10 @@ export default function SystemReservation() {
       {
         title: '등록', dataIndex: 'createdAt', key: 'createdAt',
         render: (v: string, r) => (
-          <Tooltip title={`수정 ${seoulText(r.updatedAt)}`}>
+          <Tooltip title={`수정 ${formatDateTime(r.updatedAt)}`}>
             <Space orientation="vertical" size={0} style={nowrap}>
               <span>{r.createdBy ?? '-'}</span>
-              <Typography.Text type="secondary" style={{ fontSize: 12 }}>{seoulText(v)}</Typography.Text>
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>{formatDateTime(v)}</Typography.Text>
             </Space>
           </Tooltip>
         ),

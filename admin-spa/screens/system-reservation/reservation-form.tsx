@@ -15,7 +15,7 @@ import { AREA_LABELS } from '@contracts/permissions.ts';
 import { useCall } from '@/lib/use-call.ts';
 import { ResourceForm } from '@/components/resource-form.tsx';
 import { saveWith } from '@/components/crud.tsx';
-import { beforeToday, fromPicker, toPicker } from './seoul-time.ts';
+import { beforeToday, fromPicker, toPicker } from '@/lib/seoul-time.ts';
 
 const api = systemReservationsApi;
 

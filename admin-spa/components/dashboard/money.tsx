@@ -8,7 +8,7 @@ import {
 } from '@contracts/shop-dashboard.ts';
 import { AD_METRIC_HELP, type AdFigures } from '@contracts/ad-spend.ts';
 import { formatDateTime, formatNumber } from '@/lib/format.ts';
-import { ContractStatusTag } from '@/screens/contract-management/tags.tsx';
+import { ContractStatusTag } from '@/components/contracts/contract-tags.tsx';
 import { OtherLeadsNote } from '@/components/other-leads-note.tsx';
 
 const CAP_EVENT_COLORS: Record<CapEventKind, string> = { 'closed-daily': 'orange', 'closed-quantity': 'red', reopened: 'green' };

@@ -189,7 +189,8 @@ function Body({ shopId, d, writable, canUnmask, onOpen }: { shopId: number; d: L
 
       <div>
         <Divider titlePlacement="start" plain>
-          처리 기록
+          {/* The drawer's times are Seoul's, which a staff member abroad would not assume. */}
+          처리 기록 <Typography.Text type="secondary" style={{ fontSize: 12 }}>(한국 시간)</Typography.Text>
         </Divider>
         {d.history.length === 0 ? (
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />

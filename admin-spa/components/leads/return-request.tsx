@@ -13,8 +13,8 @@ import { useAuth } from '@/lib/auth.tsx';
 import { formatDateTime } from '@/lib/format.ts';
 import { zodRule } from '@/lib/zod-rule.ts';
 import { useCloseGuard, useTrackChanges } from '@/lib/close-guard.ts';
-import { RETURN_STATE_TAGS, percent } from '@/screens/contract-management/tags.tsx';
-import { RETURN_VIEWS } from '@/screens/contract-management/views.ts';
+import { RETURN_STATE_TAGS, percent } from '@/components/contracts/contract-tags.tsx';
+import { RETURN_VIEWS } from '@/components/contracts/contract-views.ts';
 
 export function ReturnRequest({ shopId, leadId }: { shopId: number; leadId: number }) {
   const { can } = useAuth();
