@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { MIN_FILL_MS } from '../contracts/intake.ts';
 import { HOOK_MS, SCREEN_MS, WAIT_MS } from './waits.ts';
@@ -167,6 +167,18 @@ export function setupProduct(env?: Parameters<typeof startProduct>[0], browserAr
   beforeAll(async () => {
     ctx.product = await startProduct(env);
     ctx.browser = await launchBrowser(browserArgs);
+  });
+  // A failed test leaves a picture of every page it had open (screenshots/failed-…): what the
+  // browser showed when the wait ran out, for a failure on a machine one cannot watch (CI).
+  afterEach(async ({ task }) => {
+    if (task.result?.state !== 'fail' || !ctx.browser) return;
+    const dir = path.join(ROOT, 'screenshots');
+    fs.mkdirSync(dir, { recursive: true });
+    const name = task.name.replace(/[^\p{L}\p{N}]+/gu, '-').slice(0, 60);
+    const pages = ctx.browser.contexts().flatMap((c) => c.pages());
+    for (const [i, page] of pages.entries()) {
+      await page.screenshot({ path: path.join(dir, `failed-${name}-${i + 1}.png`), fullPage: true, timeout: 10_000 }).catch(() => {});
+    }
   });
   afterAll(async () => {
     await ctx.browser?.close();

@@ -1,8 +1,10 @@
 // A staff member abroad reads the same times as the record and the shop: Seoul's, whatever the
 // machine's zone. The process here runs in New York, where 01:02 UTC is the evening before.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import dayjs from 'dayjs';
 import { formatDate, formatDateTime, formatDateTimeRange, formatDateTimeSeconds, formatTime } from './format.ts';
-import { toPicker } from './seoul-time.ts';
+import { fromPicker, toPicker } from './seoul-time.ts';
+import { FUTURE_ONLY } from '@/components/leads/lead-edits.tsx';
 
 const zone = process.env.TZ;
 beforeAll(() => {
@@ -36,4 +38,19 @@ it('shows a span within a Seoul day, and across days', () => {
 
 it('gives a picker the Seoul wall-clock time', () => {
   expect(toPicker(AT)!.format('YYYY-MM-DD HH:mm')).toBe('2026-11-21 10:02');
+});
+
+it('takes a picked time as Seoul time, and the appointment picker offers no Seoul day or hour already past', () => {
+  expect(fromPicker(toPicker(AT))).toBe('2026-11-21T10:02:00+09:00');
+  // 10:02 on the 21st in Seoul is 20:02 on the 20th here: the 20th is past, the 21st is today.
+  vi.useFakeTimers({ now: new Date(AT) });
+  try {
+    expect(FUTURE_ONLY.disabledDate(dayjs('2026-11-20T12:00'))).toBe(true);
+    expect(FUTURE_ONLY.disabledDate(dayjs('2026-11-21T12:00'))).toBe(false);
+    const today = FUTURE_ONLY.disabledTime(dayjs('2026-11-21T12:00'));
+    expect(today.disabledHours!()).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(today.disabledMinutes!(10)).toEqual([0, 1]);
+  } finally {
+    vi.useRealTimers();
+  }
 });

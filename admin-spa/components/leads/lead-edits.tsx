@@ -1,7 +1,7 @@
 // The edits a lead takes where it is shown (a row of the list, the detail drawer): its status
 // (상담예약 asks for a time, 무효 for a reason), its appointment, its memo, and revealing its phone.
 import { useState } from 'react';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { App, Button, DatePicker, Form, Input, Modal, Popover, Select, Space, Tag, Typography } from 'antd';
 import { EditOutlined, EyeOutlined, PhoneOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
@@ -14,9 +14,13 @@ import { invalidate } from '@/lib/use-call.ts';
 import { formatDateTime } from '@/lib/format.ts';
 import { useCloseGuard, useTrackChanges } from '@/lib/close-guard.ts';
 import { STATUS_COLORS, StatusTag } from '@/components/status-tag.tsx';
+import { fromPicker, toPicker } from '@/lib/seoul-time.ts';
 
 export const statusOptions = CS_STATUSES.map((s) => ({ value: s, label: s }));
 const settable = SETTABLE_STATUSES.map((s) => ({ value: s, label: <Tag color={STATUS_COLORS[s]}>{s}</Tag> }));
+
+/** Now on the picker's clock: Seoul's wall-clock time, whatever the browser's zone. */
+const seoulNow = () => toPicker(Date.now())!;
 
 /** Minutes an appointment is picked in. */
 const MINUTE_STEP = 10;
@@ -31,11 +35,11 @@ const firstOpenHour = (now: Dayjs) => (Math.ceil(now.minute() / MINUTE_STEP) * M
  */
 export const FUTURE_ONLY = {
   disabledDate: (d: Dayjs) => {
-    const now = dayjs();
+    const now = seoulNow();
     return d.isBefore(now, 'day') || (d.isSame(now, 'day') && firstOpenHour(now) > 23);
   },
   disabledTime: (d: Dayjs | null) => {
-    const now = dayjs();
+    const now = seoulNow();
     if ((d ?? now).isAfter(now, 'day')) return {};
     const before = (n: number) => Array.from({ length: n }, (_, i) => i);
     const firstHour = firstOpenHour(now);
@@ -91,12 +95,12 @@ export function StatusDialogModal({ dialog, onClose }: { dialog: StatusDialog | 
         const v = await form.validateFields().catch(() => null);
         if (!v) return;
         setBusy(true);
-        const ok = await dialog.apply(reserve ? { reservedAt: v.reservedAt!.toISOString() } : { reason: v.reason!.trim() });
+        const ok = await dialog.apply(reserve ? { reservedAt: fromPicker(v.reservedAt)! } : { reason: v.reason!.trim() });
         setBusy(false);
         if (ok) onClose();
       }}
     >
-      <Form form={form} layout="vertical" requiredMark="optional" initialValues={{ reservedAt: dialog.reservedAt ? dayjs(dialog.reservedAt) : undefined }}>
+      <Form form={form} layout="vertical" requiredMark="optional" initialValues={{ reservedAt: toPicker(dialog.reservedAt) ?? undefined }}>
         {reserve ? (
           <Form.Item label="예약 시간" name="reservedAt" required rules={[{ required: true, message: RESERVATION_REQUIRED }]}>
             <DatePicker showTime={{ format: 'HH:mm', minuteStep: MINUTE_STEP }} format="YYYY-MM-DD HH:mm" style={{ width: '100%' }} autoFocus {...FUTURE_ONLY} />
@@ -155,10 +159,10 @@ export function ReservationCell({ shopId, id, reservedAt, writable }: { shopId: 
           open={open}
           showTime={{ format: 'HH:mm', minuteStep: MINUTE_STEP }}
           format="YYYY-MM-DD HH:mm"
-          defaultValue={reservedAt ? dayjs(reservedAt) : undefined}
+          defaultValue={toPicker(reservedAt) ?? undefined}
           {...FUTURE_ONLY}
           onChange={async (v) => {
-            if (await save(id, { reservedAt: v ? v.toISOString() : null }, '예약 시간을 저장했습니다.')) setOpen(false);
+            if (await save(id, { reservedAt: fromPicker(v) }, '예약 시간을 저장했습니다.')) setOpen(false);
           }}
           getPopupContainer={(el) => el.parentElement ?? document.body}
         />

@@ -12,6 +12,7 @@ import { ResourceTable } from '@/components/resource-table.tsx';
 import { ResourceForm, useFormModal } from '@/components/resource-form.tsx';
 import { DeleteAction } from '@/components/confirm-action.tsx';
 import { actionsColumn, RowButton, saveWith } from '@/components/crud.tsx';
+import { beforeToday, fromPicker, toPicker } from '@/lib/seoul-time.ts';
 
 interface FormValues {
   kind: DenyKind;
@@ -55,7 +56,7 @@ export default function AccessDenySetting() {
     )),
   ];
 
-  const toBody = (v: FormValues) => ({ ...v, reason: v.reason ?? '', expiresAt: v.expiresAt ? v.expiresAt.toISOString() : null });
+  const toBody = (v: FormValues) => ({ ...v, reason: v.reason ?? '', expiresAt: fromPicker(v.expiresAt) });
 
   return (
     <>
@@ -80,7 +81,7 @@ export default function AccessDenySetting() {
         title={editing ? '차단 규칙 수정' : '차단 규칙 등록'}
         initialValues={
           editing
-            ? { kind: editing.kind, value: editing.value, scope: editing.scope, reason: editing.reason ?? '', expiresAt: editing.expiresAt ? dayjs(editing.expiresAt) : null }
+            ? { kind: editing.kind, value: editing.value, scope: editing.scope, reason: editing.reason ?? '', expiresAt: toPicker(editing.expiresAt) }
             : { kind: 'ip', scope: 'intake' }
         }
         submit={(v) => saveWith(denyRulesApi, editing)(toBody(v))}
@@ -129,7 +130,7 @@ function DenyRuleFields({ form }: { form: FormInstance<FormValues> }) {
             <Input maxLength={200} placeholder="예: 반복 허위 접수" />
           </Form.Item>
           <Form.Item label="만료 일시" name="expiresAt" extra="비우면 무기한 차단합니다.">
-            <DatePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" style={{ width: '100%' }} disabledDate={(d) => d.isBefore(dayjs().startOf('day'))} />
+            <DatePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" style={{ width: '100%' }} disabledDate={beforeToday} />
           </Form.Item>
         </>
       );

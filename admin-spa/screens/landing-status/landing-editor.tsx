@@ -1,7 +1,6 @@
 // The landing editor: a wide drawer with the form (basics, content, form builder,
 // consent and thank-you) on the left and the live preview on the right.
 import { useState } from 'react';
-import dayjs from 'dayjs';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   Alert, App, Button, Col, DatePicker, Drawer, Form, Input, InputNumber, Popconfirm, Radio, Row, Select, Skeleton, Space, Switch, Tabs, Tag,
@@ -32,6 +31,7 @@ import { LandingPreview } from './landing-preview.tsx';
 import { landingRule, newLandingValues, parseInput, toEditorValues, type EditorField, type EditorValues } from './landing-form.ts';
 import { STATE_COLORS } from './state.ts';
 import { warnContractGap } from './contract-gap.tsx';
+import { beforeToday } from '@/lib/seoul-time.ts';
 
 type TabKey = 'basics' | 'content' | 'form' | 'finish';
 
@@ -348,7 +348,7 @@ function BasicsTab({ form, landing, shopCode, code, media, events, policies, pol
             format="YYYY-MM-DD HH:mm"
             style={{ width: '100%' }}
             placeholder="종료 시까지"
-            disabledDate={(d) => d.isBefore(dayjs().startOf('day'))}
+            disabledDate={beforeToday}
           />
         </Form.Item>
       </Col>

@@ -1,12 +1,13 @@
 // The editor's form values and their conversion to and from the API's landing shape.
 // Validation always runs the contract's landingInput on the converted values.
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import type { Rule } from 'antd/es/form/index.js';
 import type { FormInstance } from 'antd';
 import {
   DEFAULT_COLORS, DEFAULT_PRIVACY_CONSENT, DEFAULT_THANK_YOU, landingInput,
   type FieldType, type ImageRef, type Landing, type LandingInput,
 } from '@contracts/landings.ts';
+import { fromPicker, toPicker } from '@/lib/seoul-time.ts';
 
 type ThankYouMode = 'message' | 'url';
 
@@ -75,8 +76,8 @@ export function toEditorValues(l: Landing): EditorValues {
   return {
     landingCode: l.landingCode,
     title: l.title,
-    openAt: l.openAt ? dayjs(l.openAt) : null,
-    closeAt: l.closeAt ? dayjs(l.closeAt) : null,
+    openAt: toPicker(l.openAt),
+    closeAt: toPicker(l.closeAt),
     mediaTypeId: l.mediaTypeId,
     eventTypeId: l.eventTypeId,
     duplicateWindowDays: l.duplicateWindowDays,
@@ -98,8 +99,8 @@ function toInput(v: EditorValues): Record<string, unknown> {
   return {
     landingCode: v.landingCode ?? '',
     title: v.title ?? '',
-    openAt: v.openAt ? v.openAt.toISOString() : null,
-    closeAt: v.closeAt ? v.closeAt.toISOString() : null,
+    openAt: fromPicker(v.openAt),
+    closeAt: fromPicker(v.closeAt),
     mediaTypeId: v.mediaTypeId ?? null,
     eventTypeId: v.eventTypeId ?? null,
     duplicateWindowDays: v.duplicateWindowDays ?? 30,
