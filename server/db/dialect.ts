@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Database } from './schema.ts';
@@ -68,7 +68,8 @@ export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
   // commit makes that one fsync per batch of leads.
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma(`busy_timeout = ${Math.round(opts.busyTimeoutMs ?? 5000)}`);
+  const busyMs = Math.round(opts.busyTimeoutMs ?? 5000);
+  sqlite.pragma(`busy_timeout = ${busyMs}`);
   // Kysely prepares every query; preparing costs more than running a small one, so
   // statements are kept by their SQL text (bounded; queries are built from fixed shapes).
   const statements = new Map<string, ReturnType<typeof sqlite.prepare>>();
@@ -88,9 +89,53 @@ export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
     },
     close: () => sqlite.close(),
   };
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new YieldingSqliteDialect({ database }, sqlite, busyMs) });
   return {
     db, dialect: 'sqlite', ...(opts.url !== ':memory:' ? { sqliteFile: path.resolve(opts.url) } : {}), serialize: () => sqlite.serialize(), close: () => db.destroy(),
   };
 }
 
+
+interface PragmaTarget {
+  pragma(source: string): unknown;
+}
+
+/**
+ * A transaction's `begin immediate` waits for another connection's write lock (intake's writer
+ * thread holds it while it commits a batch) without stopping the event loop: SQLite's busy
+ * handler sleeps inside the call, and better-sqlite3 is synchronous, so every request of the
+ * process waited with it (under intake load the event loop stood still 1.5 s in 11 s, in the
+ * delivery worker's claims). Here the begin is tried without waiting, and on SQLITE_BUSY tried
+ * again after a timer (1 → 16 ms), within the same overall limit as the busy timeout.
+ */
+class YieldingSqliteDriver extends SqliteDriver {
+  constructor(config: SqliteDialectConfig, private readonly sqlite: PragmaTarget, private readonly busyMs: number) {
+    super(config);
+  }
+
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    const deadline = Date.now() + this.busyMs;
+    for (let pause = 1; ; pause = Math.min(pause * 2, 16)) {
+      this.sqlite.pragma('busy_timeout = 0');
+      try {
+        await super.beginTransaction(connection);
+        return;
+      } catch (err) {
+        if ((err as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw err;
+      } finally {
+        this.sqlite.pragma(`busy_timeout = ${this.busyMs}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}
+
+class YieldingSqliteDialect extends SqliteDialect {
+  constructor(private readonly config: SqliteDialectConfig, private readonly sqlite: PragmaTarget, private readonly busyMs: number) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    return new YieldingSqliteDriver(this.config, this.sqlite, this.busyMs);
+  }
+}
