@@ -3,6 +3,7 @@
 import { PostgresAdapter, sql, type Kysely, type RawBuilder, type SelectQueryBuilder, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 import type { DialectName } from './dialect.ts';
+import os from 'node:os';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations hand in an untyped Kysely
 export function dialectOf(db: Kysely<any>): DialectName {
@@ -83,11 +84,14 @@ export async function lockKeys(trx: Transaction<Database>, keys: readonly string
 }
 
 /**
- * Write transactions that usefully run at once on one process: PostgreSQL several (each waits
- * for its own commit's flush while the next one works); SQLite one (its writes are serial).
+ * Write transactions that usefully run at once on one process: SQLite one (its writes are
+ * serial); PostgreSQL up to three (each waits for its own commit's flush while the next one
+ * works) — but a core is left for the database's own work: on 2 cores, where PostgreSQL shares
+ * the machine, three batches in flight only made each smaller (more statements per lead):
+ * intake 2,516–2,577 leads/s (p99 37–44 ms) with three, 3,126–3,177 (p99 29 ms) with one.
  */
-export function concurrentWriters(db: Kysely<Database>): number {
-  return dialectOf(db) === 'postgres' ? 3 : 1;
+export function concurrentWriters(db: Kysely<Database>, cores = os.availableParallelism()): number {
+  return dialectOf(db) === 'postgres' ? Math.min(3, Math.max(1, cores - 1)) : 1;
 }
 
 /**

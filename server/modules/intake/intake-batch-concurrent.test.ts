@@ -162,7 +162,9 @@ describe('the group commit with several batches in flight', () => {
     );
   });
 
-  it('lets several batches commit at once on PostgreSQL only', () => {
-    expect(concurrentWriters(shared.handle(0).db)).toBe(pg ? 3 : 1);
+  it('lets several batches commit at once on PostgreSQL only, leaving a core for the database', () => {
+    expect(concurrentWriters(shared.handle(0).db, 8)).toBe(pg ? 3 : 1);
+    expect(concurrentWriters(shared.handle(0).db, 3)).toBe(pg ? 2 : 1);
+    expect(concurrentWriters(shared.handle(0).db, 2)).toBe(1);
   });
 });
