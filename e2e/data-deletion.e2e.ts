@@ -4,7 +4,7 @@
 // it at once; the destruction is in the log, and the automatic purge's settings are shown.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { login, newPage, screenshot, setupProduct, submitAsVisitor as visit, WAIT } from './harness.ts';
+import { login, newPage, screenshot, setupProduct, still, submitAsVisitor as visit, WAIT } from './harness.ts';
 
 const e2e = setupProduct();
 
@@ -23,6 +23,8 @@ async function searchList(page: Page, name: string) {
 async function confirmWithReason(page: Page, ok: string, reason: string) {
   const dialog = page.getByRole('dialog');
   await expect.poll(() => dialog.getByRole('button', { name: ok }).isVisible(), WAIT).toBe(true);
+  // A click while the dialog is still zooming in can be lost on a loaded machine: wait it out.
+  await still(page, 'the dialog opening');
   await dialog.getByRole('textbox', { name: '사유' }).fill(reason);
   await dialog.getByRole('button', { name: ok }).click();
   return dialog;
@@ -44,6 +46,7 @@ describe('deleting, restoring and destroying leads', () => {
     // The reason is required, said inline in Korean.
     const dialog = page.getByRole('dialog');
     await expect.poll(() => dialog.getByText('선택한 DB 1건을 삭제합니다.').isVisible(), WAIT).toBe(true);
+    await still(page, 'the dialog opening');
     await dialog.getByRole('button', { name: '1건 삭제' }).click();
     await expect.poll(() => dialog.getByText('삭제 사유를 입력하세요.').isVisible(), WAIT).toBe(true);
     await screenshot(page, 'e2e-data-deletion-reason');
@@ -91,6 +94,7 @@ describe('deleting, restoring and destroying leads', () => {
     await deleted.getByRole('button', { name: '즉시 파기' }).click();
     const purge = page.getByRole('dialog');
     await expect.poll(() => purge.getByText('되돌릴 수 없습니다.').isVisible(), WAIT).toBe(true);
+    await still(page, 'the dialog opening');
     await purge.getByRole('button', { name: '1건 파기' }).click();
     await expect.poll(() => purge.getByText('파기 사유를 입력하세요.').isVisible(), WAIT).toBe(true);
     await confirmWithReason(page, '1건 파기', '고객이 즉시 파기를 요청함');
