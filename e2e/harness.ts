@@ -121,6 +121,20 @@ export async function login(page: Page, loginId = 'admin', password = ADMIN_PASS
 }
 
 /**
+ * How many visible things move on the page, as a string: a function handed to page.evaluate keeps
+ * the names tsx's transform gives its inner functions (`__name`, unknown in the page), which broke
+ * `npm run screenshots`. Only what can be seen moves: antd leaves a motion class on a button's
+ * loading icon inside a modal that closed (display: none), where its transition never ends, and a
+ * button's loading icon folding away can stay "leaving" while the spinner turns.
+ */
+const MOVING_JS = `(() => {
+  const seen = (e) => !e || !('checkVisibility' in e) || e.checkVisibility();
+  return document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity && seen(a.effect?.target)).length +
+    [...document.querySelectorAll('[class*="-appear-active"], [class*="-enter-active"], [class*="-leave-active"]')]
+      .filter((e) => seen(e) && !e.classList.contains('ant-btn-loading-icon')).length;
+})()`;
+
+/**
  * Waits until nothing on the page moves: no running animation, no antd motion class (a drawer
  * sliding in, a tab's ink bar, a message fading in). What a screenshot or axe's colours need.
  */
@@ -128,16 +142,7 @@ export async function still(page: Page, what = 'animations'): Promise<void> {
   // A plain loop, not vitest's expect.poll: `npm run screenshots` uses this outside a test run.
   const until = Date.now() + WAIT_MS;
   for (;;) {
-    // Only what can be seen moves: antd leaves a motion class on a button's loading icon inside a modal
-    // that closed (display: none), where its transition never ends.
-    const moving = await page.evaluate(() => {
-      const seen = (e: Element | null | undefined) => !e || !('checkVisibility' in e) || e.checkVisibility();
-      return document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity
-        && seen((a.effect as KeyframeEffect | null)?.target)).length +
-        [...document.querySelectorAll('[class*="-appear-active"], [class*="-enter-active"], [class*="-leave-active"]')]
-          // A button's loading icon folding away can stay "leaving" while the spinner turns: not the page moving.
-          .filter((e) => seen(e) && !e.classList.contains('ant-btn-loading-icon')).length;
-    });
+    const moving = await page.evaluate<number>(MOVING_JS);
     if (moving === 0) return;
     if (Date.now() > until) {
       const which = await page.evaluate(() => [
