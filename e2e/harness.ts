@@ -105,7 +105,7 @@ export async function launchBrowser(args: string[] = []): Promise<Browser> {
 }
 
 export async function newPage(browser: Browser, baseURL: string, options: Parameters<Browser['newContext']>[0] = {}): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL, locale: 'ko-KR', timezoneId: 'Asia/Seoul', viewport: { width: 1366, height: 860 }, ...options });
+  const context = await browser.newContext({ baseURL, locale: 'ko-KR', timezoneId: 'Asia/Seoul', viewport: { width: 1366, height: 860 }, reducedMotion: 'reduce', ...options });
   // Playwright's own waits (a click's, a waitFor's, a navigation's) allow a slow machine too.
   context.setDefaultTimeout(WAIT_MS);
   const page = await context.newPage();

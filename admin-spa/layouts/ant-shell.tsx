@@ -12,9 +12,17 @@ import './ant-shell.css';
 
 dayjs.locale('ko');
 
+/**
+ * Who asks their system for less motion gets none (WCAG 2.3.3): dialogs and drawers appear at once
+ * instead of zooming and sliding. The browser tests ask for it too: a click on a dialog's button while
+ * it was still zooming in could land beside it on a loaded machine.
+ */
+const reduceMotion = typeof window !== 'undefined' && !!window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+const SHELL_THEME = reduceMotion ? { ...THEME, token: { ...THEME.token, motion: false } } : THEME;
+
 export function AntShell({ children }: { children: ReactNode }) {
   return (
-    <ConfigProvider locale={koKR} theme={THEME}>
+    <ConfigProvider locale={koKR} theme={SHELL_THEME}>
       <AntApp>
         <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
       </AntApp>
