@@ -2,6 +2,8 @@
 // Imports flow one way: contracts/ → pages/ | server/ | admin-spa/. See CONTRIBUTING.md, "Boundaries".
 const SOURCE = '^(contracts|server|admin-spa|pages)/';
 const TEST = '(\\.test\\.tsx?|^server/test-[^/]+\\.ts)$';
+// What a module lets the rest of the server use: its entry file, and the two shared services older than entries.
+const ENTRIES = '^server/modules/([^/]+/[^/]+\\.entry|audit/audit\\.service|deny-rules/deny-rules\\.gate)\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -61,13 +63,37 @@ module.exports = {
       name: 'modules-through-shared-entries',
       severity: 'error',
       comment:
-        'A module reaches another only through leads (leads.service.ts), audit (audit.service.ts) or the deny-rule gate ' +
-        '(deny-rules.gate.ts); everything else goes through the typed links in server/links.ts, or moves down into contracts/, lib/ or db/.',
+        'A module reaches another only through its entry (<module>.entry.ts: what the module lets others use), audit ' +
+        '(audit.service.ts) or the deny-rule gate (deny-rules.gate.ts); everything else goes through the typed links in ' +
+        'server/links.ts, or moves down into contracts/, lib/ or db/.',
       from: { path: '^server/modules/([^/]+)/', pathNot: TEST },
       to: {
         path: '^server/modules/',
-        pathNot: ['^server/modules/$1/', '^server/modules/(leads/leads\\.service|audit/audit\\.service|deny-rules/deny-rules\\.gate)\\.ts$'],
+        pathNot: ['^server/modules/$1/', ENTRIES],
       },
+    },
+    {
+      name: 'delivery-below-leads',
+      severity: 'error',
+      comment:
+        'Accepting leads writes the delivery outbox (leads → delivery.entry.ts), so delivery never imports leads: what it ' +
+        'needs of them comes through the links (matchingLeads) or is handed in (the worker\'s recordEvents).',
+      from: { path: '^server/modules/delivery/', pathNot: TEST },
+      to: { path: '^server/modules/leads/' },
+    },
+    {
+      name: 'worker-runs-jobs-only',
+      severity: 'error',
+      comment: 'server/worker/ is the process that runs jobs: it reaches the modules only through their entries.',
+      from: { path: '^server/worker/', pathNot: TEST },
+      to: { path: '^server/modules/', pathNot: ENTRIES },
+    },
+    {
+      name: 'nothing-imports-the-worker',
+      severity: 'error',
+      comment: 'Modules, plugins, lib and db never import server/worker/: the worker runs them, not the other way round (app.ts starts it).',
+      from: { path: '^server/(modules|plugins|lib|db)/', pathNot: TEST },
+      to: { path: '^server/worker/' },
     },
     {
       name: 'lower-layers-stay-low',

@@ -106,6 +106,17 @@ export const leadDetail = leadListItem.extend({
 });
 export type LeadDetail = z.infer<typeof leadDetail>;
 
+/**
+ * A lead's form answers with the landing's labels (a field since removed keeps its key as
+ * label): the lead drawer shows them so, the pull API and the delivery channels send them so.
+ */
+export function labelledAnswers(answersJson: string, formFieldsJson: string | null): LeadDetail['answers'] {
+  const answers = JSON.parse(answersJson) as Record<string, string | string[]>;
+  const fields = formFieldsJson ? (JSON.parse(formFieldsJson) as Array<{ key: string; label: string }>) : [];
+  const label = new Map(fields.map((f) => [f.key, f.label]));
+  return Object.entries(answers).map(([k, v]) => ({ label: label.get(k) ?? k, value: Array.isArray(v) ? v.join(', ') : String(v) }));
+}
+
 /** The checks a status change carries: an appointment needs its time, 무효 its reason. */
 function statusRules<T extends { csStatus?: CsStatus; reservedAt?: string | null; reason?: string | null }>(v: T, ctx: RefinementCtx) {
   if (v.csStatus === '상담예약' && !v.reservedAt) ctx.addIssue({ code: 'custom', path: ['reservedAt'], message: RESERVATION_REQUIRED });

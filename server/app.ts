@@ -62,7 +62,9 @@ import { startScheduler } from './worker/scheduler.ts';
 import { purgeJob } from './worker/purge.ts';
 import { reopenJob } from './worker/reopen.ts';
 import { abandonedImportsJob } from './worker/abandoned-imports.ts';
-import { DELIVERY_NOTICE, deliveryWorker } from './worker/delivery.ts';
+import { deliveryWorker } from './worker/delivery.ts';
+import { DELIVERY_NOTICE } from './modules/delivery/delivery.entry.ts';
+import { matchingLeads } from './modules/leads/leads.entry.ts';
 import { databaseIdentity, openNotifier } from './db/notify.ts';
 import { closeRedis, openRedis, redisConnected, redisPrefix, type RedisClient } from './lib/redis.ts';
 import { sharedRateLimitStore } from './lib/rate-limit-store.ts';
@@ -228,6 +230,7 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
     leadsChanged: (change) => void feed.publish(change).catch((err) => app.log.error({ err }, 'lead feed')),
     watchLeads: (shopId, fn) => feed.watch(shopId, fn),
     watchAllLeads: (fn) => feed.watchAll(fn),
+    matchingLeads: (shopId, filter, reader, max) => matchingLeads(app.db, shopId, filter, reader, app.clock(), max),
     deliveriesQueued: () => void notifier.publish(DELIVERY_NOTICE, '').catch((err) => app.log.error({ err }, 'delivery notice')),
     contractProgress: (shopIds) => contracts.progress(shopIds, DASHBOARD_CONTRACT_RECENT_DAYS),
     adTotals: (shopIds, from, to) => adFigures(app.db, { shopIds, from, to }),

@@ -2,7 +2,7 @@
 // app.ts wires each link to the module that answers it. No module reaches another by name.
 import type { FastifyInstance } from 'fastify';
 import type { LandingView } from '../contracts/landings.ts';
-import type { LeadChange } from '../contracts/leads.ts';
+import type { LeadChange, LeadListQuery } from '../contracts/leads.ts';
 import type { ContractFigures } from '../contracts/shop-contracts.ts';
 import type { AdFigures, AdMediumTotal } from '../contracts/ad-spend.ts';
 
@@ -12,6 +12,19 @@ export interface AdTotals {
   totals: AdFigures;
   /** One per shop asked for, in the order asked, with its totals per medium (매체 미지정 last). */
   shops: Array<{ shopId: number; totals: AdFigures; media: AdMediumTotal[] }>;
+}
+
+/** DB 현황's filters without paging and sort. */
+export type LeadFilter = Omit<LeadListQuery, 'page' | 'pageSize' | 'sort'>;
+/** Whose leads an account sees: all of a permitted shop's, or only those assigned to it. */
+export interface LeadReader {
+  id: number;
+  scope: 'all' | 'assigned';
+}
+export interface MatchingLeads {
+  total: number;
+  /** Empty when total is over the limit asked. */
+  leads: Array<{ id: number; duplicateOf: number | null }>;
 }
 
 export interface ModuleLinks {
@@ -29,6 +42,12 @@ export interface ModuleLinks {
   watchLeads(shopId: number, fn: (change: LeadChange) => void): () => void;
   /** Follows every shop's lead changes (the administrators' dashboard); returns the way to stop. */
   watchAllLeads(fn: (change: LeadChange) => void): () => void;
+  /**
+   * The leads DB 현황's filter finds in a shop for an account (one whose type sees only the leads
+   * assigned to it: only those): how many in all, and — when no more than `max` — each with the
+   * lead it duplicates (DB 전송's "every lead the filter finds").
+   */
+  matchingLeads(shopId: number, filter: LeadFilter, reader: LeadReader, max: number): Promise<MatchingLeads>;
   /** Delivery jobs were queued outside intake (a manual send, a retry): the delivery workers of every process look at once. */
   deliveriesQueued(): void;
   /** 계약 현황's figures (the same computation) of these shops' running contracts and those ended lately (the dashboards). */

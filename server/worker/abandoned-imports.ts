@@ -7,7 +7,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
-import { cancelAbandonedImports } from '../modules/data-insertion/data-insertion.service.ts';
+import { cancelAbandonedImports } from '../modules/data-insertion/data-insertion.entry.ts';
 import { IMPORT_ABANDON_CHECK_MINUTES } from '../../contracts/data-insertion.ts';
 import type { Job } from './scheduler.ts';
 

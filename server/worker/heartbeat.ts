@@ -6,7 +6,7 @@ import os from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
-import { operationsRepository } from '../modules/operations/operations.repository.ts';
+import { workerHeartbeats } from '../modules/operations/operations.entry.ts';
 import type { Job } from './scheduler.ts';
 
 export const HEARTBEAT_EVERY_MS = 5_000;
@@ -20,7 +20,7 @@ export interface HeartbeatJob extends Job {
 }
 
 export function heartbeatJob(db: Kysely<Database>, clock: Clock, o: { id?: string } = {}): HeartbeatJob {
-  const repo = operationsRepository(db);
+  const repo = workerHeartbeats(db);
   const host = os.hostname();
   const id = o.id ?? `${host}:${process.pid}`;
   const startedAt = clock().toISOString();

@@ -4,7 +4,7 @@
 // intake when nobody pulls, so the first pull after a quiet hour is not the one that waits.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { assignFeedSeq } from '../modules/leads/leads.service.ts';
+import { assignFeedSeq } from '../modules/leads/leads.entry.ts';
 import type { Job } from './scheduler.ts';
 
 export const FEED_SEQ_EVERY_MS = 2_000;

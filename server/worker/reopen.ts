@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
-import { reopenDue } from '../modules/leads/leads.service.ts';
+import { reopenDue } from '../modules/leads/leads.entry.ts';
 import type { Job } from './scheduler.ts';
 
 export const REOPEN_EVERY_MS = 15_000;

@@ -7,7 +7,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
-import { systemReservationsService, type ReservationDeps, type ReservationRun } from '../modules/system-reservations/system-reservations.service.ts';
+import { systemReservationsService, type ReservationDeps, type ReservationRun } from '../modules/system-reservations/system-reservations.entry.ts';
 import type { Job } from './scheduler.ts';
 
 export const RESERVATIONS_EVERY_MS = 15_000;

@@ -22,7 +22,7 @@ import { itemsOf } from '../../db/paging.ts';
 import { AppError, badRequest, conflict, foundOr404, notFound } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { recordAccess, type Actor } from '../audit/audit.service.ts';
-import { insertAccepted, type AcceptedLead, type NewLead } from '../leads/leads.service.ts';
+import { insertAccepted, type AcceptedLead, type NewLead } from '../leads/leads.entry.ts';
 import { dataInsertionRepository, type ImportRow, type LandingRow } from './data-insertion.repository.ts';
 import { readSheet, type SheetInput, type SheetRow } from '../../lib/sheet-reader.ts';
 import { neutralise } from '../../lib/formula-safety.ts';

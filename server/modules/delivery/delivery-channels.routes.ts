@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { defineRoute } from '../../plugins/route.ts';
 import { deliveryChannelsApi as api } from '../../../contracts/delivery-channels.ts';
 import { deliveryChannelsService } from './delivery-channels.service.ts';
-import { sendTest } from '../../worker/delivery.ts';
+import { sendTest } from './sending.ts';
 
 const SCREEN = 'database-delivery-settings';
 const read = { screen: SCREEN, action: 'read', shop: true } as const;

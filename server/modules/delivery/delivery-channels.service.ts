@@ -11,7 +11,7 @@ import { itemsOf } from '../../db/paging.ts';
 import { AppError, badRequest, conflict, foundOr404 } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { auditBy, type Actor } from '../audit/audit.service.ts';
-import { nextDigestAt } from '../leads/leads.service.ts';
+import { nextDigestAt } from './outbox.ts';
 import { maskPhone } from '../../../contracts/rules.ts';
 import { DELIVERY_FIELDS, type DeliveryField, type DeliveryKind } from '../../../contracts/delivery.ts';
 import {

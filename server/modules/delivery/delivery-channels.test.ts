@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { landingInput, leadBody, openLanding, shopAccount, submit, landingTestApp, type LandingTestApp } from '../../test-landings.ts';
 import { DELIVERY_URL_MESSAGE } from '../../../contracts/delivery-channels.ts';
-import { deliveryWorker, GONE_REASON } from '../../worker/delivery.ts';
+import { deliveryWorker } from '../../worker/delivery.ts';
+import { GONE_REASON } from './outcomes.ts';
 import { SMTP_MISSING } from './channels/email.ts';
 
 // ---- a webhook receiver on loopback ----

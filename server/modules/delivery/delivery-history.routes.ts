@@ -6,7 +6,7 @@ import { deliveryApi as api } from '../../../contracts/delivery-history.ts';
 
 export async function deliveryHistoryRoutes(app: FastifyInstance, links: ModuleLinks): Promise<void> {
   // Jobs a send or a retry set going are taken by the workers at once, not at their next poll.
-  const service = deliveryHistoryService(app.db, app.clock, () => links.deliveriesQueued());
+  const service = deliveryHistoryService(app.db, app.clock, links);
   const history = { screen: 'shop-data-deliver-history', action: 'read', shop: true } as const;
   defineRoute(app, api.send, { access: { screen: 'shop-data-delivery', action: 'write', shop: true }, handler: (c) => service.send(c.shopId, c.body, c.actor) });
   // The picker (DB 전송) and the history's channel filter.

@@ -9,10 +9,11 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { inTransaction } from '../../db/dialect-sql.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { ModuleLinks } from '../../links.ts';
 import { badRequest, conflict, foundOr404 } from '../../lib/errors.ts';
 import { auditBy, recordAccess, type Actor } from '../audit/audit.service.ts';
-import { enqueueDeliveries, filteredLeads } from '../leads/leads.service.ts';
-import { retryJobs } from '../../worker/delivery.ts';
+import { enqueueDeliveries } from './outbox.ts';
+import { deliveryJobsRepository } from './delivery-jobs.repository.ts';
 import { deliveryHistoryRepository, phoneDigits, type LeadScope } from './delivery-history.repository.ts';
 import {
   OPEN_JOB_STATUSES, SEND_MATCHING_MAX,
@@ -31,6 +32,16 @@ export const NOTHING_TO_SEND = '보낼 DB가 없습니다.';
 
 const scopeOf = (actor: Actor): LeadScope => ({ accountId: actor.id, scope: actor.scope });
 const n = (v: number) => v.toLocaleString('ko-KR');
+
+/**
+ * Failed or cancelled jobs of the shop among `jobIds` are due again now (their attempts so far
+ * kept, a new claim to come); answers how many it set going. Runs in `db` — the caller's
+ * transaction when it records the retry with it.
+ */
+export async function retryJobs(db: Kysely<Database>, shopId: number, jobIds: readonly number[], now: Date): Promise<number> {
+  const ids = [...new Set(jobIds)];
+  return ids.length ? (await deliveryJobsRepository(db).retry(shopId, ids, now.toISOString())).length : 0;
+}
 
 /** A search term as the access record keeps it: no phone, no name in clear. */
 function maskedTerm(q: string): string {
@@ -63,7 +74,7 @@ function leadOf(r: LeadRow) {
   };
 }
 
-export function deliveryHistoryService(db: Kysely<Database>, clock: Clock, queued: () => void = () => {}) {
+export function deliveryHistoryService(db: Kysely<Database>, clock: Clock, links: Pick<ModuleLinks, 'deliveriesQueued' | 'matchingLeads'>) {
   const repo = deliveryHistoryRepository(db);
 
   /** The period a history request covers: the days asked, by default the last 7; at most a year. */
@@ -103,14 +114,12 @@ export function deliveryHistoryService(db: Kysely<Database>, clock: Clock, queue
       if (input.leadIds?.length) {
         candidates = await repo.leads(shopId, scopeOf(actor), input.leadIds);
       } else {
-        const found = filteredLeads(db, shopId, input.filter!, actor, now, 1000);
-        const total = await found.count();
-        if (total > SEND_MATCHING_MAX) {
-          const message = `조건에 맞는 DB가 ${n(total)}건입니다. 한 번에 ${n(SEND_MATCHING_MAX)}건까지 보낼 수 있으니 기간이나 조건을 좁히세요.`;
+        const found = await links.matchingLeads(shopId, input.filter!, actor, SEND_MATCHING_MAX);
+        if (found.total > SEND_MATCHING_MAX) {
+          const message = `조건에 맞는 DB가 ${n(found.total)}건입니다. 한 번에 ${n(SEND_MATCHING_MAX)}건까지 보낼 수 있으니 기간이나 조건을 좁히세요.`;
           throw badRequest(message, { leadIds: message });
         }
-        candidates = [];
-        for await (const page of found.pages(SEND_MATCHING_MAX)) candidates.push(...page.map((r) => ({ id: r.id, duplicate_of: r.duplicate_of, deleted_at: null })));
+        candidates = found.leads.map((r) => ({ id: r.id, duplicate_of: r.duplicateOf, deleted_at: null }));
       }
       const deleted = candidates.filter((c) => c.deleted_at !== null).length;
       const duplicates = input.includeDuplicates ? 0 : candidates.filter((c) => c.deleted_at === null && c.duplicate_of !== null).length;
@@ -136,7 +145,7 @@ export function deliveryHistoryService(db: Kysely<Database>, clock: Clock, queue
         }, now);
         return ids;
       });
-      if (jobIds.length) queued();
+      if (jobIds.length) links.deliveriesQueued();
       return { queued: jobIds.length, jobIds, skipped: { deleted, duplicates } };
     },
 
@@ -210,7 +219,7 @@ export function deliveryHistoryService(db: Kysely<Database>, clock: Clock, queue
         await auditBy(trx, actor, { action: 'delivery-retry', target: 'delivery_jobs', targetId: null, detail: { jobIds: eligible, retried: count } }, now);
         return count;
       });
-      if (retried) queued();
+      if (retried) links.deliveriesQueued();
       return { retried, skipped: new Set(input.jobIds).size - retried };
     },
   };

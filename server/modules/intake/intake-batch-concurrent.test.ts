@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sharedDatabase, type SharedDatabase } from '../../test-databases.ts';
 import { commitBatch, type Outcome, type PendingLead } from './intake-batch.ts';
-import { insertAccepted } from '../leads/leads.service.ts';
+import { insertAccepted } from '../leads/leads.entry.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
 import { concurrentWriters } from '../../db/dialect-sql.ts';
 

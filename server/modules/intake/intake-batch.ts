@@ -7,7 +7,7 @@ import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { intakeRepository } from './intake.repository.ts';
 import { denyGate } from '../deny-rules/deny-rules.gate.ts';
-import { contractCapGate, insertAccepted, type NewLead } from '../leads/leads.service.ts';
+import { contractCapGate, insertAccepted, type NewLead } from '../leads/leads.entry.ts';
 
 /** A submission that passed validation; deny rules and duplicates are decided in the batch. */
 export interface PendingLead {

@@ -7,7 +7,7 @@ import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { forbidden } from '../../lib/errors.ts';
 import { recordAccess, type Actor } from '../audit/audit.service.ts';
-import { filteredLeads, type LeadExportRow } from '../leads/leads.service.ts';
+import { filteredLeads, type LeadExportRow } from '../leads/leads.entry.ts';
 import { leadExportRepository } from './lead-export.repository.ts';
 import { collect, csvFile, encryptXlsx, xlsxFile, type Cells } from './export-files.ts';
 import { formatPhone, maskPhone } from '../../../contracts/rules.ts';

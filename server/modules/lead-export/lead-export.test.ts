@@ -6,7 +6,7 @@ import { leadBody, shopAccount, submit, type LandingTestApp, eachLandingTest } f
 import type { Client } from '../../test-helpers.ts';
 import { EXPORT_HEADERS } from './lead-export.service.ts';
 import { neutralise } from '../../lib/formula-safety.ts';
-import { filteredLeads } from '../leads/leads.service.ts';
+import { filteredLeads } from '../leads/leads.entry.ts';
 import { openpyxlMissing, readWithOpenpyxl } from '../../test-openpyxl.ts';
 
 let t: LandingTestApp;

@@ -12,7 +12,7 @@ import { commitBatch, type Outcome, type PendingLead } from '../intake/intake-ba
 import { threadWriter, type BatchWriter } from '../intake/intake-writer.ts';
 import { reopenJob } from '../../worker/reopen.ts';
 import { build } from '../../app.ts';
-import { reviewContractCaps } from './leads.service.ts';
+import { reviewContractCaps } from './contract-caps.ts';
 import { INTAKE_MESSAGES } from '../../../contracts/intake.ts';
 
 const CLOSED_PAGE = '마감된 이벤트입니다';

@@ -1,187 +1,21 @@
-// The one writer of leads and their access-record events. Intake (its writer thread or the
-// event loop), manual entry and import all accept leads through insertAccepted, inside the
-// transaction they already hold, so a lead and everything that must happen with it commit
-// together: the duplicate rule, its `created` event, and the same-transaction steps.
+// The lead screens' reads and writes (DB 현황, the lead drawer, bulk changes, reopening), and the
+// leads a list filter finds (exports, DB 전송). Accepting new leads is accept.ts's; what other
+// modules may use of this module is in leads.entry.ts.
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { Database, LeadEventsTable } from '../../db/schema.ts';
-import { inTransaction, lockKeys, reserveIds } from '../../db/dialect-sql.ts';
+import { inTransaction } from '../../db/dialect-sql.ts';
 import { itemsOf } from '../../db/paging.ts';
-import { leadsRepository, withLeadRows, type LeadKey, type LeadProbe, type LeadScope, type LeadValues, type NewLead } from './leads.repository.ts';
+import { leadsRepository, type LeadKey, type LeadScope } from './leads.repository.ts';
 import { badRequest, forbidden, foundOr404, notFound } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { auditBy, type Actor } from '../audit/audit.service.ts';
-import { autoAllocate } from './allocation.ts';
-import { closeAtCaps, lockRunningContracts, withCapsSettled } from './contract-caps.ts';
-import { writeDeliveryJobs } from './delivery-outbox.ts';
-import { numberInTransaction } from './lead-feed-seq.ts';
+import { withCapsSettled } from './contract-caps.ts';
 import { addDays, periodInstants, seoulDay } from '../../../contracts/kst.ts';
 import { formatPhone, maskPhone } from '../../../contracts/rules.ts';
 import {
-  INVALID_REASON_REQUIRED, RESERVATION_PAST, RESERVATION_REQUIRED, earliestAppointment, type CsStatus, type LeadBulkStatus, type LeadDetail, type LeadListItem, type LeadListQuery,
+  INVALID_REASON_REQUIRED, labelledAnswers, RESERVATION_PAST, RESERVATION_REQUIRED, earliestAppointment, type CsStatus, type LeadBulkStatus, type LeadDetail, type LeadListItem, type LeadListQuery,
   type LeadChange, type LeadSettings, type LeadUpdate,
 } from '../../../contracts/leads.ts';
-
-export type { NewLead };
-// Contract caps (contract-caps.ts): intake's gate, the review after a contract changed, the reopening at midnight.
-export { contractCapGate, reopenDue, reviewContractCaps, type CapChanges, type CapGate } from './contract-caps.ts';
-// The pull feed's order (lead-feed-seq.ts): numbered as written, or by one serial step after the commit.
-export { assignFeedSeq } from './lead-feed-seq.ts';
-// The delivery outbox (delivery-outbox.ts): the manual send enqueues chosen leads for a channel.
-export { enqueueDeliveries, nextDigestAt, type DeliveryRequest } from './delivery-outbox.ts';
-
-const DAY_MS = 86_400_000;
-
-/** A lead to store: checked and refused-or-not already; its window decides duplicates. */
-export interface AcceptedLead {
-  lead: NewLead;
-  /** Days back a lead of the same shop and phone makes this one a duplicate (0: never). */
-  duplicateWindowDays: number;
-  /** When the lead was received, if before it is stored (an imported file's 접수일); else now. */
-  receivedAt?: string;
-  /** Who entered it by hand or imported it (its `created` event names them); a visitor's form has no one. */
-  by?: { accountId: number; ip: string };
-}
-
-export interface CreatedLead {
-  leadId: number;
-  duplicateOf: number | null;
-  /** The counselor the shop's automatic rule gave it to, if any. */
-  assigneeId?: number | null;
-  /** Landings a contract's cap closed with this lead (set on the last lead of the contract in the call). */
-  closedLandingIds?: number[];
-}
-
-export interface InsertOptions<T extends AcceptedLead> {
-  /**
-   * Decides per item, in order, once its duplicate status is known and before it is written,
-   * whether it is stored (intake's contract caps); a refused item is not written at all.
-   */
-  admit?: (item: T, duplicateOf: number | null) => boolean;
-  /**
-   * Whether the leads get their pull-feed numbers in this transaction (default). An import's
-   * transaction, which lasts minutes, says false: its leads are numbered once it committed
-   * (assignFeedSeq), so intake meanwhile is not held behind the feed's counter.
-   */
-  numberFeed?: boolean;
-}
-
-/**
- * Work that runs in the transaction accepting leads, after they are written, in this order
- * (the automatic allocation, then the contracts' caps closing landings, then the delivery
- * outbox's jobs). Statically listed: no module registers itself at run time.
- */
-type SameTransactionStep = (trx: Transaction<Database>, leads: Array<AcceptedLead & CreatedLead>, now: Date) => Promise<void>;
-const SAME_TRANSACTION_STEPS: readonly SameTransactionStep[] = [autoAllocate, closeAtCaps, writeDeliveryJobs];
-
-/** Distinct phones of one shop beyond which a call locks the shop's phones as a whole (an import's batches). */
-const PHONE_LOCKS_PER_SHOP = 256;
-
-/**
- * The duplicate rule's locks, on PostgreSQL (SQLite's writes are serial anyway): a call with a
- * few phones of a shop (intake's batches, manual entry) locks each shop and phone, and the shop
- * in shared mode, so batches with different phones commit side by side; a call with many (an
- * import's transaction of 50,000 leads) locks the shop's phones as a whole, exclusively — one
- * lock instead of thousands (PostgreSQL's lock table has room for about 64 per connection).
- * Shop locks come before phone locks, each group in one fixed order: no two writers wait for each other.
- */
-async function lockPhones(trx: Transaction<Database>, items: readonly AcceptedLead[]): Promise<void> {
-  const phones = new Map<number, Set<string>>();
-  for (const i of items) {
-    if (i.duplicateWindowDays <= 0) continue;
-    const set = phones.get(i.lead.shop_id) ?? new Set<string>();
-    set.add(i.lead.phone);
-    phones.set(i.lead.shop_id, set);
-  }
-  const shared: string[] = [];
-  const exclusive: string[] = [];
-  for (const [shopId, set] of phones) {
-    if (set.size > PHONE_LOCKS_PER_SHOP) {
-      exclusive.push(`lead-phones:${shopId}`);
-      continue;
-    }
-    shared.push(`lead-phones:${shopId}`);
-    for (const phone of set) exclusive.push(`lead-phone:${shopId}:${phone}`);
-  }
-  await lockKeys(trx, exclusive, { shared });
-}
-
-/**
- * Writes accepted leads in order, in `trx`: a lead whose shop has a live lead with the same
- * phone inside its landing's window is stored as a duplicate of the earliest one (leads of
- * the same batch count too), each gets its `created` event, then the same-transaction steps run.
- * Answers the written leads in order (with `admit`, only those it admitted).
- */
-export async function insertAccepted<T extends AcceptedLead>(trx: Transaction<Database>, items: readonly T[], now: Date, o: InsertOptions<T> = {}): Promise<CreatedLead[]> {
-  if (!items.length) return [];
-  const nowIso = now.toISOString();
-  // The contracts that may close at a cap are locked first, before the phones below: every
-  // writer takes its locks in that order (intake's gate took these already).
-  await lockRunningContracts(trx, items.map((i) => i.lead.shop_id), now);
-  // Another process may be committing the same phone for the same shop right now: a lock per
-  // shop and phone, held to the commit, makes the later one wait and then see the earlier one.
-  await lockPhones(trx, items);
-  // The ids are drawn first (ascending, taken in the batch's order), so the leads go in
-  // multi-row statements and a later lead of the batch can name an earlier one as its original.
-  const ids = await reserveIds(trx, 'leads', items.length);
-  const { out, values } = await withLeadRows(trx, async (rows) => {
-    // The earliest live lead per window, shop and phone: one probe for all distinct triples.
-    const key = (days: number, i: AcceptedLead) => `${days}|${i.lead.shop_id}|${i.lead.phone}`;
-    const probes = new Map<string, LeadProbe>();
-    for (const i of items) {
-      const k = key(i.duplicateWindowDays, i);
-      if (i.duplicateWindowDays > 0 && !probes.has(k)) {
-        probes.set(k, { shopId: i.lead.shop_id, phone: i.lead.phone, since: new Date(now.getTime() - i.duplicateWindowDays * DAY_MS).toISOString() });
-      }
-    }
-    const found = await rows.earliest([...probes.values()]);
-    const earlier = new Map<string, number>();
-    [...probes.keys()].forEach((k, n) => {
-      if (found[n] != null) earlier.set(k, found[n]);
-    });
-    const windows = [...new Set(items.map((i) => i.duplicateWindowDays).filter((d) => d > 0))];
-    const out: Array<CreatedLead & { item: T }> = [];
-    const values: Array<LeadValues & { id: number }> = [];
-    for (const i of items) {
-      const duplicateOf = i.duplicateWindowDays > 0 ? (earlier.get(key(i.duplicateWindowDays, i)) ?? null) : null;
-      if (o.admit && !o.admit(i, duplicateOf)) continue;
-      const leadId = ids[values.length]!;
-      values.push({
-        ...i.lead, id: leadId, cs_status: duplicateOf ? '중복' : (i.lead.cs_status ?? '미처리'), duplicate_of: duplicateOf, created_at: i.receivedAt ?? nowIso,
-        updated_at: nowIso, phone_last4: i.lead.phone.slice(-4), feed_seq: null,
-      } as LeadValues & { id: number });
-      // Leads of this batch are taken in order, so a later one duplicates an earlier one.
-      for (const days of windows) if (!earlier.has(key(days, i))) earlier.set(key(days, i), leadId);
-      out.push({ leadId, duplicateOf, item: i });
-    }
-    return { out, values };
-  });
-  // The pull feed's numbers, as they are written (not by an update after the commit, which
-  // would write every lead again): the counter is held from here to the commit on PostgreSQL.
-  if (o.numberFeed !== false && values.length) {
-    const first = await numberInTransaction(trx, values.length);
-    values.forEach((v, k) => (v.feed_seq = first + k));
-  }
-  await withLeadRows(trx, async (rows) => {
-    await rows.insertWithIds(values);
-    await rows.insertEvents(
-      out.map((c) => {
-        const { lead, by } = c.item;
-        return {
-          lead_id: c.leadId, shop_id: lead.shop_id, account_id: by?.accountId ?? null, action: 'created', before: null, ip: by?.ip ?? lead.ip ?? null, at: nowIso,
-          after: JSON.stringify({
-            source: lead.source, landingId: lead.landing_id, ...(c.duplicateOf ? { duplicateOf: c.duplicateOf } : {}),
-            ...(lead.consent_basis ? { consentBasis: lead.consent_basis } : {}), ...(lead.import_id ? { importId: lead.import_id } : {}),
-          }),
-        };
-      }),
-    );
-  });
-  const written: Array<AcceptedLead & CreatedLead> = out.map(({ item, ...c }) => ({ ...item, ...c }));
-  for (const step of SAME_TRANSACTION_STEPS) await step(trx, written, now);
-  return written.map((w) => ({
-    leadId: w.leadId, duplicateOf: w.duplicateOf, assigneeId: w.assigneeId ?? null, ...(w.closedLandingIds ? { closedLandingIds: w.closedLandingIds } : {}),
-  }));
-}
 
 // ── The lead screens ────────────────────────────────────────────────────────────────────
 
@@ -191,7 +25,7 @@ const MEMO_EXCERPT = 60;
 type ListRow = Awaited<ReturnType<ReturnType<typeof leadsRepository>['list']>>['rows'][number];
 type DetailRow = NonNullable<Awaited<ReturnType<ReturnType<typeof leadsRepository>['find']>>>;
 
-const scopeOf = (actor: Actor): LeadScope => ({ accountId: actor.id, scope: actor.scope });
+const scopeOf = (actor: Pick<Actor, 'id' | 'scope'>): LeadScope => ({ accountId: actor.id, scope: actor.scope });
 const excerpt = (memo: string | null) => {
   const line = memo?.split('\n')[0]?.trim();
   return line ? (line.length > MEMO_EXCERPT ? `${line.slice(0, MEMO_EXCERPT)}…` : line) : null;
@@ -206,14 +40,6 @@ function toListItem(r: ListRow, overdueBefore: string): LeadListItem {
     invalidReason: r.invalid_reason, firstContactAt: r.first_contact_at, utmSource: r.utm_source, utmCampaign: r.utm_campaign,
     overdue: r.cs_status === '미처리' && r.created_at < overdueBefore,
   };
-}
-
-/** The form's answers with the landing's labels (a field since removed keeps its key as label); the delivery worker sends them so too. */
-export function labelledAnswers(answersJson: string, formFieldsJson: string | null): LeadDetail['answers'] {
-  const answers = JSON.parse(answersJson) as Record<string, string | string[]>;
-  const fields = formFieldsJson ? (JSON.parse(formFieldsJson) as Array<{ key: string; label: string }>) : [];
-  const label = new Map(fields.map((f) => [f.key, f.label]));
-  return Object.entries(answers).map(([k, v]) => ({ label: label.get(k) ?? k, value: Array.isArray(v) ? v.join(', ') : String(v) }));
 }
 
 /** What a status change writes besides the status: the first contact, validity, the appointment. */
@@ -242,7 +68,7 @@ export type LeadExportRow = Awaited<ReturnType<ReturnType<typeof leadsRepository
  * period it covers, how many there are, and the rows oldest first, a page of `pageSize` per
  * query so that neither the rows nor the connection are held for the whole file.
  */
-export function filteredLeads(db: Kysely<Database>, shopId: number, q: LeadFilterQuery, actor: Actor, now: Date, pageSize = 2000) {
+export function filteredLeads(db: Kysely<Database>, shopId: number, q: LeadFilterQuery, actor: Pick<Actor, 'id' | 'scope'>, now: Date, pageSize = 2000) {
   const period = periodOf(q, now);
   const f = { ...q, ...periodInstants(period.from, period.to) };
   const repo = leadsRepository(db);
@@ -265,6 +91,18 @@ export function filteredLeads(db: Kysely<Database>, shopId: number, q: LeadFilte
       }
     },
   };
+}
+
+/**
+ * The leads a list filter finds for an account, when no more than `max`: each with the lead it
+ * duplicates (DB 전송's "every lead the filter finds"); over `max`, only how many.
+ */
+export async function matchingLeads(db: Kysely<Database>, shopId: number, q: LeadFilterQuery, actor: Pick<Actor, 'id' | 'scope'>, now: Date, max: number) {
+  const found = filteredLeads(db, shopId, q, actor, now, 1000);
+  const total = await found.count();
+  const leads: Array<{ id: number; duplicateOf: number | null }> = [];
+  if (total <= max) for await (const page of found.pages(max)) leads.push(...page.map((r) => ({ id: r.id, duplicateOf: r.duplicate_of })));
+  return { total, leads };
 }
 
 /** The lead screens' reads and writes; every read of one lead and every change is in its access record. */
@@ -458,40 +296,4 @@ export function leadsService(db: Kysely<Database>, clock: Clock, announce: (chan
       return settings(shopId);
     },
   };
-}
-
-// ── Returns (무효 교체): the contracts module's writes on leads ───────────────────────────
-
-/** An approved return takes a lead out of the counts for good (validity 'returned'; a later status change keeps it). */
-export async function markReturned(trx: Kysely<Database>, leadId: number, now: Date): Promise<void> {
-  await leadsRepository(trx).update([leadId], { validity: 'returned', updated_at: now.toISOString() });
-}
-
-/** Events in leads' access records, written by another part with its transaction (the delivery worker's `deliver`, many at once). */
-export async function recordLeadEvents(
-  trx: Kysely<Database>,
-  events: ReadonlyArray<{ leadId: number; shopId: number; accountId: number | null; action: string; before: unknown; after: unknown; ip: string | null }>,
-  now: Date,
-): Promise<void> {
-  if (!events.length) return;
-  const at = now.toISOString();
-  const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
-  const rows = events.map((e) => ({
-    lead_id: e.leadId, shop_id: e.shopId, account_id: e.accountId, action: e.action, ip: e.ip, at, before: json(e.before), after: json(e.after),
-  }));
-  // 500 rows of 8 values a statement: well inside both engines' parameter limits.
-  for (let i = 0; i < rows.length; i += 500) await leadsRepository(trx).insertEvents(rows.slice(i, i + 500));
-}
-
-/** One event in a lead's access record, written by another module's step with its transaction (a return's request or decision). */
-export async function recordLeadEvent(
-  trx: Kysely<Database>,
-  e: { leadId: number; shopId: number; accountId: number | null; action: string; before: unknown; after: unknown; ip: string | null },
-  now: Date,
-): Promise<void> {
-  await leadsRepository(trx).insertEvents([{
-    lead_id: e.leadId, shop_id: e.shopId, account_id: e.accountId, action: e.action, ip: e.ip, at: now.toISOString(),
-    before: e.before === null || e.before === undefined ? null : JSON.stringify(e.before),
-    after: e.after === null || e.after === undefined ? null : JSON.stringify(e.after),
-  }]);
 }

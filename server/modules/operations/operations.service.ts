@@ -50,6 +50,16 @@ async function timed(p: () => Promise<unknown>, ms: number): Promise<number | nu
   }
 }
 
+/** A worker process's heartbeat row: written every few seconds, pruned when silent, removed at a clean stop. */
+export function workerHeartbeats(db: Kysely<Database>) {
+  const repo = operationsRepository(db);
+  return {
+    beat: (row: { id: string; host: string; pid: number; startedAt: string }, at: string) => repo.beat(row, at),
+    prune: (before: string) => repo.prune(before),
+    forget: (id: string) => repo.forget(id),
+  };
+}
+
 export interface OperationsDeps {
   dialect: DialectName;
   /** Redis, when REDIS_URL is set (opened on first use); undefined otherwise. */

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { landingTestApp, leadBody, openLanding, submit, type LandingTestApp } from '../../test-landings.ts';
 import { commitBatch, type PendingLead } from '../intake/intake-batch.ts';
-import { assignFeedSeq, insertAccepted } from '../leads/leads.service.ts';
+import { assignFeedSeq, insertAccepted } from '../leads/leads.entry.ts';
 import { decodeCursor, encodeCursor, INVALID_CURSOR_MESSAGE, PULL_RATE_LIMIT, pulledLead } from '../../../contracts/pull-api.ts';
 
 interface Page {

@@ -11,7 +11,7 @@ import type { Database } from '../../db/schema.ts';
 import { type DbHandle } from '../../db/dialect.ts';
 import { commitBatch, type Outcome, type PendingLead } from '../intake/intake-batch.ts';
 import { threadWriter, type BatchWriter } from '../intake/intake-writer.ts';
-import { assignFeedSeq, insertAccepted } from '../leads/leads.service.ts';
+import { assignFeedSeq, insertAccepted } from '../leads/leads.entry.ts';
 import { pullApiService } from './pull-api.service.ts';
 import type { ApiKeyCaller } from '../../plugins/route.ts';
 

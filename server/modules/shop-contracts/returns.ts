@@ -10,7 +10,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { conflict, foundOr404 } from '../../lib/errors.ts';
 import type { ModuleLinks } from '../../links.ts';
 import { auditBy, type Actor } from '../audit/audit.service.ts';
-import { recordLeadEvent, reviewContractCaps, markReturned } from '../leads/leads.service.ts';
+import { recordLeadEvent, reviewContractCaps, markReturned } from '../leads/leads.entry.ts';
 import { shopContractsRepository, type ContractRow, type ReturnItemRow } from './shop-contracts.repository.ts';
 import { computeDays, contractScope, isCounted, lastDayOf } from './figures.ts';
 import { periodInstants, seoulDay } from '../../../contracts/kst.ts';

@@ -9,7 +9,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { badRequest, conflict, foundOr404 } from '../../lib/errors.ts';
 import type { ModuleLinks } from '../../links.ts';
 import { auditBy, recordAccess, type Actor } from '../audit/audit.service.ts';
-import { reviewContractCaps } from '../leads/leads.service.ts';
+import { reviewContractCaps } from '../leads/leads.entry.ts';
 import { shopContractsRepository, type ContractRow } from './shop-contracts.repository.ts';
 import { computeDays, contractScope, everyDay, lastDayOf, monthLastDay, stoppedOn, type ComputedDays } from './figures.ts';
 import { settlementSheet } from './settlement-sheet.ts';

@@ -11,7 +11,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { ModuleLinks } from '../../links.ts';
 import { sharedFlights } from '../../lib/shared-flights.ts';
 import type { Actor } from '../audit/audit.service.ts';
-import { leadsService } from '../leads/leads.service.ts';
+import { leadsService } from '../leads/leads.entry.ts';
 import { shopDashboardRepository, type DashboardViewer } from './shop-dashboard.repository.ts';
 import { addDays, seoulDay, seoulDayStart } from '../../../contracts/kst.ts';
 import { CS_STATUSES } from '../../../contracts/leads.ts';

@@ -1,10 +1,11 @@
-// The SQL of the delivery worker (delivery.ts): claiming due jobs with a lease, reading what a
-// send needs (the channels, the leads), recording each job's outcome and attempt — only while
-// the job is still this worker's — turning off a channel whose receiver is gone, the manual
-// retry, and handing back claims at a stop.
+// The SQL of the delivery jobs after the outbox wrote them: claiming due jobs with a lease
+// (delivery-worker.ts), reading what a send needs (the channels, the leads), recording each job's
+// outcome and attempt — only while the job is still this worker's — and turning off a channel
+// whose receiver is gone (outcomes.ts), the manual retry (delivery-history.service.ts), and
+// handing back claims at a stop.
 import type { Kysely } from 'kysely';
-import type { Database, DeliveryAttemptsTable, DeliveryJobStatus } from '../db/schema.ts';
-import { commitWithoutFlush, forUpdateSkipLocked, inTransaction } from '../db/dialect-sql.ts';
+import type { Database, DeliveryAttemptsTable, DeliveryJobStatus } from '../../db/schema.ts';
+import { commitWithoutFlush, forUpdateSkipLocked, inTransaction } from '../../db/dialect-sql.ts';
 
 const JOB_COLUMNS = ['id', 'shop_id', 'channel_id', 'lead_id', 'trigger', 'attempts', 'idempotency_key', 'next_attempt_at', 'created_at'] as const;
 
@@ -42,7 +43,7 @@ const CHUNK = 500;
 
 const chunks = <T>(list: readonly T[], n = CHUNK): T[][] => Array.from({ length: Math.ceil(list.length / n) }, (_, i) => list.slice(i * n, i * n + n));
 
-export function deliveryWorkerRepository(db: Kysely<Database>) {
+export function deliveryJobsRepository(db: Kysely<Database>) {
   return {
     /**
      * Takes up to `limit` due jobs for worker `me` until `leaseUntil`, in one short transaction:
@@ -164,5 +165,5 @@ export function deliveryWorkerRepository(db: Kysely<Database>) {
   };
 }
 
-export type ChannelRow = Awaited<ReturnType<ReturnType<typeof deliveryWorkerRepository>['channels']>>[number];
-export type LeadRow = Awaited<ReturnType<ReturnType<typeof deliveryWorkerRepository>['leads']>>[number];
+export type ChannelRow = Awaited<ReturnType<ReturnType<typeof deliveryJobsRepository>['channels']>>[number];
+export type LeadRow = Awaited<ReturnType<ReturnType<typeof deliveryJobsRepository>['leads']>>[number];

@@ -6,7 +6,7 @@
 // and only matching channels get one; digests go at their time; the manual send, the retry and
 // the test send; two workers never send one job twice; a worker killed by SIGKILL mid-send
 // loses nothing; the worker inside the app delivers at once and stops gracefully.
-import { sharedDatabase } from '../test-databases.ts';
+import { sharedDatabase } from '../../test-databases.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -14,16 +14,21 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import { formToken, landingTestApp, leadBody, openLanding, submit, type LandingTestApp } from '../test-landings.ts';
-import { deliveryWorker, CANCEL_REASONS, GONE_REASON, retryJobs, sendTest, type DeliveryWorker } from './delivery.ts';
-import { enqueueDeliveries, insertAccepted, type AcceptedLead } from '../modules/leads/leads.service.ts';
-import { MAX_ATTEMPTS, type WebhookBody } from '../../contracts/delivery.ts';
-import { TEST_OUTBOUND, TEST_OUTBOUND_ALLOW } from '../test-helpers.ts';
-import { OUTBOUND_UNREACHABLE } from '../lib/outbound.ts';
-import { importsSettled } from '../modules/data-insertion/data-insertion.service.ts';
+import type { Database } from '../../db/schema.ts';
+import { formToken, landingTestApp, leadBody, openLanding, submit, type LandingTestApp } from '../../test-landings.ts';
+import { deliveryWorker } from '../../worker/delivery.ts';
+import type { DeliveryWorker } from './delivery.entry.ts';
+import { CANCEL_REASONS, GONE_REASON } from './outcomes.ts';
+import { retryJobs } from './delivery-history.service.ts';
+import { sendTest } from './sending.ts';
+import { enqueueDeliveries } from './outbox.ts';
+import { insertAccepted, type AcceptedLead } from '../leads/leads.entry.ts';
+import { MAX_ATTEMPTS, type WebhookBody } from '../../../contracts/delivery.ts';
+import { TEST_OUTBOUND, TEST_OUTBOUND_ALLOW } from '../../test-helpers.ts';
+import { OUTBOUND_UNREACHABLE } from '../../lib/outbound.ts';
+import { importsSettled } from '../data-insertion/data-insertion.service.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
+const ROOT = path.resolve(import.meta.dirname, '../../..');
 const pgUrl = process.env.LR_TEST_DIALECT === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
 
 // ── A receiver, as a shop's system would run one ─────────────────────────────────────────

@@ -1,6 +1,7 @@
 // The delivery outbox: accepting leads writes their delivery jobs in the same transaction (a
-// same-transaction step of insertAccepted), so no lead commits without its jobs and no job
-// without its lead; the worker (server/worker/delivery.ts) sends them afterwards. Each enabled
+// same-transaction step of the leads module's insertAccepted, through delivery.entry.ts), so no
+// lead commits without its jobs and no job without its lead; the delivery worker
+// (delivery-worker.ts, run by server/worker/) sends them afterwards. Each enabled
 // channel of the lead's shop whose filters match gets one job: an instant channel's is due at
 // once, a digest channel's at its next HH:mm (Seoul). The manual send enqueues chosen leads
 // here too. Intake commits thousands of leads a second through this step, so it costs one
@@ -11,8 +12,7 @@ import type { Database } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { seoulDay, seoulDayStart, addDays } from '../../../contracts/kst.ts';
 import type { JobTrigger } from '../../../contracts/delivery.ts';
-import type { NewLead } from './leads.repository.ts';
-import { deliveryOutboxRepository, type NewJob, type OutboxChannel } from './delivery-outbox.repository.ts';
+import { deliveryOutboxRepository, type NewJob, type OutboxChannel } from './outbox.repository.ts';
 
 const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
@@ -58,7 +58,7 @@ function ruleOf(c: OutboxChannel, now: Date): ChannelRule {
 
 /** A lead as the outbox sees it (the fields of insertAccepted's written leads it reads). */
 export interface OutboxLead {
-  lead: Pick<NewLead, 'shop_id' | 'landing_id' | 'cs_status'>;
+  lead: { shop_id: number; landing_id?: number | null; cs_status?: string | null };
   leadId: number;
   duplicateOf: number | null;
 }
