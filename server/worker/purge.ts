@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { LeadChange } from '../../contracts/leads.ts';
-import { purgeDue, type PurgeRun } from '../modules/leads/deletion.ts';
+import { purgeDue, type PurgeRun } from '../modules/leads/leads.entry.ts';
 import type { Job } from './scheduler.ts';
 
 export const PURGE_EVERY_MS = 10 * 60_000;
