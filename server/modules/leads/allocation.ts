@@ -8,6 +8,7 @@ import type { Database, LeadEventsTable } from '../../db/schema.ts';
 import { inTransaction, lockKeys } from '../../db/dialect-sql.ts';
 import { itemsOf } from '../../db/paging.ts';
 import { leadsRepository } from './leads.repository.ts';
+import { allocationRepository } from './allocation.repository.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { auditBy, type Actor } from '../audit/audit.service.ts';
@@ -18,10 +19,16 @@ import type {
   ReassignInput,
 } from '../../../contracts/allocation.ts';
 
+/** What allocation reads and writes: its own queries, the shop's lead settings, the leads' events. */
+function allocationData(db: Kysely<Database>) {
+  const leads = leadsRepository(db);
+  return { ...allocationRepository(db), settings: leads.settings, insertEvents: leads.insertEvents };
+}
+
 /** The most leads one allocation takes. */
 const MAX_LEADS = 5000;
 
-type LoadRow = Awaited<ReturnType<ReturnType<typeof leadsRepository>['counselorLoads']>>[number];
+type LoadRow = Awaited<ReturnType<ReturnType<typeof allocationRepository>['counselorLoads']>>[number];
 
 function toLoad(r: LoadRow): CounselorLoad {
   return {
@@ -117,7 +124,7 @@ async function applyPlan(
   trx: Transaction<Database>, shopId: number, leadIds: number[], counselors: readonly CounselorLoad[], planned: Planned,
   by: { id: number | null; ip: string | null }, mode: string, at: string,
 ): Promise<Array<{ id: number; assigneeId: number }>> {
-  const repo = leadsRepository(trx);
+  const repo = allocationData(trx);
   const byCounselor = new Map<number, number[]>();
   planned.to.forEach((c, i) => {
     if (c === null) return;
@@ -149,7 +156,7 @@ const todayStartOf = (now: Date) => seoulDayStart(seoulDay(now)).toISOString();
 export async function autoAllocate(trx: Transaction<Database>, leads: Array<{ lead: { shop_id: number }; leadId: number; duplicateOf: number | null; assigneeId?: number | null }>, now: Date): Promise<void> {
   const shops = [...new Set(leads.filter((l) => !l.duplicateOf).map((l) => l.lead.shop_id))];
   if (!shops.length) return;
-  const repo = leadsRepository(trx);
+  const repo = allocationData(trx);
   const at = now.toISOString();
   for (const shopId of shops) {
     const settings = await repo.settings(shopId);
@@ -166,7 +173,7 @@ export async function autoAllocate(trx: Transaction<Database>, leads: Array<{ le
 }
 
 export function allocationService(db: Kysely<Database>, clock: Clock, announce: (change: LeadChange) => void) {
-  const repo = leadsRepository(db);
+  const repo = allocationData(db);
 
   async function loads(shopId: number) {
     return (await repo.counselorLoads(shopId, todayStartOf(clock()))).map(toLoad);
@@ -200,7 +207,7 @@ export function allocationService(db: Kysely<Database>, clock: Clock, announce: 
       if (!(await loads(shopId)).some((c) => c.id === accountId)) throw notFound('이 업체의 상담원을 찾을 수 없습니다.');
       const now = clock();
       await inTransaction(db, async (trx) => {
-        await leadsRepository(trx).saveCounselor(shopId, accountId, input, now.toISOString());
+        await allocationData(trx).saveCounselor(shopId, accountId, input, now.toISOString());
         await auditBy(trx, actor, { action: 'counselor-settings-update', target: 'account', targetId: accountId, detail: { shopId, ...input } }, now);
       });
       return (await loads(shopId)).find((c) => c.id === accountId)!;
@@ -209,7 +216,7 @@ export function allocationService(db: Kysely<Database>, clock: Clock, announce: 
     async updateRule(shopId: number, autoMode: AutoMode, actor: Actor) {
       const now = clock();
       await inTransaction(db, async (trx) => {
-        await leadsRepository(trx).saveAutoMode(shopId, autoMode, actor.id, now.toISOString());
+        await allocationData(trx).saveAutoMode(shopId, autoMode, actor.id, now.toISOString());
         await auditBy(trx, actor, { action: 'allocation-rule-update', target: 'shop', targetId: shopId, detail: { autoMode } }, now);
       });
       return state(shopId);
@@ -229,7 +236,7 @@ export function allocationService(db: Kysely<Database>, clock: Clock, announce: 
       const at = now.toISOString();
       const { result, done } = await inTransaction(db, async (trx) => {
         await lockKeys(trx, [`allocation:${shopId}`]);
-        const r = leadsRepository(trx);
+        const r = allocationData(trx);
         const counselors = chosen((await r.counselorLoads(shopId, todayStartOf(now))).map(toLoad), input);
         const leads = await r.unassigned(shopId, targetOf(input), MAX_LEADS);
         const settings = await r.settings(shopId);
@@ -249,7 +256,7 @@ export function allocationService(db: Kysely<Database>, clock: Clock, announce: 
       const at = clock().toISOString();
       const moved = await inTransaction(db, async (trx) => {
         await lockKeys(trx, [`allocation:${shopId}`]);
-        const r = leadsRepository(trx);
+        const r = allocationData(trx);
         const held = (await r.holders(shopId, [...new Set(input.leadIds)])).filter((h) => h.assignee_id !== input.to);
         if (!held.length) return [];
         await r.move(held.map((h) => h.id), input.to, at);

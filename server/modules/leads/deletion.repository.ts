@@ -40,10 +40,12 @@ export type DestroyGuard =
   /** The retention period: the policy's leads received before the instant. */
   | { kind: 'retention'; policyId: number; createdBefore: string };
 
+/** The shop's deleted leads still waiting for their destruction (a partial index holds just these). */
+const waitingIn = (db: Kysely<Database>, shopId: number) =>
+  db.selectFrom('leads as l').where('l.shop_id', '=', shopId).where('l.deleted_at', 'is not', null).where('l.purged_at', 'is', null);
+
 export function deletionRepository(db: Kysely<Database>) {
-  /** The shop's deleted leads still waiting for their destruction (a partial index holds just these). */
-  const waiting = (shopId: number) =>
-    db.selectFrom('leads as l').where('l.shop_id', '=', shopId).where('l.deleted_at', 'is not', null).where('l.purged_at', 'is', null);
+  const waiting = (shopId: number) => waitingIn(db, shopId);
 
   return {
     /** Marks live leads of the shop deleted; answers those it marked (another may have deleted some first). */

@@ -117,9 +117,7 @@ export function leadsService(db: Kysely<Database>, clock: Clock, announce: (chan
     return { overdueMinutes: row?.overdue_minutes ?? DEFAULT_OVERDUE_MINUTES, autoMode: row?.auto_mode ?? 'off', updatedAt: row?.updated_at ?? null };
   }
 
-  async function overdueMinutes(shopId: number) {
-    return (await repo.settings(shopId))?.overdue_minutes ?? DEFAULT_OVERDUE_MINUTES;
-  }
+  const overdueMinutes = async (shopId: number) => (await settings(shopId)).overdueMinutes;
 
   const load = (shopId: number, actor: Actor, id: number) => foundOr404(repo.find(shopId, scopeOf(actor), id), 'DB를 찾을 수 없습니다.');
 
