@@ -37,12 +37,14 @@ const LOAD_TIMEOUT_MS = 30_000;
 
 /**
  * What counts as a screen's first content: a table's row, a figure, a list's item, a chart, a
- * calendar's day, a description filled in, or an empty table's "no data" (its answer came) —
+ * calendar's day, a description filled in, an empty table's "no data" (its answer came), or a
+ * block a screen without a list marks `data-content="ready"` once its data came (DB 등록's form) —
  * never inside a spinning or skeleton block, and shown (not in a closed tab or a hidden panel).
  */
 const CONTENT_SELECTOR = [
   '.ant-table-row', '.ant-table-placeholder .ant-empty', '.ant-statistic-content-value', '.ant-list-item', '.ant-descriptions-item-content',
   '.ant-card-body canvas', '.ant-picker-calendar-date', '.ant-result', '.ant-empty', '.ant-form-item-control-input input[value]:not([value=""])',
+  '[data-content="ready"]',
 ].join(',');
 
 interface Target {

@@ -98,7 +98,8 @@ export function ManualForm({ shopId }: { shopId: number }) {
           }
         />
       )}
-      <Card variant="borderless" title="DB 직접 입력">
+      {/* data-content: the form's choices have come (the first content of a screen without a list; bench:spa waits for it). */}
+      <Card variant="borderless" title="DB 직접 입력" data-content={options.data ? 'ready' : undefined}>
         <Form<Values> form={form} name="manual-lead" layout="vertical" requiredMark="optional" onFinish={submit} initialValues={{ answers: [] }}>
           <Row gutter={16}>
             <Col xs={24} md={12}>
