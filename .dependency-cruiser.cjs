@@ -77,6 +77,15 @@ module.exports = {
       to: { path: '^server/(modules|plugins)/|^server/(app|links)\\.ts$' },
     },
     {
+      name: 'lib-below-db',
+      severity: 'error',
+      comment:
+        'server/lib holds helpers without SQL and sits below server/db: db/ may use lib/ (passwords, errors, Redis), never the reverse. ' +
+        'What needs the database or the notifier (a unique-constraint 409, cross-process messages) lives in db/.',
+      from: { path: '^server/lib/', pathNot: TEST },
+      to: { path: '^server/db/' },
+    },
+    {
       name: 'plugins-cross-cutting',
       severity: 'error',
       comment: 'Plugins are cross-cutting (session, access, errors): of the modules they know only auth (the session) and audit (the actor).',

@@ -8,7 +8,8 @@ import { stringify } from 'csv-stringify/sync';
 import type { Database } from '../../db/schema.ts';
 import { inTransaction } from '../../db/dialect-sql.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { badRequest, conflict, uniqueOr409 } from '../../lib/errors.ts';
+import { badRequest, conflict } from '../../lib/errors.ts';
+import { uniqueOr409 } from '../../db/write-conflicts.ts';
 import { recordAccess, type Actor } from '../audit/audit.service.ts';
 import {
   ACCESS_EVENT, LEAD_EVENT, accessRecordRepository, type AccessEventRow, type LeadEventRow, type RecordFilter, type RecordRef,
