@@ -17,7 +17,7 @@ export const CROSS_PROCESS_CHANNELS = [PAGES, FLUSH, FLUSHED] as const;
 /** Landing ids per message: well inside a notification's payload. */
 const IDS_PER_MESSAGE = Math.floor(MAX_PAYLOAD / 12);
 
-export interface PageLinks {
+interface PageLinks {
   /** Landings changed (here): this process's pages at once, the others' on the message. */
   changed(ids: number[]): Promise<void>;
   /** Everything pages show may have changed (here): revalidate here and in every other process. */

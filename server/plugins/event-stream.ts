@@ -9,7 +9,7 @@ import { toSessionAccount } from '../db/sessions.ts';
 const HEARTBEAT_MS = 25_000;
 const SESSION_CHECK_MS = 60_000;
 
-export interface EventStream {
+interface EventStream {
   send(event: string, data: unknown): void;
   /** Runs when the stream ends (the browser left, the session ended, the server closed). */
   onEnd(fn: () => void): void;

@@ -94,7 +94,7 @@ export function describeLeadEvent(action: string, before: Json, after: Json): st
 }
 
 /** What a list-level access did, in Korean. */
-export function describeAccess(action: string, rowCount: number | null, d: Json): string {
+function describeAccess(action: string, rowCount: number | null, d: Json): string {
   const parts: string[] = [];
   const reason = str(d.reason);
   switch (action) {

@@ -83,4 +83,3 @@ export function authRepository(db: Kysely<Database>) {
   };
 }
 
-export type AuthRepository = ReturnType<typeof authRepository>;
