@@ -103,11 +103,31 @@ module.exports = {
       to: { path: '^server/(modules|plugins)/|^server/(app|links)\\.ts$' },
     },
     {
+      name: 'lib-below-db',
+      severity: 'error',
+      comment:
+        'server/lib holds helpers without SQL and sits below server/db: db/ may use lib/ (passwords, errors, Redis), never the reverse. ' +
+        'What needs the database or the notifier (a unique-constraint 409, cross-process messages) lives in db/.',
+      from: { path: '^server/lib/', pathNot: TEST },
+      to: { path: '^server/db/' },
+    },
+    {
       name: 'plugins-cross-cutting',
       severity: 'error',
-      comment: 'Plugins are cross-cutting (session, access, errors): of the modules they know only auth (the session) and audit (the actor).',
+      comment:
+        'Plugins are cross-cutting (session, access, errors): of the modules they know only audit (the actor). The session ' +
+        'look-up they need is server/db/sessions.ts, so plugins/auth.ts and modules/auth never import each other both ways.',
       from: { path: '^server/plugins/', pathNot: TEST },
-      to: { path: '^server/modules/', pathNot: '^server/modules/(auth|audit)/' },
+      to: { path: '^server/modules/', pathNot: '^server/modules/audit/' },
+    },
+    {
+      name: 'session-plugin-from-auth-routes-only',
+      severity: 'error',
+      comment:
+        'Routes get the session from defineRoute (plugins/route.ts: auth, actor, shopId). Only the auth module\'s routes, which ' +
+        'set and clear the cookie, import plugins/auth.ts (its name and the session policy).',
+      from: { path: '^server/modules/', pathNot: [TEST, '^server/modules/auth/auth\\.routes\\.ts$'] },
+      to: { path: '^server/plugins/auth\\.ts$' },
     },
   ],
   options: {

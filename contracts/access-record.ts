@@ -52,7 +52,7 @@ const actionList = z
 const positiveId = z.coerce.number('번호는 숫자로 입력하세요.').int('번호는 숫자로 입력하세요.').positive('번호는 숫자로 입력하세요.');
 
 /** The record's filters (kept in the screen's URL): a period of Seoul days (default this month), account, actions, lead. */
-export const accessRecordFilters = {
+const accessRecordFilters = {
   from: day.optional(),
   to: day.optional(),
   accountId: positiveId.optional(),
@@ -91,7 +91,6 @@ export const accessRecordItem = z.object({
 export type AccessRecordItem = z.infer<typeof accessRecordItem>;
 
 export const accessRecordAccount = z.object({ id: z.number(), name: z.string(), loginId: z.string() });
-export type AccessRecordAccount = z.infer<typeof accessRecordAccount>;
 
 // ── The monthly review ──────────────────────────────────────────────────────────────────
 
@@ -113,7 +112,7 @@ export const REVIEW_THRESHOLDS = {
 
 const hh = (h: number) => `${String(h).padStart(2, '0')}:00`;
 
-export const REVIEW_FLAG_KINDS = ['unmask', 'view', 'export', 'night', 'big-export'] as const;
+const REVIEW_FLAG_KINDS = ['unmask', 'view', 'export', 'night', 'big-export'] as const;
 export type ReviewFlagKind = (typeof REVIEW_FLAG_KINDS)[number];
 export const REVIEW_FLAG_LABELS: Record<ReviewFlagKind, string> = {
   unmask: `전화번호 보기 하루 ${REVIEW_THRESHOLDS.unmaskPerDay}회 초과`,

@@ -5,7 +5,7 @@ import { LOGIN_ID_RE } from './rules.ts';
 import { optionalEmail, optionalPhone, passwordField, requiredText } from './fields.ts';
 
 export const ACCOUNT_STATUSES = ['active', 'locked', 'disabled'] as const;
-export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 /** How long a lock (5 failed logins, or an administrator's lock) lasts. */
 export const ACCOUNT_LOCK_MINUTES = 30;
 export const ACCOUNT_STATUS_LABELS: Record<AccountStatus, string> = { active: '정상', locked: '잠김', disabled: '사용 중지' };

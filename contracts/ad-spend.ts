@@ -8,12 +8,12 @@ import { z } from './zod.ts';
 import { DAY_RE } from './kst.ts';
 import { withJosa } from './korean.ts';
 import { queryBool, shopParam } from './list.ts';
-import { endpoint, type QueryOf } from './endpoint.ts';
+import { endpoint } from './endpoint.ts';
 
 /** The most one figure may be (the columns are 32-bit integers on PostgreSQL). */
 export const AD_FIGURE_MAX = 2_000_000_000;
 /** Rows one save may carry (a month of a few dozen media and landings). */
-export const AD_SAVE_MAX_ROWS = 2000;
+const AD_SAVE_MAX_ROWS = 2000;
 /** The longest period the figures cover. */
 export const AD_MAX_DAYS = 366;
 /** landing_id of figures entered for a medium as a whole. */
@@ -22,7 +22,7 @@ export const WHOLE_MEDIUM_LABEL = '매체 전체';
 /** The totals row of leads without a medium. */
 export const NO_MEDIUM_LABEL = '매체 미지정';
 
-export const AD_SOURCES = ['manual', 'csv'] as const;
+const AD_SOURCES = ['manual', 'csv'] as const;
 export type AdSource = (typeof AD_SOURCES)[number];
 
 /** What each ratio is, for the screen's tooltips. */
@@ -73,7 +73,6 @@ export const adSpendRowInput = z
     // Only when both are figures (zod runs this beside the fields' own issues).
     if (Number.isInteger(r.impressions) && r.impressions >= 0 && r.clicks > r.impressions) ctx.addIssue({ code: 'custom', path: ['clicks'], message: CLICKS_OVER_IMPRESSIONS });
   });
-export type AdSpendRowInput = z.infer<typeof adSpendRowInput>;
 
 export const adSpendSaveInput = z.object({
   rows: z
@@ -280,4 +279,3 @@ export const adSpendApi = {
   importCommit: endpoint({ method: 'POST', path: `${base}/imports/commit`, params: shopParam, body: adImportCommitInput, response: adImportResult }),
 };
 
-export type AdSpendFiguresQuery = QueryOf<typeof adSpendApi.figures>;

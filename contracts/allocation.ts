@@ -7,7 +7,7 @@ import { dayField, requiredText, text } from './fields.ts';
 import { listEndpoint, shopParam } from './list.ts';
 import { endpoint, type QueryOf } from './endpoint.ts';
 
-export const ALLOCATION_MODES = ['manual', 'round-robin', 'weighted'] as const;
+const ALLOCATION_MODES = ['manual', 'round-robin', 'weighted'] as const;
 export type AllocationMode = (typeof ALLOCATION_MODES)[number];
 export const ALLOCATION_MODE_LABELS: Record<AllocationMode, string> = { manual: '수동 (한 명에게)', 'round-robin': '순환', weighted: '가중치' };
 
@@ -66,7 +66,7 @@ export const allocationTarget = z.object({
     .optional(),
 });
 
-export const MANUAL_NEEDS_COUNSELOR = '배분받을 상담원을 고르세요.';
+const MANUAL_NEEDS_COUNSELOR = '배분받을 상담원을 고르세요.';
 
 export const allocationInput = allocationTarget
   .extend({
@@ -97,7 +97,7 @@ export const allocationPlan = z.object({
 });
 export type AllocationPlan = z.infer<typeof allocationPlan>;
 
-export const REASON_REQUIRED = '사유를 입력하세요.';
+const REASON_REQUIRED = '사유를 입력하세요.';
 
 /** Taking leads back (to 미배분) or handing them to another counselor, with the reason. */
 export const reassignInput = z.object({

@@ -23,7 +23,6 @@ export const apiKeyInput = z.object({
   /** The key receives phone numbers in full (otherwise masked, 010-****-5678). */
   fullPhone: z.boolean('전체 연락처 제공 여부를 선택하세요.').default(false),
 });
-export type ApiKeyInput = z.input<typeof apiKeyInput>;
 
 export const apiKeyItem = z.object({
   id: z.number(),

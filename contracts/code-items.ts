@@ -59,5 +59,5 @@ export function codeItemsApi(kind: CodeKind) {
     options: endpoint({ method: 'GET', path: `${base}/options`, response: codeOptionsResponse }),
   };
 }
-export type CodeItemsApi = ReturnType<typeof codeItemsApi>;
+type CodeItemsApi = ReturnType<typeof codeItemsApi>;
 export type CodeItemListQuery = QueryOf<CodeItemsApi['list']>;

@@ -11,7 +11,7 @@ export function parseHex(color: string): [number, number, number] | null {
 }
 
 /** WCAG relative luminance of an sRGB colour (0 black … 1 white). */
-export function luminance([r, g, b]: readonly [number, number, number]): number {
+function luminance([r, g, b]: readonly [number, number, number]): number {
   const lin = (c: number) => {
     const s = c / 255;
     return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
@@ -30,8 +30,6 @@ export function contrastRatio(a: string, b: string): number | null {
 
 /** Normal body text's minimum (WCAG AA). */
 export const MIN_TEXT_CONTRAST = 4.5;
-/** Large text's (≥ 24 px, or ≥ 18.66 px bold) minimum (WCAG AA). */
-export const MIN_LARGE_TEXT_CONTRAST = 3;
 
 /** Of two candidate text colours, the one that reads better on `background` (e.g. white or near-black on a button). */
 export function readableOn(background: string, light = '#ffffff', dark = '#1f1f1f'): string {

@@ -10,13 +10,13 @@ import { endpoint } from './endpoint.ts';
 
 export const CPA_MONTH_RE = /^\d{4}-(0[1-9]|1[0-2])$/;
 export const CPA_TREND_MONTHS_DEFAULT = 6;
-export const CPA_TREND_MONTHS_MAX = 24;
-export const TARGET_CPA_MAX = 10_000_000;
+const CPA_TREND_MONTHS_MAX = 24;
+const TARGET_CPA_MAX = 10_000_000;
 
-export const TARGET_CPA_REQUIRED = '목표 CPA를 숫자로 입력하세요.';
-export const TARGET_CPA_POSITIVE = '목표 CPA는 0원보다 커야 합니다.';
-export const TARGET_CPA_TOO_BIG = '목표 CPA는 10,000,000원 이하로 입력하세요.';
-export const COPY_SAME_MONTH = '복사할 달과 받을 달이 같습니다.';
+const TARGET_CPA_REQUIRED = '목표 CPA를 숫자로 입력하세요.';
+const TARGET_CPA_POSITIVE = '목표 CPA는 0원보다 커야 합니다.';
+const TARGET_CPA_TOO_BIG = '목표 CPA는 10,000,000원 이하로 입력하세요.';
+const COPY_SAME_MONTH = '복사할 달과 받을 달이 같습니다.';
 export const COPY_NOTHING = '복사할 목표가 없습니다.';
 
 const month = (missing: string) => z.string(missing).regex(CPA_MONTH_RE, '달은 YYYY-MM 형식으로 입력하세요.');
@@ -148,7 +148,6 @@ export const cpaTargetItem = z.object({
   updatedAt: z.string().nullable(),
   updatedByName: z.string().nullable(),
 });
-export type CpaTargetItem = z.infer<typeof cpaTargetItem>;
 
 export const cpaTargets = z.object({
   month: z.string(),

@@ -30,7 +30,7 @@ export type ConsentBasis = (typeof CONSENT_BASES)[number]['value'];
 const CONSENT_BASIS_VALUES = CONSENT_BASES.map((b) => b.value) as [ConsentBasis, ...ConsentBasis[]];
 export const consentBasisLabel = (value: string | null | undefined): string | null => CONSENT_BASES.find((b) => b.value === value)?.label ?? value ?? null;
 
-export const CONSENT_BASIS_REQUIRED = '개인정보 수집 근거를 선택하세요.';
+const CONSENT_BASIS_REQUIRED = '개인정보 수집 근거를 선택하세요.';
 export const CONSENT_NOTE_REQUIRED = '기타를 고르면 수집 근거를 비고에 적어 주세요.';
 
 const consentBasis = z.enum(CONSENT_BASIS_VALUES, CONSENT_BASIS_REQUIRED);
@@ -94,7 +94,7 @@ export const IMPORT_FIELD_LABELS: Record<ImportField, string> = {
 /** Fields at most one column may be. */
 export const SINGLE_FIELDS: readonly ImportField[] = ['name', 'phone', 'memo', 'medium', 'landing', 'receivedAt'];
 
-export const IMPORT_STATUSES = ['uploaded', 'importing', 'done', 'failed', 'cancelled'] as const;
+const IMPORT_STATUSES = ['uploaded', 'importing', 'done', 'failed', 'cancelled'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 export const IMPORT_STATUS_LABELS: Record<ImportStatus, string> = {
   uploaded: '항목 연결 대기', importing: '가져오는 중', done: '완료', failed: '실패', cancelled: '취소됨',

@@ -23,7 +23,7 @@ export const SECRET_GRACE_HOURS = 24;
  * http(s) without credentials. Which hosts a receiver may be on is the server's to judge (its
  * outbound client: no internal address, plain http only to ranges the operator allowed).
  */
-export function isAllowedDeliveryUrl(value: string): boolean {
+function isAllowedDeliveryUrl(value: string): boolean {
   let u: URL;
   try {
     u = new URL(value);
@@ -49,7 +49,7 @@ export const SMS_PRESET_URLS: Record<SmsPreset, string> = { aligo: 'https://apis
 export const ALIGO_ALIMTALK_URL = 'https://kakaoapi.aligo.in/akv10/alimtalk/send/';
 
 /** What the placeholders become in the byte counter (a typical lead; a masked phone is as long as a full one). */
-export const SMS_SAMPLE_VALUES: Record<string, string> = {
+const SMS_SAMPLE_VALUES: Record<string, string> = {
   '#{이름}': '홍길동', '#{연락처}': '010-****-5678', '#{랜딩}': '임플란트 상담 이벤트', '#{매체}': '네이버',
   '#{접수일시}': '11/25 14:30', '#{업체}': '리드룸치과',
 };
@@ -92,7 +92,7 @@ export const webhookConfigInput = z.object({
     .max(30000, '응답 대기 시간은 30,000ms 이하입니다.')
     .default(5000),
 });
-export type WebhookConfig = z.output<typeof webhookConfigInput>;
+type WebhookConfig = z.output<typeof webhookConfigInput>;
 
 export const emailConfigInput = z.object({
   recipients: z
@@ -153,12 +153,6 @@ export interface SmsConfig {
 }
 
 export type ChannelConfig = WebhookConfig | EmailConfig | SmsConfig;
-/** What the senders read from a channel's config, per kind. */
-export interface ChannelConfigs {
-  webhook: WebhookConfig;
-  email: EmailConfig;
-  sms: SmsConfig;
-}
 
 const KIND_INPUTS: Record<DeliveryKind, z.ZodType> = { webhook: webhookConfigInput, email: emailConfigInput, sms: smsConfigInput };
 const KIND_FIELDS: Record<DeliveryKind, readonly string[]> = {

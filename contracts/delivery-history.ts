@@ -10,15 +10,15 @@ import { endpoint, type QueryOf } from './endpoint.ts';
 import { BULK_MAX, leadFilters } from './leads.ts';
 import { DELIVERY_KINDS, DELIVERY_MODES, JOB_STATUSES, JOB_TRIGGERS, type JobStatus } from './delivery.ts';
 
-export const SEND_REASON_REQUIRED = '전송 사유를 입력하세요.';
-export const SEND_CHANNEL_REQUIRED = '보낼 채널을 선택하세요.';
-export const SEND_TARGET_REQUIRED = '보낼 DB를 선택하세요.';
-export const RETRY_TARGET_REQUIRED = '다시 보낼 전송을 선택하세요.';
+const SEND_REASON_REQUIRED = '전송 사유를 입력하세요.';
+const SEND_CHANNEL_REQUIRED = '보낼 채널을 선택하세요.';
+const SEND_TARGET_REQUIRED = '보낼 DB를 선택하세요.';
+const RETRY_TARGET_REQUIRED = '다시 보낼 전송을 선택하세요.';
 
 /** Leads one send of "every lead the filter finds" takes at most: more, and the filter must be narrowed. */
 export const SEND_MATCHING_MAX = 5_000;
 /** Jobs one progress or history request follows at most (one send's). */
-export const JOB_IDS_MAX = SEND_MATCHING_MAX;
+const JOB_IDS_MAX = SEND_MATCHING_MAX;
 /** Attempt outcomes (a job's attempts are each one of these). */
 export const ATTEMPT_STATUSES = ['succeeded', 'failed'] as const;
 export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
@@ -86,7 +86,6 @@ export const deliverySendFilter = z.object({
   /** A name, or phone digits. */
   q: listQuery.shape.q,
 });
-export type DeliverySendFilter = z.infer<typeof deliverySendFilter>;
 
 /** Chosen leads, or every lead the filter finds (at most SEND_MATCHING_MAX), to one channel, with the reason. */
 export const deliverySendInput = z

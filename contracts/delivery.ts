@@ -24,7 +24,7 @@ export const JOB_TRIGGER_LABELS: Record<JobTrigger, string> = { intake: '자동'
 export const MAX_ATTEMPTS = 8;
 /** Backoff before attempt n+1 (n ≥ 1): base · 2^(n−1), at most the cap, with ±20% jitter. */
 export const BACKOFF_BASE_MS = 5_000;
-export const BACKOFF_CAP_MS = 60 * 60_000;
+const BACKOFF_CAP_MS = 60 * 60_000;
 /** How long a claimed job is a worker's own: past it, another worker takes it again. */
 export const LEASE_MS = 60_000;
 

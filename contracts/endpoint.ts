@@ -5,13 +5,13 @@
 import type { z } from 'zod';
 
 type Schema = z.ZodType;
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /**
  * What an endpoint answers: JSON of its schema, nothing (204), an HTML page, a stream of
  * server-sent events (text/event-stream; the browser reads it with EventSource), or a file to
  * save (an export, a report: the browser downloads it with download() in admin-spa/lib/api.ts).
  */
-export type ResponseKind = Schema | null | 'html' | 'events' | 'file';
+type ResponseKind = Schema | null | 'html' | 'events' | 'file';
 
 /** What a 'file' endpoint's handler returns; the body may stream (never held whole in memory). */
 export interface FileReply {
@@ -23,7 +23,7 @@ export interface FileReply {
   headers?: Record<string, string>;
 }
 /** What it takes: JSON of its schema, or a multipart upload. */
-export type BodyKind = Schema | 'multipart';
+type BodyKind = Schema | 'multipart';
 
 export interface Endpoint<
   P extends Schema | undefined = Schema | undefined,

@@ -62,7 +62,7 @@ export const intakeFields = z.object({
   utm_term: optional(200),
   referrer: optional(500),
 });
-export type AnswerValue = string | string[];
+type AnswerValue = string | string[];
 
 /**
  * The consents a lead records, as its landing asked them: marketing only where the form shows its

@@ -1,7 +1,7 @@
 // Korean particles (조사) chosen from the last syllable, for every message that names a
 // user's word: '…이벤트'를 게시할까요?, 통증 부위를 입력해 주세요 — never "을(를)".
 
-export type Josa = '을/를' | '이/가' | '은/는' | '과/와' | '으로/로' | '이에요/예요';
+type Josa = '을/를' | '이/가' | '은/는' | '과/와' | '으로/로' | '이에요/예요';
 
 /** How a word ends: with a final consonant (and whether it is ㄹ), or without one. */
 type Ending = 'vowel' | 'consonant' | 'rieul';

@@ -8,7 +8,7 @@ import type { PrivacyPolicyView } from './privacy.ts';
 import { trackingTag, trackingTags, type TrackingTag } from './tracking-tags.ts';
 
 export const LANDING_STATUSES = ['draft', 'open', 'closed'] as const;
-export type LandingStatus = (typeof LANDING_STATUSES)[number];
+type LandingStatus = (typeof LANDING_STATUSES)[number];
 export const LANDING_STATUS_LABELS: Record<LandingStatus, string> = { draft: '작성 중', open: '게시', closed: '종료' };
 
 /** What a visitor gets right now: status combined with the schedule. */

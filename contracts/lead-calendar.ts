@@ -15,9 +15,9 @@ export const CALENDAR_DAY_RECEIVED = 200;
 /** Appointments a day lists at most: far more than a shop books in a day, a bound all the same. */
 export const CALENDAR_DAY_APPOINTMENTS = 500;
 
-export const MONTH_RE = /^\d{4}-(0[1-9]|1[0-2])$/;
-export const MONTH_FORMAT = '월은 YYYY-MM 형식입니다.';
-export const DAY_NOT_FOUND = '없는 날짜입니다.';
+const MONTH_RE = /^\d{4}-(0[1-9]|1[0-2])$/;
+const MONTH_FORMAT = '월은 YYYY-MM 형식입니다.';
+const DAY_NOT_FOUND = '없는 날짜입니다.';
 
 /** A day that is on the calendar (2026-02-30 matches the pattern but is not). */
 const isCalendarDay = (day: string) => {
@@ -26,7 +26,7 @@ const isCalendarDay = (day: string) => {
 };
 
 /** Weeks a month's calendar shows (antd's Calendar always draws six). */
-export const CALENDAR_GRID_WEEKS = 6;
+const CALENDAR_GRID_WEEKS = 6;
 
 /**
  * The days the calendar of `month` (YYYY-MM) shows: six weeks from the Sunday on or before the

@@ -11,10 +11,10 @@ import { listEndpoint, listQuery, shopParam } from './list.ts';
 import { endpoint, type QueryOf } from './endpoint.ts';
 import { BULK_MAX, CS_STATUSES, leadFilters } from './leads.ts';
 
-export const DELETE_REASON_REQUIRED = '삭제 사유를 입력하세요.';
-export const RESTORE_REASON_REQUIRED = '복구 사유를 입력하세요.';
-export const PURGE_REASON_REQUIRED = '파기 사유를 입력하세요.';
-export const DELETE_TARGET_REQUIRED = '삭제할 DB를 선택하세요.';
+const DELETE_REASON_REQUIRED = '삭제 사유를 입력하세요.';
+const RESTORE_REASON_REQUIRED = '복구 사유를 입력하세요.';
+const PURGE_REASON_REQUIRED = '파기 사유를 입력하세요.';
+const DELETE_TARGET_REQUIRED = '삭제할 DB를 선택하세요.';
 
 /** Leads one deletion of "every match" takes at most: more, and the filter must be narrowed. */
 export const DELETE_MATCHING_MAX = 10_000;
@@ -33,7 +33,7 @@ export const DESTRUCTION_TRIGGER_LABELS: Record<DestructionTrigger, string> = {
   manual: '즉시 파기', grace: '유예 기간 만료', retention: '보유 기간 만료',
 };
 /** The automatic triggers: what a deleted lead (or any lead) is waiting for. */
-export const AUTOMATIC_TRIGGERS = ['grace', 'retention'] as const;
+const AUTOMATIC_TRIGGERS = ['grace', 'retention'] as const;
 export type AutomaticTrigger = (typeof AUTOMATIC_TRIGGERS)[number];
 
 /** Chosen leads: at least one, at most BULK_MAX. */

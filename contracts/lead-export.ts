@@ -7,12 +7,12 @@ import { listQuery, shopParam } from './list.ts';
 import { endpoint } from './endpoint.ts';
 import { leadFilters } from './leads.ts';
 
-export const EXPORT_FORMATS = ['xlsx', 'csv'] as const;
+const EXPORT_FORMATS = ['xlsx', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-export const EXPORT_PASSWORD_MIN = 4;
-export const EXPORT_REASON_REQUIRED = '내보내는 사유를 입력하세요.';
-export const EXPORT_PASSWORD_XLSX_ONLY = '암호는 XLSX 파일에만 걸 수 있습니다.';
+const EXPORT_PASSWORD_MIN = 4;
+const EXPORT_REASON_REQUIRED = '내보내는 사유를 입력하세요.';
+const EXPORT_PASSWORD_XLSX_ONLY = '암호는 XLSX 파일에만 걸 수 있습니다.';
 /** The header announcing how many rows the file holds (the browser's progress). */
 export const EXPORT_ROWS_HEADER = 'x-export-rows';
 
@@ -35,8 +35,6 @@ export const leadExportBody = z
     if (v.password && v.format === 'csv') ctx.addIssue({ code: 'custom', path: ['password'], message: EXPORT_PASSWORD_XLSX_ONLY });
   });
 export type LeadExportBody = z.infer<typeof leadExportBody>;
-/** The filter part of an export (what the list shows), as recorded with it. */
-export type LeadExportFilter = Omit<LeadExportBody, 'format' | 'reason' | 'password'>;
 
 export const leadExportApi = {
   /** The file ('file' response; its row count in EXPORT_ROWS_HEADER). Needs the account type's export right. */

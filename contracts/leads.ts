@@ -161,7 +161,6 @@ export const leadSettingsInput = z.object({
 
 /** An account leads can be assigned to in a shop (a shop-area account of an 'assigned' scope type). */
 export const counselorOption = z.object({ id: z.number(), name: z.string(), loginId: z.string() });
-export type CounselorOption = z.infer<typeof counselorOption>;
 
 /** A change to leads as the server announces it, between processes too (the leads module's feed). */
 export interface LeadChange {

@@ -39,7 +39,7 @@ export function contractsOverlap(
   return meet(a.landingIds, b.landingIds) && meet(a.mediaTypeIds, b.mediaTypeIds);
 }
 
-export interface DayCount {
+interface DayCount {
   day: string;
   count: number;
 }
@@ -75,7 +75,7 @@ export function projection(c: { startsOn: string; endsOn: string; quantity: numb
   return { dailyAverage, projectedOn: addDays(last, Math.ceil((c.quantity - counted) / dailyAverage)), daysRun };
 }
 
-export function daysBetween(from: string, to: string): number {
+function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
@@ -93,7 +93,7 @@ export function replacementsOwed(quantity: number, billable: number, approvedRet
 }
 
 /** A ratio, or null when there is nothing to divide by (shown as "-", never as 0 or ∞). */
-export const ratio = (num: number, den: number): number | null => (den > 0 ? num / den : null);
+const ratio = (num: number, den: number): number | null => (den > 0 ? num / den : null);
 
 export interface AdTotals {
   impressions: number;
@@ -105,7 +105,7 @@ export interface AdTotals {
   validLeads: number;
 }
 
-export interface AdMetrics {
+interface AdMetrics {
   /** clicks / impressions, percent */
   ctr: number | null;
   /** leads / clicks, percent */

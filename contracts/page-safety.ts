@@ -13,7 +13,7 @@ export function withNonce(snippet: string, nonce: string): string {
   return snippet.replace(/<script\b(?![^>]*\bnonce=)/gi, `<script nonce="${nonce}"`);
 }
 
-export interface CspOptions {
+interface CspOptions {
   /** Hashes of the inline scripts the product wrote (the landing's own, its tag script). */
   hashes: string[];
   /** The hosts the landing's tracking tags load from and send to. */

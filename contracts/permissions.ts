@@ -8,7 +8,7 @@ export type PermissionMatrix = Record<string, AccessLevel>;
 export const ACCESS_LEVEL_LABELS: Record<AccessLevel, string> = { none: '없음', read: '조회', write: '편집' };
 
 export const DATA_SCOPES = ['all', 'assigned'] as const;
-export type DataScope = (typeof DATA_SCOPES)[number];
+type DataScope = (typeof DATA_SCOPES)[number];
 export const DATA_SCOPE_LABELS: Record<DataScope, string> = { all: '전체 DB', assigned: '배정된 DB만' };
 export const AREA_LABELS: Record<Area, string> = { admin: '관리자 영역', shop: '업체 영역' };
 export const SIDE_LABELS: Record<Side, string> = { agency: '대행사', client: '고객사' };
@@ -26,7 +26,7 @@ export function allows(matrix: PermissionMatrix, screen: string, action: Action)
 const RANK: Record<AccessLevel, number> = { none: 0, read: 1, write: 2 };
 
 /** The highest level an account of `side` may use on a screen, whatever its matrix says. */
-export function sideCeiling(side: Side, screen: string): AccessLevel {
+function sideCeiling(side: Side, screen: string): AccessLevel {
   if (side === 'agency') return 'write';
   const part = agencyPart(screen);
   return part === 'all' ? 'none' : part === 'write' ? 'read' : 'write';
@@ -70,9 +70,9 @@ export function normaliseMatrix(matrix: Partial<PermissionMatrix>): PermissionMa
   return Object.fromEntries(SCREENS.map((s) => [s.key, matrix[s.key] ?? 'none']));
 }
 
-export type BuiltinTypeKey = 'superadmin' | 'admin' | 'marketer' | 'shop-owner' | 'counselor';
+type BuiltinTypeKey = 'superadmin' | 'admin' | 'marketer' | 'shop-owner' | 'counselor';
 
-export interface BuiltinAccountType {
+interface BuiltinAccountType {
   key: BuiltinTypeKey;
   name: string;
   area: Area;

@@ -18,7 +18,7 @@ export type ThirdParty = z.infer<typeof thirdParty>;
 
 /** Who collects the leads: the agency (providing them to the shop), or the shop itself (the agency processing them for it). */
 export const COLLECTORS = ['operator', 'shop'] as const;
-export type Collector = (typeof COLLECTORS)[number];
+type Collector = (typeof COLLECTORS)[number];
 export const COLLECTOR_LABELS: Record<Collector, string> = {
   operator: '운영사(대행사)가 수집해 업체에 제공',
   shop: '업체가 직접 수집 (운영사는 처리를 위탁받음)',

@@ -15,7 +15,7 @@ export type Side = (typeof SIDES)[number];
  * What of a screen only the agency's side may do: `all` — open it at all (its figures are the
  * agency's books); `write` — change it (the client reads its own terms, the agency sets them).
  */
-export type AgencyPart = 'all' | 'write';
+type AgencyPart = 'all' | 'write';
 
 export interface Screen {
   /** Permission key and screen folder name; the path is `/${key}`. */

@@ -11,11 +11,11 @@ import { endpoint, type QueryOf } from './endpoint.ts';
 import { CONTRACT_STATUSES, RETURN_REASONS, RETURN_STATUSES } from './money.ts';
 import { CS_STATUSES, VALIDITIES } from './leads.ts';
 
-export const CONTRACT_NAME_REQUIRED = '계약명을 입력하세요.';
-export const CONTRACT_END_BEFORE_START = '종료일은 시작일과 같거나 그 뒤여야 합니다.';
+const CONTRACT_NAME_REQUIRED = '계약명을 입력하세요.';
+const CONTRACT_END_BEFORE_START = '종료일은 시작일과 같거나 그 뒤여야 합니다.';
 export const RETURN_NOTE_REQUIRED = '기타를 고르면 반품 사유를 메모에 적어 주세요.';
 export const REJECT_NOTE_REQUIRED = '반려 사유를 입력하세요.';
-export const STOP_REASON_REQUIRED = '중지 사유를 입력하세요.';
+const STOP_REASON_REQUIRED = '중지 사유를 입력하세요.';
 
 /** A day the calendar has (the pattern alone lets 2026-02-31 through). */
 const day = (message: string) =>

@@ -27,7 +27,7 @@ export const DASHBOARD_CONTRACT_RECENT_DAYS = 7;
 /** Cap events the shop dashboard lists. */
 export const SHOP_DASHBOARD_CAP_EVENTS = 5;
 
-export const CAP_EVENT_KINDS = ['closed-daily', 'closed-quantity', 'reopened'] as const;
+const CAP_EVENT_KINDS = ['closed-daily', 'closed-quantity', 'reopened'] as const;
 export type CapEventKind = (typeof CAP_EVENT_KINDS)[number];
 export const CAP_EVENT_KIND_LABELS: Record<CapEventKind, string> = { 'closed-daily': '일 한도 마감', 'closed-quantity': '수량 마감', reopened: '재개' };
 
@@ -67,7 +67,6 @@ export const dashboardChannelOff = z.object({
   reason: z.string(),
   at: z.string().nullable(),
 });
-export type DashboardChannelOff = z.infer<typeof dashboardChannelOff>;
 
 /** A delivery that stays failed (every attempt spent, or an answer not worth repeating). */
 export const dashboardDeliveryFailure = z.object({
@@ -84,7 +83,6 @@ export const dashboardDeliveryFailure = z.object({
   responseCode: z.number().nullable(),
   error: z.string().nullable(),
 });
-export type DashboardDeliveryFailure = z.infer<typeof dashboardDeliveryFailure>;
 
 export const shopDashboard = z.object({
   /** Seoul day the figures were taken on. */

@@ -46,7 +46,6 @@ export const reservationLanding = z.object({
   shopId: z.number(),
   shopName: z.string(),
 });
-export type ReservationLanding = z.infer<typeof reservationLanding>;
 
 export const systemReservation = z.object({
   id: z.number(),
@@ -138,7 +137,6 @@ export const maintenanceNotice = z.object({
 export type MaintenanceNotice = z.infer<typeof maintenanceNotice>;
 
 export const announcementNotice = z.object({ id: z.number(), title: z.string(), message: z.string().nullable(), startsAt: z.string(), endsAt: z.string() });
-export type AnnouncementNotice = z.infer<typeof announcementNotice>;
 
 export const notices = z.object({
   maintenance: z.array(maintenanceNotice),

@@ -15,7 +15,7 @@ export interface TagHosts {
   frame: string[];
 }
 
-export interface TagKindInfo {
+interface TagKindInfo {
   label: string;
   idLabel: string;
   idPattern: RegExp;

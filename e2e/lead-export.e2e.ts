@@ -37,7 +37,11 @@ describe('exporting DB 현황', () => {
     expect(text.charCodeAt(0)).toBe(0xfeff);
     const [header, first] = text.slice(1).split('\r\n');
     expect(header!.split(',').slice(0, 8)).toEqual(['접수일시', '업체', '랜딩', '매체', '이름', '연락처', '상태', '담당']);
-    expect(first).toBeTruthy();
+    // The first lead's row starts with when it came in (Seoul wall time), a day of the period on screen.
+    const receivedAt = first?.slice(0, 19) ?? '';
+    expect(receivedAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    const day = receivedAt.slice(0, 10);
+    expect(day >= addDays(today, -29) && day <= today, `${day} in ${addDays(today, -29)}..${today}`).toBe(true);
 
     await expect.poll(() => page.getByText(/건을 DB_.+\.csv 파일로 내보냈습니다/).isVisible(), WAIT).toBe(true);
     expect(await dialog.isVisible()).toBe(false);

@@ -69,7 +69,7 @@ import { databaseIdentity, openNotifier } from './db/notify.ts';
 import { closeRedis, openRedis, redisConnected, redisPrefix, type RedisClient } from './lib/redis.ts';
 import { sharedRateLimitStore } from './lib/rate-limit-store.ts';
 import { localWindow, sharedWindow, type WindowLimiter } from './lib/rate-limit.ts';
-import { CROSS_PROCESS_CHANNELS, crossProcessPages, crossProcessVisitFlush } from './lib/cross-process.ts';
+import { CROSS_PROCESS_CHANNELS, crossProcessPages, crossProcessVisitFlush } from './db/cross-process.ts';
 import { checkLandingSecret } from './lib/render-stamp.ts';
 import { sharedSettings } from './db/shared-settings.ts';
 import { systemReservationsRoutes } from './modules/system-reservations/system-reservations.routes.ts';

@@ -65,7 +65,7 @@ export interface Config {
   metricsToken?: string;
 }
 
-export const DEFAULT_MAIL_FROM = 'Leadroom <no-reply@leadroom.local>';
+const DEFAULT_MAIL_FROM = 'Leadroom <no-reply@leadroom.local>';
 
 function num(v: string | undefined, fallback: number): number {
   const n = Number(v);

@@ -7,7 +7,7 @@ import type { ContractFigures } from '../contracts/shop-contracts.ts';
 import type { AdFigures, AdMediumTotal } from '../contracts/ad-spend.ts';
 
 /** Advertising figures of several shops over a period, as 광고 현황 computes them. */
-export interface AdTotals {
+interface AdTotals {
   /** All the shops together. */
   totals: AdFigures;
   /** One per shop asked for, in the order asked, with its totals per medium (매체 미지정 last). */

@@ -22,7 +22,7 @@ const CONTRACT_COLOR = '#52c41a';
 
 export const formatCount = (n: number) => `${formatNumber(n)}건`;
 /** 0.425 → "42.5%"; no leads → "-". */
-export const formatRate = (rate: number | null) => (rate === null ? '-' : `${(Math.round(rate * 1000) / 10).toLocaleString('ko-KR')}%`);
+const formatRate = (rate: number | null) => (rate === null ? '-' : `${(Math.round(rate * 1000) / 10).toLocaleString('ko-KR')}%`);
 const percent = (rate: number | null) => (rate === null ? 0 : Math.round(rate * 1000) / 10);
 
 /** Minutes as people say them: "12분", "1시간 5분", "2일 3시간"; none → "-". */

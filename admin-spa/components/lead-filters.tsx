@@ -9,7 +9,7 @@ import { useCodeOptions } from '@/lib/options.ts';
 import type { FilterDef } from './resource-table.tsx';
 
 /** The list's filter names (beside the period's from and to). */
-export const LEAD_FILTER_NAMES = ['q', 'status', 'assignee', 'landingId', 'mediaTypeId', 'utmSource', 'utmCampaign', 'duplicate', 'validity'] as const;
+const LEAD_FILTER_NAMES = ['q', 'status', 'assignee', 'landingId', 'mediaTypeId', 'utmSource', 'utmCampaign', 'duplicate', 'validity'] as const;
 
 export function useLeadFilters(shopId: number, o: { counselors?: boolean } = {}): FilterDef[] {
   const params = { shopId };

@@ -18,7 +18,7 @@ interface CloseGuardOptions {
   content?: ReactNode;
 }
 
-export const CLOSE_GUARD_TITLE = '저장하지 않은 변경 사항이 있습니다';
+const CLOSE_GUARD_TITLE = '저장하지 않은 변경 사항이 있습니다';
 const DEFAULT_CONTENT = '닫으면 입력한 내용이 사라집니다.';
 
 export function useCloseGuard(onClose: () => void, options: CloseGuardOptions = {}): CloseGuard {

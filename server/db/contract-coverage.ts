@@ -42,7 +42,7 @@ export async function coverageContracts(db: Kysely<Database>, shopIds: readonly 
   return out;
 }
 
-export interface UncoveredLanding {
+interface UncoveredLanding {
   shopId: number;
   landingId: number;
   title: string;

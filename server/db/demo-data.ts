@@ -10,7 +10,7 @@ const CODES = {
 } as const;
 
 /** The demo accounts' logins and passwords: one random password each, unless `password` is given (DEMO_PASSWORD). */
-export interface DemoLogin {
+interface DemoLogin {
   loginId: string;
   role: string;
   password: string;

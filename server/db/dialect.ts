@@ -18,7 +18,7 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
-export interface DbOptions {
+interface DbOptions {
   /** postgres://… for PostgreSQL, otherwise a SQLite file path or ':memory:'. */
   url: string;
   /** PostgreSQL schema to use (created if missing); tests use one per app. */
@@ -44,7 +44,7 @@ export interface DbOptions {
 /** PostgreSQL: how long a query waits for a connection by default (a normal connect takes milliseconds). */
 export const CONNECT_TIMEOUT_MS = 5_000;
 /** PostgreSQL: how long a query runs before its connection is checked for being dead, by default. */
-export const STALL_MS = 5_000;
+const STALL_MS = 5_000;
 
 export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
   if (/^postgres(ql)?:\/\//.test(opts.url)) {

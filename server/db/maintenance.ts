@@ -7,9 +7,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 
-export const MAINTENANCE_CACHE_MS = 2000;
+const MAINTENANCE_CACHE_MS = 2000;
 
-export interface MaintenanceWindow {
+interface MaintenanceWindow {
   id: number;
   title: string;
   message: string | null;

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 
-export interface MigrationOrderInput {
+interface MigrationOrderInput {
   /** MIGRATIONS in server/db/migrate.ts, in the order written. */
   listed: readonly string[];
   /** The migrations the newest release applied (its fixture's manifest). */

@@ -26,7 +26,7 @@ export interface Notifier {
 export const MAX_PAYLOAD = 7900;
 
 /** Redis for messages: the app's command connection (publishing) and the prefix of its keys and channels. */
-export interface RedisTransport {
+interface RedisTransport {
   client: RedisClient;
   prefix: string;
 }

@@ -2,7 +2,7 @@
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { parseSort, type SortValue } from '../../contracts/list.ts';
 
-export interface ListSpec<S extends string> {
+interface ListSpec<S extends string> {
   /** Columns the list's `q` searches (case-insensitive "contains" on any of them). */
   search?: string[];
   /** Column → the filter's value: rows equal to it (a filter left empty filters nothing). */

@@ -16,7 +16,7 @@
 //   active (running, or waiting for a lock) is left alone.
 import type pg from 'pg';
 
-export interface PgPoolOptions {
+interface PgPoolOptions {
   url: string;
   max: number;
   /** The schema on the search path (tests use one each). */

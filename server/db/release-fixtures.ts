@@ -60,7 +60,7 @@ export function releaseFixtures(): ReleaseManifest[] {
  * A release's PostgreSQL dump, ready to run through `pg` into `schema`: its schema renamed, and
  * psql's meta-commands (pg_dump's `\restrict` lines) dropped — the statements are plain SQL.
  */
-export function releaseDumpSql(manifest: ReleaseManifest, schema: string): string {
+function releaseDumpSql(manifest: ReleaseManifest, schema: string): string {
   const text = zlib.gunzipSync(fs.readFileSync(path.join(RELEASES_DIR, manifest.version, 'leadroom.pg.sql.gz'))).toString('utf8');
   return text
     .split('\n')

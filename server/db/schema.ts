@@ -4,7 +4,7 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 
 type Id = Generated<number>;
 
-export interface AccountTypesTable {
+interface AccountTypesTable {
   id: Id;
   name: string;
   area: 'admin' | 'shop';
@@ -21,7 +21,7 @@ export interface AccountTypesTable {
   updated_at: string;
 }
 
-export interface AccountsTable {
+interface AccountsTable {
   id: Id;
   login_id: string;
   name: string;
@@ -41,7 +41,7 @@ export interface AccountsTable {
   updated_at: string;
 }
 
-export interface SessionsTable {
+interface SessionsTable {
   id: string; // sha256 of the cookie token
   account_id: number;
   created_at: string;
@@ -51,7 +51,7 @@ export interface SessionsTable {
   user_agent: string | null;
 }
 
-export interface CodeItemsTable {
+interface CodeItemsTable {
   id: Id;
   kind: 'client-type' | 'media-type' | 'event-type';
   name: string;
@@ -62,7 +62,7 @@ export interface CodeItemsTable {
   updated_at: string;
 }
 
-export interface ShopsTable {
+interface ShopsTable {
   id: Id;
   shop_code: string;
   name: string;
@@ -79,13 +79,13 @@ export interface ShopsTable {
   updated_at: string;
 }
 
-export interface ShopPermissionsTable {
+interface ShopPermissionsTable {
   account_id: number;
   shop_id: number;
   created_at: string;
 }
 
-export interface DenyRulesTable {
+interface DenyRulesTable {
   id: Id;
   kind: 'ip' | 'cidr' | 'phone' | 'keyword';
   value: string;
@@ -146,7 +146,7 @@ export interface LandingsTable {
   reopen_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-export interface PrivacyPoliciesTable {
+interface PrivacyPoliciesTable {
   id: Id;
   shop_id: number;
   version: number;
@@ -229,7 +229,7 @@ export interface LeadEventsTable {
   at: string;
 }
 
-export interface BlockedSubmissionsTable {
+interface BlockedSubmissionsTable {
   id: Id;
   shop_id: number | null;
   landing_id: number | null;
@@ -243,14 +243,14 @@ export interface BlockedSubmissionsTable {
   at: string;
 }
 
-export interface VisitsTable {
+interface VisitsTable {
   landing_id: number;
   day: string;
   source: string;
   count: number;
 }
 
-export interface UploadsTable {
+interface UploadsTable {
   id: Id;
   key: string;
   shop_id: number;
@@ -293,7 +293,7 @@ export interface OperatorSettingsTable {
 
 /** Per shop: when 미처리 is overdue, and the automatic allocation rule with its round-robin cursor. */
 /** The pull feed's last number given (one row, id 1): a writer's update holds it until its commit. */
-export interface LeadFeedCounterTable {
+interface LeadFeedCounterTable {
   id: number;
   seq: number;
 }
@@ -310,7 +310,7 @@ export interface LeadSettingsTable {
 }
 
 /** Per counselor in a shop: how allocation treats them. */
-export interface CounselorSettingsTable {
+interface CounselorSettingsTable {
   shop_id: number;
   account_id: number;
   weight: ColumnType<number, number | undefined, number>;
@@ -404,12 +404,12 @@ export interface ShopContractsTable {
   updated_at: string;
 }
 
-export interface ShopContractLandingsTable {
+interface ShopContractLandingsTable {
   contract_id: number;
   landing_id: number;
 }
 
-export interface ShopContractMediaTable {
+interface ShopContractMediaTable {
   contract_id: number;
   media_type_id: number;
 }
@@ -440,7 +440,7 @@ export interface ContractCapEventsTable {
   at: string;
 }
 
-export interface AdSpendTable {
+interface AdSpendTable {
   id: Id;
   shop_id: number;
   /** Seoul day. */
@@ -456,7 +456,7 @@ export interface AdSpendTable {
   updated_at: string;
 }
 
-export interface CpaTargetsTable {
+interface CpaTargetsTable {
   shop_id: number;
   media_type_id: number;
   /** YYYY-MM */
@@ -466,7 +466,7 @@ export interface CpaTargetsTable {
   updated_at: string;
 }
 
-export type DeliveryKind = 'webhook' | 'email' | 'sms';
+type DeliveryKind = 'webhook' | 'email' | 'sms';
 export type DeliveryJobStatus = 'pending' | 'sending' | 'succeeded' | 'failed' | 'cancelled';
 
 export interface DeliveryChannelsTable {
@@ -548,7 +548,7 @@ export interface ApiKeysTable {
   revoked_at: string | null;
 }
 
-export type ReservationKind = 'maintenance' | 'landing-open' | 'landing-close' | 'announcement';
+type ReservationKind = 'maintenance' | 'landing-open' | 'landing-close' | 'announcement';
 export type ReservationStatus = 'scheduled' | 'running' | 'done' | 'ended' | 'cancelled' | 'failed';
 
 export interface SystemReservationsTable {
@@ -569,7 +569,7 @@ export interface SystemReservationsTable {
 }
 
 /** One row per process running the worker: its last sign of life (operations). */
-export interface WorkerHeartbeatsTable {
+interface WorkerHeartbeatsTable {
   id: string;
   host: string;
   pid: number;
@@ -578,7 +578,7 @@ export interface WorkerHeartbeatsTable {
 }
 
 /** Settings every process of one database must agree on (the landing secret's fingerprint). */
-export interface SharedSettingsTable {
+interface SharedSettingsTable {
   key: string;
   value: string;
   source: string;

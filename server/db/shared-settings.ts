@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 
-export interface SharedSetting {
+interface SharedSetting {
   value: string;
   source: string;
 }

@@ -87,7 +87,7 @@ function dayBounds(s: LeadScope): DayBound[] {
 }
 
 /** A condition on `l` (leads), such as validLead. */
-export type LeadCondition = (eb: ExpressionBuilder<WithLeads, 'l'>) => Expression<SqlBool>;
+type LeadCondition = (eb: ExpressionBuilder<WithLeads, 'l'>) => Expression<SqlBool>;
 
 /**
  * The leads of a scope per Seoul day — all of them (`total`) and, for each named condition, how

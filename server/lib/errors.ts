@@ -1,5 +1,4 @@
 import { ERROR_CODES, type ErrorCode } from '../../contracts/errors.ts';
-import { isUniqueViolation } from '../db/dialect-sql.ts';
 
 /** An error the API answers as `{ error: { code, message, fields? } }` with `status`. */
 export class AppError extends Error {
@@ -28,13 +27,3 @@ export async function foundOr404<T>(lookup: Promise<T | undefined>, message: str
 
 export const conflict = (message: string, fields?: Record<string, string>) =>
   new AppError(409, ERROR_CODES.CONFLICT, message, fields);
-
-/** Runs a write; a unique-constraint hit (a race the service's own check missed) answers 409 on `field`. */
-export async function uniqueOr409<T>(write: () => Promise<T>, field: string, message: string): Promise<T> {
-  try {
-    return await write();
-  } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(message, { [field]: message });
-    throw err;
-  }
-}

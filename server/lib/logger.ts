@@ -15,7 +15,7 @@ import { LogController, type FastifyBaseLogger } from 'fastify';
 import pretty from 'pino-pretty';
 import type { Config } from '../config.ts';
 
-export interface LoggerSetup {
+interface LoggerSetup {
   loggerInstance?: FastifyBaseLogger;
   logger?: false;
   logController?: LogController;

@@ -38,7 +38,7 @@ export type Resolved = { address: string; family: number };
 /** Answers every address of a host name (tests inject one; the default is the system's resolver). */
 export type Resolver = (hostname: string) => Promise<Resolved[]>;
 
-export type OutboundFailure = 'refused' | 'unreachable' | 'timeout';
+type OutboundFailure = 'refused' | 'unreachable' | 'timeout';
 export class OutboundError extends Error {
   override name = 'OutboundError';
   constructor(readonly failure: OutboundFailure, message: string) {
@@ -155,7 +155,7 @@ function allowList(ranges: readonly string[]): net.BlockList {
 
 // ── The client ───────────────────────────────────────────────────────────────────────────
 
-export interface OutboundOptions {
+interface OutboundOptions {
   /** Ranges the operator allowed (OUTBOUND_ALLOW_CIDRS): reachable even though internal, and by plain http. */
   allow?: readonly string[];
   /** How host names resolve (default: the system's resolver, every address). */

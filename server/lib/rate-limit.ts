@@ -44,7 +44,7 @@ function withScript(redis: RedisClient): WithWindowIncr {
   return r;
 }
 
-export interface SharedWindowOptions {
+interface SharedWindowOptions {
   redis: RedisClient;
   /** The database's key prefix (redisPrefix) and the limiter's name: `<prefix>rl:<name>:<window>:<key>`. */
   prefix: string;

@@ -30,23 +30,23 @@ export function landingSecret(dataDir: string): Buffer {
 }
 
 /** Where the landing secret comes from: LANDING_SECRET, or the data directory's file. */
-export const landingSecretSource = (env: NodeJS.ProcessEnv = process.env): 'env' | 'file' => (env.LANDING_SECRET ? 'env' : 'file');
+const landingSecretSource = (env: NodeJS.ProcessEnv = process.env): 'env' | 'file' => (env.LANDING_SECRET ? 'env' : 'file');
 
 /** Shortest LANDING_SECRET taken in cluster mode: a guessable secret lets anyone sign form tokens. */
-export const MIN_CLUSTER_SECRET = 16;
+const MIN_CLUSTER_SECRET = 16;
 
 /** An HMAC of a fixed text with the secret: equal for equal secrets, and telling nothing of the secret. */
-export function secretFingerprint(secret: Buffer): string {
+function secretFingerprint(secret: Buffer): string {
   return crypto.createHmac('sha256', secret).update('leadroom landing secret fingerprint v1').digest('hex').slice(0, 32);
 }
 
 /** The fingerprint every process of the database compares with (db/shared-settings.ts). */
-export interface FingerprintStore {
+interface FingerprintStore {
   claim(s: { value: string; source: string }, now: Date): Promise<{ value: string; source: string }>;
   replace(s: { value: string; source: string }, now: Date): Promise<void>;
 }
 
-export interface SecretCheck {
+interface SecretCheck {
   dataDir: string;
   /** LEADROOM_CLUSTER=1: LANDING_SECRET is required. */
   cluster: boolean;

@@ -2,7 +2,7 @@
 // as nothing they depend on changed since it began (the owner calls changed()): figures many
 // people keep open — a dashboard refetched by each of them when a lead arrives — cost one
 // computation per change, and no request is answered with figures older than a change it heard of.
-export interface SharedFlights<K, V> {
+interface SharedFlights<K, V> {
   /** What the figures depend on changed: computations already under way are not shared any more. */
   changed(): void;
   /** `fn`'s answer, or the answer of the same key's computation begun since the last change. */

@@ -30,7 +30,7 @@ export interface SheetInput {
   encoding?: TextEncoding | null;
 }
 
-export interface OpenSheet {
+interface OpenSheet {
   format: SheetFormat;
   encoding: TextEncoding | null;
   rows: AsyncGenerator<SheetRow>;
@@ -110,7 +110,7 @@ async function* csvRows(src: ByteSource, encoding: TextEncoding, limits: SheetLi
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** An XLSX cell's value as text: numbers without exponents, dates as Excel shows them (no zone), formulas by their result. */
-export function cellText(v: unknown): string {
+function cellText(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string') return v;
   if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) < 1e21 ? v.toFixed(0) : String(v);

@@ -21,7 +21,7 @@ export type ReaderReply =
   | { kind: 'refused'; status: SheetRefusal['status']; message: string }
   | { kind: 'failed'; message: string };
 
-export interface OpenedSheet {
+interface OpenedSheet {
   format: SheetFormat;
   encoding: TextEncoding | null;
   /** Every row, in order (empty rows too, so that the numbering stays the spreadsheet's). */
@@ -103,7 +103,7 @@ function unexpected(r: ReaderReply, format: SheetFormat | undefined): Error {
   return new Error(`the sheet reader answered ${r.kind}`);
 }
 
-export interface ReadOptions {
+interface ReadOptions {
   /** Lower limits (tests, and callers that keep every row). */
   limits?: Partial<SheetLimits>;
   /** An upload a person waits for: refused (503) rather than queued when several files already wait. */

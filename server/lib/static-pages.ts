@@ -33,7 +33,7 @@ export const GONE_PAGE = page(
   '<h1>마감된 이벤트입니다</h1><p>참여해 주셔서 감사합니다. 이 페이지의 신청 접수는 종료되었습니다.</p>',
 );
 
-export interface ThankYouParts {
+interface ThankYouParts {
   title: string;
   message: string;
   color: string;

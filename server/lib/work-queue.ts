@@ -12,7 +12,7 @@ export class QueueFull extends Error {
   }
 }
 
-export interface WorkQueue {
+interface WorkQueue {
   /** Runs `job` in its turn; with `refuseWhenFull`, rejects with QueueFull at once when `capacity` jobs wait. */
   run<T>(job: () => Promise<T>, o?: { refuseWhenFull?: boolean }): Promise<T>;
   /** Jobs running, and waiting. */

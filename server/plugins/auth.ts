@@ -1,7 +1,6 @@
 // Session cookie → req.auth; CSRF origin check; every route's declared access enforced.
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
-import { authService, toSessionAccount } from '../modules/auth/auth.service.ts';
-import type { AccountWithType } from '../modules/auth/auth.repository.ts';
+import { sessionStore, toSessionAccount, type AccountWithType, type SessionPolicy, type SessionStore } from '../db/sessions.ts';
 import { AppError, forbidden, notFound, unauthenticated } from '../lib/errors.ts';
 import { allows, sideAllows } from '../../contracts/permissions.ts';
 import type { SessionAccount } from '../../contracts/auth.ts';
@@ -74,7 +73,7 @@ type ScreenAccess = Extract<NonNullable<FastifyContextConfig['access']>, { scree
  * every open event stream again on its own checks (plugins/event-stream.ts).
  */
 export async function checkAccess(
-  service: ReturnType<typeof authService>, account: SessionAccount, access: ScreenAccess, params: unknown,
+  sessions: SessionStore, account: SessionAccount, access: ScreenAccess, params: unknown,
 ): Promise<number | null> {
   const screens = typeof access.screen === 'string' ? [access.screen] : access.screen;
   const reachable = screens.filter((s) => sideAllows(account.side, s, access.action));
@@ -83,17 +82,20 @@ export async function checkAccess(
   if (!access.shop) return null;
   const shopId = Number((params as { shopId?: string } | undefined)?.shopId);
   if (!Number.isInteger(shopId) || shopId <= 0) throw notFound('업체를 찾을 수 없습니다.');
-  const permitted = account.area === 'admin' ? await service.repo.shopExists(shopId) : await service.repo.hasShopPermission(account.id, shopId);
+  const permitted = account.area === 'admin' ? await sessions.shopExists(shopId) : await sessions.hasShopPermission(account.id, shopId);
   if (!permitted) throw forbidden('이 업체에 접근할 권한이 없습니다.');
   return shopId;
 }
 
+/** How long a session lives, from the settings: the plugin reads sessions, modules/auth starts them. */
+export const sessionPolicy = (app: FastifyInstance): SessionPolicy => ({
+  idleMinutes: app.config.sessionIdleMinutes,
+  absoluteHours: app.config.sessionAbsoluteHours,
+});
+
 export async function authPlugin(app: FastifyInstance): Promise<void> {
-  const service = authService(app.db, app.clock, {
-    idleMinutes: app.config.sessionIdleMinutes,
-    absoluteHours: app.config.sessionAbsoluteHours,
-  });
-  app.decorate('auth', service);
+  const sessions = sessionStore(app.db, app.clock, sessionPolicy(app));
+  app.decorate('sessions', sessions);
   app.decorateRequest('auth', null);
   app.decorateRequest('shopId', null);
 
@@ -108,7 +110,7 @@ export async function authPlugin(app: FastifyInstance): Promise<void> {
     if (!access || 'public' in access || 'apiKey' in access) return;
     const token = req.cookies[SESSION_COOKIE];
     if (!token) throw unauthenticated();
-    const resumed = await service.resume(token, { background: req.headers[BACKGROUND_HEADER] === '1' });
+    const resumed = await sessions.resume(token, { background: req.headers[BACKGROUND_HEADER] === '1' });
     if (!resumed) throw unauthenticated('세션이 만료되었습니다. 다시 로그인하세요.');
     req.auth = { sessionId: resumed.sessionId, row: resumed.account, account: toSessionAccount(resumed.account) };
   });
@@ -120,13 +122,14 @@ export async function authPlugin(app: FastifyInstance): Promise<void> {
     const auth = req.auth!;
     // A generated or reset password is chosen anew before any screen's data is served.
     if (auth.account.mustChangePassword) throw new AppError(403, ERROR_CODES.PASSWORD_CHANGE_REQUIRED, '새 비밀번호를 정한 뒤에 이용할 수 있습니다.');
-    const shopId = await checkAccess(service, auth.account, access, req.params);
+    const shopId = await checkAccess(sessions, auth.account, access, req.params);
     if (shopId !== null) req.shopId = shopId;
   });
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    auth: ReturnType<typeof authService>;
+    /** The session look-up (db/sessions.ts): logging in and out is modules/auth's. */
+    sessions: SessionStore;
   }
 }

@@ -7,7 +7,7 @@ import type { BodyOf, Endpoint, QueryOf, ReplyOf } from '../../contracts/endpoin
 
 type IdEndpoint = Endpoint & { params: Endpoint['params'] };
 
-export interface CrudApi {
+interface CrudApi {
   list: Endpoint;
   get: IdEndpoint;
   create: Endpoint;
@@ -15,7 +15,7 @@ export interface CrudApi {
   remove?: IdEndpoint;
 }
 
-export interface CrudService<A extends CrudApi> {
+interface CrudService<A extends CrudApi> {
   list(query: QueryOf<A['list']>): Promise<ReplyOf<A['list']>>;
   get(id: number): Promise<ReplyOf<A['get']>>;
   create(input: BodyOf<A['create']>, actor: Actor): Promise<ReplyOf<A['create']>>;

@@ -4,12 +4,12 @@
 // the shop; the checks do not count as activity), and the server ends every stream when it closes.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { checkAccess, SESSION_COOKIE } from './auth.ts';
-import { toSessionAccount } from '../modules/auth/auth.service.ts';
+import { toSessionAccount } from '../db/sessions.ts';
 
 const HEARTBEAT_MS = 25_000;
 const SESSION_CHECK_MS = 60_000;
 
-export interface EventStream {
+interface EventStream {
   send(event: string, data: unknown): void;
   /** Runs when the stream ends (the browser left, the session ended, the server closed). */
   onEnd(fn: () => void): void;
@@ -57,8 +57,8 @@ function openEventStream(app: FastifyInstance, streams: Set<() => void>, req: Fa
   const access = req.routeOptions.config.access;
   // Throws (403) when the account has lost the screen or the shop since the stream opened.
   const stillAllowed = async () => {
-    const s = token ? await app.auth.resume(token, { background: true }) : null;
-    if (s && access && 'screen' in access) await checkAccess(app.auth, toSessionAccount(s.account), access, req.params);
+    const s = token ? await app.sessions.resume(token, { background: true }) : null;
+    if (s && access && 'screen' in access) await checkAccess(app.sessions, toSessionAccount(s.account), access, req.params);
     return !!s;
   };
   const check = setInterval(() => {

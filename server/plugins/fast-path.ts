@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { REQUEST_ID_HEADER, requestIdOf } from '../lib/logger.ts';
 import { clientAddress } from '../lib/trust-proxy.ts';
 
-export type FastHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
+type FastHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 declare module 'fastify' {
   interface FastifyInstance {

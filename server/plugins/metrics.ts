@@ -20,7 +20,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
-export interface Metrics {
+interface Metrics {
   registry: Registry;
   /** Hot-path answers by kind (plain integers: read at scrape time). */
   fast: { landing: number; intake: number };

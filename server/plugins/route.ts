@@ -45,7 +45,7 @@ declare module 'fastify' {
   }
 }
 
-export interface HandlerContext<E extends Endpoint> {
+interface HandlerContext<E extends Endpoint> {
   params: ParamsOf<E>;
   query: QueryOf<E>;
   body: BodyOf<E>;
@@ -61,7 +61,7 @@ export interface HandlerContext<E extends Endpoint> {
   apiKey: ApiKeyCaller;
 }
 
-export interface RouteOptions<E extends Endpoint> {
+interface RouteOptions<E extends Endpoint> {
   access: RouteAccess;
   handler: (ctx: HandlerContext<E>) => Promise<ReplyOf<E>> | ReplyOf<E>;
   /** Per client address, unless `keyGenerator` names the bucket (e.g. per API key). */

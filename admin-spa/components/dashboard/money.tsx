@@ -20,7 +20,7 @@ const count = (n: number) => `${formatNumber(n)}건`;
 /** 계약 현황 opened on one contract. */
 export const contractStatusPath = (contractId: number) => `/contract-status?contractId=${contractId}`;
 
-export function CapEventTag({ kind }: { kind: CapEventKind }) {
+function CapEventTag({ kind }: { kind: CapEventKind }) {
   return <Tag color={CAP_EVENT_COLORS[kind]} style={{ marginInlineEnd: 0 }}>{CAP_EVENT_KIND_LABELS[kind]}</Tag>;
 }
 

@@ -12,7 +12,7 @@ const CVR_COLOR = '#13c2c2';
 const axisWon = (v: number) => (v >= 10_000 ? `${(v / 10_000).toLocaleString('ko-KR', { maximumFractionDigits: 1 })}만` : v.toLocaleString('ko-KR'));
 
 /** A medium's colour, the same in both charts. */
-export const mediumColor = (index: number) => PALETTE[index % PALETTE.length]!;
+const mediumColor = (index: number) => PALETTE[index % PALETTE.length]!;
 
 /** Spend per day stacked by medium, and CPA per day (null days leave a gap); null when nothing was spent. */
 export function spendByDayOption(days: readonly AdDayTotal[], rows: readonly AdRow[], media: readonly AdMediumTotal[]): EChartsCoreOption | null {

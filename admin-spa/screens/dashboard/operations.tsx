@@ -24,7 +24,7 @@ const count = (n: number, unit = '건', warn = false) => (
 );
 
 /** 전송 실패 by shop, the most failed first; each figure opens the shop's list behind it. */
-export function DeliveryTroubleCard({ delivery }: { delivery: Delivery }) {
+function DeliveryTroubleCard({ delivery }: { delivery: Delivery }) {
   const { totals } = delivery;
   return (
     <Card
@@ -64,7 +64,7 @@ export function DeliveryTroubleCard({ delivery }: { delivery: Delivery }) {
 const when = (r: Reservation) => (lastsAWhile(r.kind) && r.endsAt ? formatDateTimeRange(r.startsAt, r.endsAt) : formatDateTime(r.startsAt));
 
 /** What is under way and the next reservations. */
-export function ReservationsCard({ reservations }: { reservations: Reservation[] }) {
+function ReservationsCard({ reservations }: { reservations: Reservation[] }) {
   return (
     <Card variant="borderless" title="시스템 예약" extra={<Link to="/system-reservation">전체 보기</Link>} style={{ height: '100%' }}>
       {reservations.length === 0 ? (

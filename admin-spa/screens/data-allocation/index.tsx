@@ -211,7 +211,7 @@ function AllocationPanel({ shopId, counselors, selected, filter, writable, onDon
 }
 
 /** The confirmation restates what is about to happen: how many leads to how many counselors. */
-export function confirmTitle(plan: AllocationPlan): string {
+function confirmTitle(plan: AllocationPlan): string {
   const given = plan.total - plan.unplaced;
   const to = plan.rows.filter((r) => r.count > 0).length;
   return `미배분 DB ${formatNumber(given)}건을 상담원 ${formatNumber(to)}명에게 배분할까요?${plan.unplaced ? ` (${formatNumber(plan.unplaced)}건은 남습니다)` : ''}`;

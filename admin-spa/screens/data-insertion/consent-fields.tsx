@@ -4,7 +4,7 @@ import { Col, Form, Input, Select } from 'antd';
 import { CONSENT_BASES, CONSENT_NOTE_REQUIRED } from '@contracts/data-insertion.ts';
 import { zodRule } from '@/lib/zod-rule.ts';
 
-export const consentOptions = CONSENT_BASES.map((b) => ({ value: b.value, label: b.label }));
+const consentOptions = CONSENT_BASES.map((b) => ({ value: b.value, label: b.label }));
 
 type AnySchema = Parameters<typeof zodRule>[0];
 

@@ -33,7 +33,7 @@ function names(list: string[], all: string) {
 }
 
 /** The receiver's answer to a test send. */
-export function TestResultPanel({ result, onClose }: { result: DeliveryTestResult; onClose: () => void }) {
+function TestResultPanel({ result, onClose }: { result: DeliveryTestResult; onClose: () => void }) {
   const head = [
     result.ok ? '테스트 전송 성공' : '테스트 전송 실패',
     result.status !== null ? `응답 ${result.status}` : '응답 없음',

@@ -9,7 +9,7 @@ import { LMS_MAX_BYTES, SMS_MAX_BYTES, SMS_PLACEHOLDERS } from '@contracts/deliv
 import { smsTemplateBytes, smsTypeOf } from '@contracts/delivery-channels.ts';
 import { formatNumber } from '@/lib/format.ts';
 
-export function SmsByteCounter({ template }: { template: string }) {
+function SmsByteCounter({ template }: { template: string }) {
   const bytes = smsTemplateBytes(template);
   const type = smsTypeOf(bytes);
   if (type === 'SMS') {

@@ -19,7 +19,7 @@ import { formatDateTimeSeconds } from '@/lib/format.ts';
 
 const FILTERS = ['accountId', 'action', 'leadId'] as const;
 
-export function ActionTag({ action }: { action: string }) {
+function ActionTag({ action }: { action: string }) {
   return <Tag color={ACCESS_ACTION_COLORS[action as AccessRecordAction] ?? 'default'}>{actionLabel(action)}</Tag>;
 }
 

@@ -25,7 +25,7 @@ interface ColorPair {
 }
 
 /** The content column's background in the public page's CSS. */
-export const PAGE_SURFACE = '#ffffff';
+const PAGE_SURFACE = '#ffffff';
 
 export function landingColorPairs(colors: LandingColors): ColorPair[] {
   const pairs: Array<Omit<ColorPair, 'ratio' | 'ok'>> = [

@@ -5,7 +5,7 @@ import type { Rule } from 'antd/es/form/index.js';
 import type { FormInstance } from 'antd';
 import {
   DEFAULT_COLORS, DEFAULT_PRIVACY_CONSENT, DEFAULT_THANK_YOU, landingInput,
-  type FieldType, type ImageRef, type Landing, type LandingInput,
+  type FieldType, type ImageRef, type Landing,
 } from '@contracts/landings.ts';
 import { fromPicker, toPicker } from '@/lib/seoul-time.ts';
 
@@ -137,8 +137,6 @@ export function parsePreviewInput(v: EditorValues) {
     content: { ...input.content, headline: input.content.headline.trim() || '대표 문구를 입력하세요', ctaLabel: input.content.ctaLabel.trim() || '신청하기' },
   });
 }
-
-export type { LandingInput };
 
 const startsWith = (path: readonly PropertyKey[], prefix: readonly (string | number)[]) => prefix.every((p, i) => path[i] === p);
 

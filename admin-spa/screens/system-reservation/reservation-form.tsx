@@ -19,7 +19,7 @@ import { beforeToday, fromPicker, toPicker } from '@/lib/seoul-time.ts';
 
 const api = systemReservationsApi;
 
-export interface FormValues {
+interface FormValues {
   kind: ReservationKind;
   title?: string;
   startsAt?: Dayjs | null;

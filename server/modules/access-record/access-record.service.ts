@@ -8,7 +8,8 @@ import { stringify } from 'csv-stringify/sync';
 import type { Database } from '../../db/schema.ts';
 import { inTransaction } from '../../db/dialect-sql.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { badRequest, conflict, uniqueOr409 } from '../../lib/errors.ts';
+import { badRequest, conflict } from '../../lib/errors.ts';
+import { uniqueOr409 } from '../../db/write-conflicts.ts';
 import { recordAccess, type Actor } from '../audit/audit.service.ts';
 import {
   ACCESS_EVENT, LEAD_EVENT, accessRecordRepository, type AccessEventRow, type LeadEventRow, type RecordFilter, type RecordRef,
@@ -93,7 +94,7 @@ export function describeLeadEvent(action: string, before: Json, after: Json): st
 }
 
 /** What a list-level access did, in Korean. */
-export function describeAccess(action: string, rowCount: number | null, d: Json): string {
+function describeAccess(action: string, rowCount: number | null, d: Json): string {
   const parts: string[] = [];
   const reason = str(d.reason);
   switch (action) {

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { AccountUpdateRow, Database } from '../../db/schema.ts';
 import { accountsRepository, type AccountView } from './accounts.repository.ts';
-import { badRequest, conflict, forbidden, foundOr404, notFound, uniqueOr409 } from '../../lib/errors.ts';
+import { badRequest, conflict, forbidden, foundOr404, notFound } from '../../lib/errors.ts';
+import { uniqueOr409 } from '../../db/write-conflicts.ts';
 import { audit, auditBy, type Actor } from '../audit/audit.service.ts';
 import { addMinutes, type Clock } from '../../lib/clock.ts';
 import { hashPassword, randomPassword } from '../../lib/password.ts';

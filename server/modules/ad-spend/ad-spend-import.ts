@@ -12,7 +12,7 @@ import {
   adHeaderKey, type AdImportField,
 } from '../../../contracts/ad-spend.ts';
 
-export interface Sheet {
+interface Sheet {
   format: SheetFormat;
   encoding: TextEncoding | null;
   /** The rows that are not empty, numbered as in the file. */
@@ -65,7 +65,7 @@ export function parseDay(raw: string): string | null {
   return m ? realDay(Number(m[1]), Number(m[2]), Number(m[3])) : null;
 }
 
-export type FigureResult = { value: number } | { error: string };
+type FigureResult = { value: number } | { error: string };
 
 /**
  * A count or an amount as exports write it: 1,234 · ₩1,234 · 1,234원 · 1234.00; empty, "-" and
@@ -92,7 +92,7 @@ const TOTAL_RE = /^(?:(?:합계|총계|총합|소계|전체)(?:\s*[:：].*)?|(?:
 const HEADER_SEARCH_ROWS = 20;
 
 /** The column of each figure in a header row (the first alias the row has wins). */
-export function matchColumns(cells: readonly string[]): Partial<Record<AdImportField, number>> {
+function matchColumns(cells: readonly string[]): Partial<Record<AdImportField, number>> {
   const keys = cells.map((c) => adHeaderKey(stripControls(c).trim()));
   const taken = new Set<number>();
   const found: Partial<Record<AdImportField, number>> = {};
@@ -112,7 +112,7 @@ export function matchColumns(cells: readonly string[]): Partial<Record<AdImportF
 export const UNKNOWN_HEADERS = `열 이름을 알아볼 수 없습니다. ${AD_IMPORT_EXPECTED}`;
 
 /** The header row: the first of the top rows that names a day and an amount. */
-export function findHeader(rows: readonly SheetRow[]): { index: number; columns: Partial<Record<AdImportField, number>> } {
+function findHeader(rows: readonly SheetRow[]): { index: number; columns: Partial<Record<AdImportField, number>> } {
   let best: { index: number; columns: Partial<Record<AdImportField, number>> } | null = null;
   let seen = 0;
   for (let i = 0; i < rows.length && seen < HEADER_SEARCH_ROWS; i++) {
@@ -132,13 +132,13 @@ export function findHeader(rows: readonly SheetRow[]): { index: number; columns:
 
 // ── Checking ────────────────────────────────────────────────────────────────────────────
 
-export interface MediaRef {
+interface MediaRef {
   id: number;
   name: string;
   code: string;
 }
 
-export interface CheckContext {
+interface CheckContext {
   /** The medium chosen on upload; null: the file's 매체 column names it. */
   mediaTypeId: number | null;
   landingId: number;
@@ -148,7 +148,7 @@ export interface CheckContext {
   today: string;
 }
 
-export interface RowError {
+interface RowError {
   row: number;
   column: string;
   message: string;
@@ -167,7 +167,7 @@ export interface CheckedGroup {
   blocked: boolean;
 }
 
-export interface CheckedSheet {
+interface CheckedSheet {
   columns: Array<{ field: AdImportField; header: string }>;
   totalRows: number;
   skippedTotals: number;

@@ -14,7 +14,7 @@ export interface FigureScope {
   byLanding: boolean;
 }
 
-export interface SpendGroup {
+interface SpendGroup {
   shopId: number;
   day: string;
   mediaTypeId: number;
@@ -28,7 +28,7 @@ export interface SpendGroup {
   split: boolean;
 }
 
-export interface LeadGroup {
+interface LeadGroup {
   shopId: number;
   day: string;
   mediaTypeId: number | null;

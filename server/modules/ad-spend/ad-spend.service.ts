@@ -58,7 +58,7 @@ class Tally implements AdTotals {
 }
 
 /** One shop's figures of a period (what the screen shows beside its pickers). */
-export interface ShopAdFigures {
+interface ShopAdFigures {
   shopId: number;
   rows: AdRow[];
   media: AdMediumTotal[];
@@ -66,7 +66,7 @@ export interface ShopAdFigures {
   totals: AdFigures;
 }
 
-export interface AdFiguresQuery {
+interface AdFiguresQuery {
   shopIds: readonly number[];
   /** Seoul days, inclusive. */
   from: string;
@@ -74,7 +74,7 @@ export interface AdFiguresQuery {
   byLanding?: boolean;
 }
 
-export interface AdFiguresResult {
+interface AdFiguresResult {
   /** One per shop asked for, in the order asked. */
   shops: ShopAdFigures[];
   /** All the shops together. */
@@ -201,7 +201,7 @@ function periodOf(q: { from?: string; to?: string }, today: string): { from: str
 
 /** A preview's rows wait this long for their commit. */
 const KEEP_PREVIEW_MS = 60 * 60_000;
-export const PREVIEW_GONE = '미리보기가 만료되었습니다. 파일을 다시 올려 주세요.';
+const PREVIEW_GONE = '미리보기가 만료되었습니다. 파일을 다시 올려 주세요.';
 const TOKEN_RE = /^[0-9a-f]{32}$/;
 
 /** What a preview keeps for its commit. */
@@ -214,12 +214,12 @@ interface StoredPreview {
   errorRows: number;
 }
 
-export interface AdSpendConfig {
+interface AdSpendConfig {
   dataDir: string;
   log: (err: unknown, message: string) => void;
 }
 
-export interface UploadedSheet {
+interface UploadedSheet {
   fileName: string;
   data: Buffer;
 }

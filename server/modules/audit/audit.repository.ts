@@ -1,7 +1,7 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { AccessEventsTable, AuditEventsTable, Database } from '../../db/schema.ts';
 
-export type AuditRow = Insertable<AuditEventsTable>;
+type AuditRow = Insertable<AuditEventsTable>;
 
 /** The administrative audit trail (audit_events) and list-level access to personal data (access_events). */
 export function auditRepository(db: Kysely<Database>) {

@@ -24,7 +24,7 @@ export interface Actor {
   ip: string;
 }
 
-export interface AuditEntry {
+interface AuditEntry {
   accountId: number | null;
   action: string;
   target: string;
@@ -52,7 +52,7 @@ export function auditBy(db: Kysely<Database>, actor: Actor, entry: Omit<AuditEnt
 }
 
 /** List-level access to personal data, recorded in access_events. */
-export type AccessAction = 'export' | 'search' | 'import' | 'import-cancel' | 'history-export' | 'review' | 'api-pull';
+type AccessAction = 'export' | 'search' | 'import' | 'import-cancel' | 'history-export' | 'review' | 'api-pull';
 
 export interface AccessEntry {
   /** The shop whose data was reached; null when none was (a search that found nothing). */

@@ -1,31 +1,13 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { accountWithType } from '../../db/sessions.ts';
 
 export function authRepository(db: Kysely<Database>) {
-  const accountWithType = () =>
-    db
-      .selectFrom('accounts as a')
-      .innerJoin('account_types as t', 't.id', 'a.account_type_id')
-      .select([
-        'a.id', 'a.login_id', 'a.name', 'a.status', 'a.password_hash', 'a.failed_logins', 'a.locked_until',
-        'a.last_login_at', 'a.account_type_id', 'a.must_change_password',
-        't.name as type_name', 't.area', 't.side', 't.data_scope', 't.permissions', 't.can_unmask', 't.can_export',
-        't.builtin_key', 't.active as type_active',
-      ]);
-
   return {
-    findAccountByLoginId: (loginId: string) => accountWithType().where('a.login_id', '=', loginId).executeTakeFirst(),
-    findAccountById: (id: number) => accountWithType().where('a.id', '=', id).executeTakeFirst(),
-
-    findSession: (id: string) =>
-      accountWithType()
-        .innerJoin('sessions as s', 's.account_id', 'a.id')
-        .select(['s.id as session_id', 's.created_at as session_created_at', 's.last_seen_at', 's.expires_at'])
-        .where('s.id', '=', id)
-        .executeTakeFirst(),
+    findAccountByLoginId: (loginId: string) => accountWithType(db).where('a.login_id', '=', loginId).executeTakeFirst(),
+    findAccountById: (id: number) => accountWithType(db).where('a.id', '=', id).executeTakeFirst(),
 
     createSession: (row: Database['sessions']) => db.insertInto('sessions').values(row).execute(),
-    touchSession: (id: string, at: string) => db.updateTable('sessions').set({ last_seen_at: at }).where('id', '=', id).execute(),
     deleteSession: (id: string) => db.deleteFrom('sessions').where('id', '=', id).execute(),
     deleteExpiredSessions: (now: string, idleBefore: string) =>
       db.deleteFrom('sessions').where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', idleBefore)])).execute(),
@@ -83,17 +65,6 @@ export function authRepository(db: Kysely<Database>) {
 
     allShops: () => db.selectFrom('shops').select(['id', 'shop_code', 'name', 'status']).orderBy('name').execute(),
 
-    hasShopPermission: async (accountId: number, shopId: number) =>
-      !!(await db
-        .selectFrom('shop_permissions')
-        .select('shop_id')
-        .where('account_id', '=', accountId)
-        .where('shop_id', '=', shopId)
-        .executeTakeFirst()),
-
-    shopExists: async (shopId: number) =>
-      !!(await db.selectFrom('shops').select('id').where('id', '=', shopId).executeTakeFirst()),
-
     /** A password the account chose itself: the count of failures and any duty to change it end. */
     updatePassword: (id: number, hash: string, now: string) =>
       db
@@ -112,5 +83,3 @@ export function authRepository(db: Kysely<Database>) {
   };
 }
 
-export type AuthRepository = ReturnType<typeof authRepository>;
-export type AccountWithType = NonNullable<Awaited<ReturnType<AuthRepository['findAccountById']>>>;

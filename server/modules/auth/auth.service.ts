@@ -1,15 +1,14 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { authRepository, type AccountWithType } from './auth.repository.ts';
+import { authRepository } from './auth.repository.ts';
+import { toSessionAccount, type AccountWithType, type SessionPolicy } from '../../db/sessions.ts';
 import { AppError, badRequest, unauthenticated } from '../../lib/errors.ts';
 import { DUMMY_HASH, hashPassword, sha256, verifyPassword } from '../../lib/password.ts';
 import { addMinutes, type Clock } from '../../lib/clock.ts';
 import { checkDenyRules } from '../deny-rules/deny-rules.gate.ts';
 import { audit } from '../audit/audit.service.ts';
 import { inTransaction } from '../../db/dialect-sql.ts';
-import { homePath, matrixForSide, type PermissionMatrix } from '../../../contracts/permissions.ts';
-import type { SessionAccount } from '../../../contracts/auth.ts';
 import { passwordProblem } from '../../../contracts/rules.ts';
 import { ERROR_CODES } from '../../../contracts/errors.ts';
 import { ACCOUNT_LOCK_MINUTES } from '../../../contracts/accounts.ts';
@@ -25,33 +24,6 @@ const BAD_CREDENTIALS =
   '잠긴 동안에는 맞는 비밀번호로도 로그인되지 않습니다. 급하면 관리자에게 잠금 해제를 요청하세요.';
 const WRONG_CURRENT = '현재 비밀번호가 올바르지 않습니다.';
 const SAME_PASSWORD = '지금 쓰는 비밀번호와 다른 비밀번호를 정하세요.';
-
-export interface SessionPolicy {
-  idleMinutes: number;
-  absoluteHours: number;
-}
-
-export function toSessionAccount(a: AccountWithType): SessionAccount {
-  // A client's stored matrix may still name an agency-only screen (written before the side, or by
-  // hand): what the account uses is within its side's reach, so its menu never shows one.
-  const permissions = matrixForSide(a.side, JSON.parse(a.permissions) as PermissionMatrix);
-  return {
-    id: a.id,
-    loginId: a.login_id,
-    name: a.name,
-    accountTypeId: a.account_type_id,
-    accountTypeName: a.type_name,
-    area: a.area,
-    side: a.side,
-    dataScope: a.data_scope,
-    canUnmask: !!a.can_unmask,
-    canExport: !!a.can_export,
-    permissions,
-    home: homePath(a.area, permissions),
-    lastLoginAt: a.last_login_at,
-    mustChangePassword: !!a.must_change_password,
-  };
-}
 
 /** The fifth wrong current password in a password change: its owner is signed in, so the lock is no secret. */
 const lockedByPasswordChange = () =>
@@ -120,25 +92,6 @@ export function authService(db: Kysely<Database>, clock: Clock, policy: SessionP
       if (!started) throw unauthenticated(BAD_CREDENTIALS);
       const fresh = (await repo.findAccountById(account.id))!;
       return { token, account: toSessionAccount({ ...fresh, last_login_at: account.last_login_at }) };
-    },
-
-    /**
-     * The live session for a cookie token; null when missing, idle or expired. A person's
-     * request touches it (the idle clock starts again); a background refresh does not.
-     */
-    async resume(token: string, o: { background?: boolean } = {}) {
-      const id = sha256(token);
-      const s = await repo.findSession(id);
-      if (!s) return null;
-      const now = clock();
-      const idleLimit = new Date(new Date(s.last_seen_at).getTime() + policy.idleMinutes * 60_000);
-      if (new Date(s.expires_at) <= now || idleLimit <= now || s.status !== 'active' || !s.type_active) {
-        await repo.deleteSession(id);
-        return null;
-      }
-      // Touch at most every 30 s: enough precision for a 60-minute idle timeout.
-      if (!o.background && now.getTime() - new Date(s.last_seen_at).getTime() > 30_000) await repo.touchSession(id, now.toISOString());
-      return { sessionId: id, account: s };
     },
 
     logout: (sessionId: string) => repo.deleteSession(sessionId),

@@ -24,7 +24,7 @@ export interface BillableRule {
   cutoffCount: number;
 }
 
-export interface MonthMediumCount {
+interface MonthMediumCount {
   month: string;
   mediaTypeId: number | null;
   count: number;

@@ -27,7 +27,7 @@ import {
   type CpaFigures, type CpaMediumRow, type CpaOverview, type CpaTargets, type CpaTargetsCopyInput, type CpaTargetsInput, type CpaTargetsSaved, type CpaTrendPoint,
 } from '../../../contracts/cpa.ts';
 
-export const NO_MEDIUM_NAME = '매체 미지정';
+const NO_MEDIUM_NAME = '매체 미지정';
 
 /** The raw sums of one (month, medium). */
 interface Sums {

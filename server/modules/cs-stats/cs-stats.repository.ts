@@ -16,7 +16,7 @@ export interface CsStatsFilter {
 }
 
 /** What figures are grouped by: the counselor holding a lead, or its shop. */
-export type CsGroup = 'assignee' | 'shop';
+type CsGroup = 'assignee' | 'shop';
 const GROUP_COLUMN = { assignee: 'l.assignee_id', shop: 'l.shop_id' } as const;
 
 const n = (v: unknown) => Number(v ?? 0);

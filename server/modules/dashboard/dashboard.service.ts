@@ -21,7 +21,7 @@ import { uncoveredLandings } from '../../db/contract-coverage.ts';
 type Reason = (typeof CONTRACT_WATCH_REASONS)[number];
 
 /** Which figures from other screens the caller may see: 계약 현황, 광고 현황, DB 전송 이력 and 시스템 예약 read. */
-export interface MoneyAccess {
+interface MoneyAccess {
   contracts: boolean;
   ads: boolean;
   delivery: boolean;

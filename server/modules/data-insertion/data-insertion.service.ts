@@ -54,7 +54,7 @@ const KEEP_FILES_MS = 7 * 86_400_000;
 const MAX_FINDINGS = 4;
 
 export const IMPORT_FAILED = '가져오는 중 오류가 나서 아무것도 등록하지 않았습니다. 다시 시도해 주세요.';
-export const FILE_GONE = '올린 파일의 보관 기간이 지났습니다. 파일을 다시 올려 주세요.';
+const FILE_GONE = '올린 파일의 보관 기간이 지났습니다. 파일을 다시 올려 주세요.';
 export const IMPORT_INTERRUPTED = '서버가 다시 시작되어 가져오기가 중단되었습니다. 아무것도 등록되지 않았으니 다시 시도해 주세요.';
 /** An import still importing after this long was left by a process that stopped (50,000 rows take seconds). */
 const STALE_MS = 30 * 60_000;
@@ -71,7 +71,7 @@ interface Progress {
   total: number;
 }
 
-export interface DataInsertionConfig {
+interface DataInsertionConfig {
   dataDir: string;
   /** New leads: open lead lists hear of them. */
   announce: (change: LeadChange) => void;
@@ -80,7 +80,7 @@ export interface DataInsertionConfig {
   log: (err: unknown, message: string) => void;
 }
 
-export interface UploadedFile {
+interface UploadedFile {
   fileName: string;
   stream: Readable;
 }

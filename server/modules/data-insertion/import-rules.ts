@@ -59,8 +59,8 @@ export function mappingProblem(mapping: readonly ImportField[], columns: number)
 
 // ── Identifiers a file must not hold ────────────────────────────────────────────────────
 
-export type SensitiveKind = 'rrn' | 'card' | 'account';
-export const SENSITIVE_LABELS: Record<SensitiveKind, string> = { rrn: '주민등록번호', card: '카드번호', account: '계좌번호' };
+type SensitiveKind = 'rrn' | 'card' | 'account';
+const SENSITIVE_LABELS: Record<SensitiveKind, string> = { rrn: '주민등록번호', card: '카드번호', account: '계좌번호' };
 
 const SENSITIVE_HEADERS: Array<[SensitiveKind, RegExp]> = [
   ['rrn', /주민번호|주민등록|외국인등록번호|residentregistration|(^|[^a-z])(rrn|ssn)([^a-z]|$)/],
@@ -123,7 +123,7 @@ export function sensitiveMessage(findings: readonly SensitiveFinding[]): string 
 
 // ── Rows ────────────────────────────────────────────────────────────────────────────────
 
-export interface RowError {
+interface RowError {
   /** The column's header, or '' when the row as a whole is wrong. */
   column: string;
   reason: string;
@@ -151,7 +151,7 @@ export interface RowContext {
 }
 
 /** A row checked: what becomes the lead. */
-export interface CheckedRow {
+interface CheckedRow {
   name: string;
   phone: string;
   memo: string | null;
@@ -169,7 +169,7 @@ const rowShape = z.object({
 });
 
 /** Excel keeps a phone typed as a number without its leading 0 (1012345678): put it back when that makes a phone number. */
-export function restoreLeadingZero(value: string): string {
+function restoreLeadingZero(value: string): string {
   const digits = normalisePhone(value);
   if (!/^[1-9]/.test(digits) || isKoreanPhone(digits) || !/^[\d\s\-().]*$/.test(value.trim())) return value;
   return isKoreanPhone(`0${digits}`) ? `0${digits}` : value;

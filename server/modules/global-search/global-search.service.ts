@@ -28,7 +28,7 @@ function toItem(r: SearchRow): GlobalSearchItem {
 }
 
 /** The term as the record keeps it: never a phone or a name in clear. */
-export const maskedTerm = (t: SearchTerm) => (t.kind === 'name' ? maskName(t.name) : maskPhoneDigits(t.digits));
+const maskedTerm = (t: SearchTerm) => (t.kind === 'name' ? maskName(t.name) : maskPhoneDigits(t.digits));
 
 export function globalSearchService(db: Kysely<Database>, clock: Clock) {
   const repo = globalSearchRepository(db);

@@ -73,12 +73,12 @@ export class IntakeError extends AppError {
   }
 }
 
-export interface IntakeMeta {
+interface IntakeMeta {
   ip: string;
   userAgent: string | undefined;
 }
 
-export interface IntakeOptions {
+interface IntakeOptions {
   /** Submissions per IP and landing per minute; 0 turns the limit off. */
   rateLimit: number;
   /**

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
-export interface ScriptColumns {
+interface ScriptColumns {
   tracking_tags: string;
   head_script: string;
   body_script: string;

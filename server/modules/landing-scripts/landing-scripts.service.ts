@@ -11,7 +11,7 @@ import { trackingTags as trackingTagsSchema } from '../../../contracts/tracking-
 
 type Row = NonNullable<Awaited<ReturnType<ReturnType<typeof landingScriptsRepository>['find']>>>;
 
-export interface LandingScriptsOptions {
+interface LandingScriptsOptions {
   /** Public pages have an origin of their own (PUBLIC_ORIGIN): free-form scripts may be set and are served. */
   freeScriptsEnabled: boolean;
   changed(ids: number[]): Promise<void>;

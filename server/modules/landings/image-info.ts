@@ -3,7 +3,7 @@
 // from the header alone, so an image too large to decode is refused before anything decodes it.
 import { IMAGE_MAX_PIXELS, IMAGE_MAX_SIDE } from '../../../contracts/landings.ts';
 
-export interface ImageInfo {
+interface ImageInfo {
   mime: 'image/png' | 'image/jpeg' | 'image/webp' | 'image/gif';
   ext: 'png' | 'jpg' | 'webp' | 'gif';
   width: number;

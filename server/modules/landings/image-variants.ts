@@ -20,9 +20,9 @@ import { workQueue } from '../../lib/work-queue.ts';
 import { IMAGE_MAX_PIXELS, type LandingContent } from '../../../contracts/landings.ts';
 
 /** Widths a phone (~400 px at 2×), a tablet and the page's widest column at 2× pick from. */
-export const VARIANT_WIDTHS: readonly number[] = [480, 828, 1200];
-export const VARIANT_FORMATS = ['avif', 'webp'] as const;
-export type VariantFormat = (typeof VARIANT_FORMATS)[number];
+const VARIANT_WIDTHS: readonly number[] = [480, 828, 1200];
+const VARIANT_FORMATS = ['avif', 'webp'] as const;
+type VariantFormat = (typeof VARIANT_FORMATS)[number];
 
 /** The widths made for an image this wide: the standard ones below it, and at most its own width. */
 export function variantWidths(width: number): number[] {
@@ -32,7 +32,7 @@ export function variantWidths(width: number): number[] {
 }
 
 /** /uploads/<key>.<width>.<format>: a dot never occurs in a key, so no original is taken for a copy. */
-export const variantUrl = (key: string, width: number, format: VariantFormat) => `/uploads/${key}.${width}.${format}`;
+const variantUrl = (key: string, width: number, format: VariantFormat) => `/uploads/${key}.${width}.${format}`;
 export const UPLOAD_FILE_RE = /^([A-Za-z0-9_-]{8,64})\.(?:(png|jpg|webp|gif)|(\d{1,5})\.(avif|webp))$/;
 const UPLOAD_KEY_OF_URL = /^\/uploads\/([A-Za-z0-9_-]{8,64})\.(?:png|jpg|webp|gif)$/;
 
@@ -88,10 +88,10 @@ export async function convertImage(data: Buffer): Promise<NewVariant[]> {
 /** An upload's copies, made in its turn in the queue; rejects with QueueFull when the queue is full. */
 export const convertQueued = (data: Buffer) => imageWork.run(() => convertImage(data), { refuseWhenFull: true });
 
-export type { Picture, PictureSource, Pictures } from '../../../contracts/landings.ts';
+export type { Pictures } from '../../../contracts/landings.ts';
 import type { Pictures } from '../../../contracts/landings.ts';
 
-export function uploadKeysOf(content: Pick<LandingContent, 'hero' | 'images'>): Map<string, string> {
+function uploadKeysOf(content: Pick<LandingContent, 'hero' | 'images'>): Map<string, string> {
   const keys = new Map<string, string>();
   for (const img of [content.hero, ...content.images]) {
     const m = img && UPLOAD_KEY_OF_URL.exec(img.url);

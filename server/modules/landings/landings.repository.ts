@@ -5,7 +5,7 @@ import { effectivePolicyId } from '../../db/landing-sql.ts';
 import type { LandingListQuery } from '../../../contracts/landings.ts';
 
 /** Period bounds for list statistics: Seoul days for visits, UTC instants for leads. */
-export interface StatsPeriod {
+interface StatsPeriod {
   fromDay: string;
   toDay: string;
   fromIso: string;

@@ -22,7 +22,7 @@ import {
   type Landing, type LandingInput, type LandingListItem, type LandingListQuery, type LandingView,
 } from '../../../contracts/landings.ts';
 
-export interface LandingHooks {
+interface LandingHooks {
   /** Drop cached pages of these landings and re-render them. */
   changed(ids: number[]): Promise<void>;
   /** Counted visits still in memory reach the database. */

@@ -12,7 +12,7 @@ export interface CalendarViewer {
 }
 
 /** An instant range [fromIso, toIso). */
-export interface Range {
+interface Range {
   fromIso: string;
   toIso: string;
 }

@@ -11,12 +11,12 @@ import officeCrypto from 'officecrypto-tool';
 import { neutralise } from '../../lib/formula-safety.ts';
 
 /** Text, a number, an instant (a Date, shown in Seoul time), or nothing. */
-export type Cell = string | number | Date | null;
+type Cell = string | number | Date | null;
 export type Cells = Cell[];
 
 const SEOUL_MS = 9 * 3600_000;
 /** The format of a date-time cell, as Excel shows it in any locale. */
-export const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
+const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
 
 /** An instant as Seoul wall time, "2026-11-21 10:00:00". */
 const seoulText = (at: Date) => new Date(at.getTime() + SEOUL_MS).toISOString().slice(0, 19).replace('T', ' ');
@@ -65,7 +65,7 @@ function sheetEntry(sheet: ExcelJS.Worksheet): Writable | undefined {
   return (sheet as unknown as { stream?: { pipes?: Writable[] } }).stream?.pipes?.[0];
 }
 
-export interface XlsxOptions {
+interface XlsxOptions {
   sheetName: string;
   /** Column widths in characters, by column. */
   widths?: number[];

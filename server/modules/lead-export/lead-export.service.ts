@@ -14,7 +14,7 @@ import { formatPhone, maskPhone } from '../../../contracts/rules.ts';
 import { EXPORT_ROWS_HEADER, type LeadExportBody } from '../../../contracts/lead-export.ts';
 import type { FileReply } from '../../../contracts/endpoint.ts';
 
-export const EXPORT_FORBIDDEN = '내보내기 권한이 없습니다.';
+const EXPORT_FORBIDDEN = '내보내기 권한이 없습니다.';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const CSV_TYPE = 'text/csv; charset=utf-8';
@@ -35,7 +35,7 @@ const instant = (iso: string | null) => (iso ? new Date(iso) : null);
 const fileSafe = (s: string) => s.replace(/[\\/:*?"<>|]/g, '_').trim() || 'shop';
 
 /** A search term as the access record keeps it: no phone, no name in clear ("***5678", "홍**"). */
-export function maskedTerm(q: string): string {
+function maskedTerm(q: string): string {
   const digits = /^[\d\s-]+$/.test(q) ? q.replace(/\D/g, '') : null;
   if (digits) return digits.length > 4 ? '*'.repeat(digits.length - 4) + digits.slice(-4) : '*'.repeat(digits.length);
   const chars = [...q];

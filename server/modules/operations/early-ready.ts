@@ -8,9 +8,9 @@ import http from 'node:http';
 import { errorBody, ERROR_CODES } from '../../../contracts/errors.ts';
 import { healthApi, type ReadyReport } from '../../../contracts/health.ts';
 
-export const STARTING_MESSAGE = '서버를 시작하는 중입니다. 잠시 후 다시 시도하세요.';
+const STARTING_MESSAGE = '서버를 시작하는 중입니다. 잠시 후 다시 시도하세요.';
 
-export interface EarlyServer {
+interface EarlyServer {
   /** Stops answering (closes the port and its connections) so the app can listen there. */
   close(): Promise<void>;
 }

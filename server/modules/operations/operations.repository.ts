@@ -3,7 +3,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
-export interface HeartbeatSummary {
+interface HeartbeatSummary {
   /** The latest heartbeat of any worker process (ISO), or null when none ever beat. */
   lastSeenAt: string | null;
   /** Worker processes seen since `since`. */
@@ -66,4 +66,3 @@ export function operationsRepository(db: Kysely<Database>) {
   };
 }
 
-export type OperationsRepository = ReturnType<typeof operationsRepository>;

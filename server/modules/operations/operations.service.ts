@@ -13,9 +13,9 @@ import { WORKER_STALE_MS, type HealthReport, type ReadyReport } from '../../../c
 import { operationsRepository } from './operations.repository.ts';
 
 /** How long health waits for the database or Redis before calling it unreachable. */
-export const PROBE_TIMEOUT_MS = 2_000;
+const PROBE_TIMEOUT_MS = 2_000;
 
-export type ReadyState = ReadyReport['state'];
+type ReadyState = ReadyReport['state'];
 
 export interface Readiness {
   readonly state: ReadyState;
@@ -60,7 +60,7 @@ export function workerHeartbeats(db: Kysely<Database>) {
   };
 }
 
-export interface OperationsDeps {
+interface OperationsDeps {
   dialect: DialectName;
   /** Redis, when REDIS_URL is set (opened on first use); undefined otherwise. */
   redis?: () => RedisClient;

@@ -22,7 +22,7 @@ import { KEY_TOUCH_EVERY_MS } from '../../../contracts/pull-api.ts';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** A new key: the prefix and 32 base62 characters, each uniform (bytes past 247 are drawn again). */
-export function newApiKey(): string {
+function newApiKey(): string {
   let out = API_KEY_PREFIX;
   while (out.length < API_KEY_PREFIX.length + API_KEY_RANDOM_LENGTH) {
     for (const b of crypto.randomBytes(48)) {
@@ -32,7 +32,7 @@ export function newApiKey(): string {
   return out;
 }
 
-export const hashApiKey = (key: string) => crypto.createHash('sha256').update(key).digest('hex');
+const hashApiKey = (key: string) => crypto.createHash('sha256').update(key).digest('hex');
 
 /** The key a request presents: `Authorization: Bearer <key>`, or `X-Api-Key: <key>`. */
 export function presentedKey(headers: IncomingHttpHeaders): string | null {

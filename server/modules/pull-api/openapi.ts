@@ -12,7 +12,7 @@ import {
 type Json = Record<string, unknown>;
 
 /** The statuses the pull answers besides 200, with the error code each carries. */
-export const PULL_ERRORS: ReadonlyArray<{ status: number; code: string; description: string }> = [
+const PULL_ERRORS: ReadonlyArray<{ status: number; code: string; description: string }> = [
   { status: 400, code: 'VALIDATION', description: '커서(since)나 limit이 올바르지 않습니다. 커서는 직전 응답의 nextCursor를 그대로 보내세요. (Invalid cursor or limit.)' },
   { status: 401, code: 'UNAUTHENTICATED', description: 'API 키가 없거나, 올바르지 않거나, 폐기되었습니다. (Missing, invalid or revoked API key.)' },
   { status: 403, code: 'FORBIDDEN', description: '업체가 사용 중지되었습니다. (The shop is disabled.)' },

@@ -16,7 +16,7 @@ import type { QueryOf } from '../../../contracts/endpoint.ts';
 import { encodeCursor, type pullApi, type PulledLead, type PullLeadsResponse } from '../../../contracts/pull-api.ts';
 
 /** A lead as the pull API answers it: every field, the phone in full only for a key granted it. */
-export function toPulledLead(r: FeedRow, fullPhone: boolean): PulledLead {
+function toPulledLead(r: FeedRow, fullPhone: boolean): PulledLead {
   return {
     id: r.id,
     receivedAt: r.created_at,

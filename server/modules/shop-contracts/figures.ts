@@ -8,7 +8,7 @@ import type { LeadScope } from '../../db/valid-leads.ts';
 import type { ContractRow, CountedRule, ScopeDay } from './shop-contracts.repository.ts';
 import { seoulDay } from '../../../contracts/kst.ts';
 
-export interface ContractDayFigures extends ScopeDay {
+interface ContractDayFigures extends ScopeDay {
   billable: number;
   over: number;
 }

@@ -17,7 +17,7 @@ import type { ContractRow, ScopeDay } from './shop-contracts.repository.ts';
 
 /** Kept answers at most (the oldest go first): a few per contract on any dashboard. */
 const MAX_ENTRIES = 5000;
-export const PAST_DAYS_TTL_MS = 60_000;
+const PAST_DAYS_TTL_MS = 60_000;
 
 interface ShopState {
   version: number;
@@ -34,7 +34,7 @@ interface Entry {
   days: Promise<ScopeDay[]>;
 }
 
-export interface PastDaysOptions {
+interface PastDaysOptions {
   /** Follows every shop's lead changes; called once, on the first read. */
   watch: (fn: (change: LeadChange) => void) => () => void;
   /** Whether any of these leads of the shop was created before `beforeIso`, or is gone. */

@@ -11,7 +11,7 @@ import type { ContractLeadsQuery, ReturnListQuery } from '../../../contracts/sho
 import { periodInstants } from '../../../contracts/kst.ts';
 
 export type ContractRow = Selectable<ShopContractsTable>;
-export type ReturnRow = Selectable<LeadReturnsTable>;
+type ReturnRow = Selectable<LeadReturnsTable>;
 
 const n = (v: unknown) => Number(v ?? 0);
 
@@ -41,7 +41,7 @@ export interface CountedRule {
   cutoffCount: number;
 }
 
-export type LeadKind = ContractLeadsQuery['kind'];
+type LeadKind = ContractLeadsQuery['kind'];
 
 export function shopContractsRepository(db: Kysely<Database>) {
   const contractColumns = [

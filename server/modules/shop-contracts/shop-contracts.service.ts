@@ -30,8 +30,8 @@ const STATUS_RECENT_DAYS = 31;
 const STATUS_MAX_CONTRACTS = 20;
 const CAP_EVENTS = 20;
 
-export const CONTRACT_NOT_FOUND = '계약을 찾을 수 없습니다.';
-export const CONTRACT_IN_USE = '집계된 DB나 반품·마감 이력이 있는 계약은 삭제할 수 없습니다. 대신 중지하세요.';
+const CONTRACT_NOT_FOUND = '계약을 찾을 수 없습니다.';
+const CONTRACT_IN_USE = '집계된 DB나 반품·마감 이력이 있는 계약은 삭제할 수 없습니다. 대신 중지하세요.';
 
 type Repo = ReturnType<typeof shopContractsRepository>;
 type Scope = { landingIds: number[]; landingTitles: string[]; mediaTypeIds: number[]; mediaTypeNames: string[] };
@@ -395,4 +395,3 @@ export function shopContractsService(db: Kysely<Database>, clock: Clock, links: 
   };
 }
 
-export type ShopContractsService = ReturnType<typeof shopContractsService>;

@@ -12,7 +12,7 @@ export interface DashboardViewer {
 }
 
 /** The instants the lead counts compare. */
-export interface CountBounds {
+interface CountBounds {
   lastMonthStart: string;
   /** Last month up to the same point as this month now. */
   lastMonthCut: string;

@@ -26,7 +26,7 @@ import {
 const DAY_MS = 86_400_000;
 
 /** Which figures from other screens the caller may see: 계약 현황 read, 광고 현황 read, DB 전송 이력 read. */
-export interface MoneyAccess {
+interface MoneyAccess {
   contracts: boolean;
   ads: boolean;
   delivery: boolean;

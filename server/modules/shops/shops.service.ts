@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { shopsRepository, type ShopFields, type ShopView } from './shops.repository.ts';
-import { badRequest, conflict, foundOr404, uniqueOr409 } from '../../lib/errors.ts';
+import { badRequest, conflict, foundOr404 } from '../../lib/errors.ts';
+import { uniqueOr409 } from '../../db/write-conflicts.ts';
 import { auditBy, type Actor } from '../audit/audit.service.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { inTransaction, isForeignKeyViolation } from '../../db/dialect-sql.ts';

@@ -18,7 +18,7 @@ import {
 import { payloadOf, systemReservationsRepository, type ReservationListRow, type ReservationPayload, type ReservationRow } from './system-reservations.repository.ts';
 
 /** A landing open/close still running after this long lost its process mid-run. */
-export const STALLED_AFTER_MS = 5 * 60_000;
+const STALLED_AFTER_MS = 5 * 60_000;
 /** Reservations one run acts on at most (the rest at the next). */
 const DUE_BATCH = 50;
 

@@ -102,7 +102,7 @@ function etagMatches(header: string | undefined, etag: string): boolean {
   });
 }
 
-export interface Served {
+interface Served {
   status: number;
   headers: Record<string, string>;
   body: Buffer | null;
@@ -124,7 +124,7 @@ async function writeAtomic(file: string, data: string | Buffer): Promise<void> {
   await fs.rename(tmp, file);
 }
 
-export interface LandingPages {
+interface LandingPages {
   renderer(): Promise<PageRenderer>;
   /** The cached answer for a public path (/view/…); renders on a miss. */
   serve(pathname: string, acceptEncoding?: string, ifNoneMatch?: string): Promise<Served>;

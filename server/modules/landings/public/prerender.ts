@@ -11,7 +11,7 @@ import { landingsRepository } from '../landings.repository.ts';
 import { uploadsRepository } from '../uploads.repository.ts';
 import { landingPath, privacyPath } from '../../../../contracts/landings.ts';
 
-export interface PrerenderOptions {
+interface PrerenderOptions {
   db: Kysely<Database>;
   renderer: PageRenderer;
   secret: Buffer;
@@ -22,7 +22,7 @@ export interface PrerenderOptions {
   concurrency?: number;
 }
 
-export interface PrerenderResult {
+interface PrerenderResult {
   /** Public paths written. */
   pages: string[];
   uploads: number;

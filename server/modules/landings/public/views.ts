@@ -50,7 +50,7 @@ export function policyView(p: PrivacyPolicyRow | undefined): PrivacyPolicyView |
 type ViewLanding = Omit<LandingView['landing'], 'id' | 'version'>;
 
 /** Free-form scripts reach a page only when public pages have an origin of their own (PUBLIC_ORIGIN). */
-export interface ViewOptions {
+interface ViewOptions {
   freeScripts: boolean;
 }
 

@@ -1,4 +1,4 @@
-// What one process's change means to the others, over the notifier (db/notify.ts: Redis
+// What one process's change means to the others, over the notifier (notify.ts: Redis
 // pub/sub, PostgreSQL LISTEN/NOTIFY, or — one process — nothing to tell):
 // - landings changed: every other process drops their pages and intake's definitions at once
 //   (and renders the open ones anew, from the page files the changing process wrote);
@@ -7,7 +7,7 @@
 // The pages' own revalidation every few seconds stays as the safety net for a message lost
 // while a process was cut off from Redis or PostgreSQL.
 import crypto from 'node:crypto';
-import { MAX_PAYLOAD, type Notifier } from '../db/notify.ts';
+import { MAX_PAYLOAD, type Notifier } from './notify.ts';
 
 const PAGES = 'pages';
 const FLUSH = 'visits-flush';
@@ -17,7 +17,7 @@ export const CROSS_PROCESS_CHANNELS = [PAGES, FLUSH, FLUSHED] as const;
 /** Landing ids per message: well inside a notification's payload. */
 const IDS_PER_MESSAGE = Math.floor(MAX_PAYLOAD / 12);
 
-export interface PageLinks {
+interface PageLinks {
   /** Landings changed (here): this process's pages at once, the others' on the message. */
   changed(ids: number[]): Promise<void>;
   /** Everything pages show may have changed (here): revalidate here and in every other process. */
