@@ -107,9 +107,10 @@ module.exports = {
       severity: 'error',
       comment:
         'server/lib holds helpers without SQL and sits below server/db: db/ may use lib/ (passwords, errors, Redis), never the reverse. ' +
-        'What needs the database or the notifier (a unique-constraint 409, cross-process messages) lives in db/.',
+        'What needs the database or the notifier (a unique-constraint 409, cross-process messages) lives in db/. ' +
+        'lib/ is the ground floor of the server: it imports no other part of it (config.ts included; it takes plain settings).',
       from: { path: '^server/lib/', pathNot: TEST },
-      to: { path: '^server/db/' },
+      to: { path: '^server/', pathNot: '^server/lib/' },
     },
     {
       name: 'plugins-cross-cutting',

@@ -13,7 +13,6 @@ import type { IncomingMessage } from 'node:http';
 import pino from 'pino';
 import { LogController, type FastifyBaseLogger } from 'fastify';
 import pretty from 'pino-pretty';
-import type { Config } from '../config.ts';
 
 interface LoggerSetup {
   loggerInstance?: FastifyBaseLogger;
@@ -21,7 +20,13 @@ interface LoggerSetup {
   logController?: LogController;
 }
 
-export function loggerFor(config: Pick<Config, 'logLevel' | 'logFormat'>): LoggerSetup {
+/** What the logs are set up from (config.ts reads them from LOG_LEVEL and LOG_FORMAT). */
+export interface LogSettings {
+  logLevel: string;
+  logFormat: 'pretty' | 'json';
+}
+
+export function loggerFor(config: LogSettings): LoggerSetup {
   if (config.logLevel === 'silent') return { logger: false };
   // ISO times: log pipelines and people read them alike.
   if (config.logFormat === 'json') return { loggerInstance: pino({ level: config.logLevel, timestamp: pino.stdTimeFunctions.isoTime }) };
@@ -33,7 +38,7 @@ export function loggerFor(config: Pick<Config, 'logLevel' | 'logFormat'>): Logge
  * The level of lines written once per event of ordinary work (a lead accepted, a delivery
  * sent): info for a log pipeline, debug at a terminal, where they would bury everything else.
  */
-export const eventLevel = (config: Pick<Config, 'logFormat'>): 'info' | 'debug' => (config.logFormat === 'json' ? 'info' : 'debug');
+export const eventLevel = (config: Pick<LogSettings, 'logFormat'>): 'info' | 'debug' => (config.logFormat === 'json' ? 'info' : 'debug');
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 const SANE_ID = /^[A-Za-z0-9._-]{1,64}$/;
