@@ -81,6 +81,19 @@ export default tseslint.config(
     },
   })),
   {
+    // A function a reader can hold: a long service factory splits into smaller factories by concern,
+    // composed into the same object; a long component into sub-components or hooks beside it.
+    files: ['server/modules/**/*.ts', 'admin-spa/screens/**/*.tsx', 'admin-spa/components/**/*.tsx'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: { 'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true }] },
+  },
+  {
+    // Exempt for now: delivery, leads and the worker are being restructured on another branch, and
+    // that work removes this block when it lands.
+    files: ['server/modules/delivery/**', 'server/modules/leads/**', 'server/worker/**'],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
     // Migrations are written against the schema of their day, not today's: Kysely<any>, as Kysely advises.
     files: ['server/db/migrations/*.ts', 'server/db/migrate.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
