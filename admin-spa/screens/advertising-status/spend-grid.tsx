@@ -97,31 +97,12 @@ function restoreDraft(key: string, who: number): GridEdits | undefined {
   return restoredDrafts.get(key);
 }
 
-interface Props {
-  shopId: number;
-  figures: AdSpendFigures;
-  writable: boolean;
-  /** Names the grid's unsaved edits (shop, period, per landing), kept if the session ends. */
-  draftKey: string;
-  onDirtyChange: (dirty: boolean) => void;
-}
-
-export function SpendGrid({ shopId, figures: f, writable, draftKey, onDirtyChange }: Props) {
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
-  const who = useAuth().account?.id;
-  // Unsaved edits outlive an ended session (lib/drafts.ts): kept on the way to the login screen, taken back here.
-  const [restored] = useState(() => (writable && who !== undefined ? restoreDraft(draftKey, who) : undefined));
-  const [state, setState] = useState<GridEdits>(restored ?? NO_EDITS);
-  const [errors, setErrors] = useState<RowErrors>({});
-  const [saving, setSaving] = useState(false);
-  const scrollRegion = useScrollRegion('광고비 표');
-  const seq = useRef(Math.max(0, ...(restored?.added ?? []).map((n) => Number(n.id.replace('new-', '')) || 0)));
-
+/** The grid's rows: the rows added, then every row of the figures with what was typed over it. */
+function useGridRows(f: AdSpendFigures, state: GridEdits) {
   const activeMedia = useMemo(() => new Map(f.mediaTypes.map((m) => [m.id, m])), [f.mediaTypes]);
   const landingTitle = useMemo(() => new Map(f.landings.map((l) => [l.id, l.title])), [f.landings]);
 
-  const rows = useMemo<GridRow[]>(() => {
+  return useMemo<GridRow[]>(() => {
     const added = state.added.map((n): GridRow => ({
       key: n.id, isNew: true, server: null, day: n.day, mediaTypeId: n.mediaTypeId, landingId: n.landingId,
       mediaTypeName: n.mediaTypeId ? (activeMedia.get(n.mediaTypeId)?.name ?? '') : '',
@@ -145,11 +126,11 @@ export function SpendGrid({ shopId, figures: f, writable, draftKey, onDirtyChang
     });
     return [...added, ...existing];
   }, [state, f, activeMedia, landingTitle]);
+}
 
-  const dirtyRows = rows.filter((r) => r.dirty && !r.lock);
-  const dirty = dirtyRows.length > 0;
-  useEffect(() => onDirtyChange(dirty), [dirty, onDirtyChange]);
-
+/** Keeps the unsaved edits as a draft if the session ends, and says when a draft was taken back. */
+function useKeptDraft(draftKey: string, writable: boolean, restored: GridEdits | undefined, state: GridEdits, dirty: boolean) {
+  const { message } = App.useApp();
   const latest = useRef({ state, dirty });
   useEffect(() => {
     latest.current = { state, dirty };
@@ -163,43 +144,15 @@ export function SpendGrid({ shopId, figures: f, writable, draftKey, onDirtyChang
     if (!writable) return;
     return registerDraft(draftKey, { isFieldsTouched: () => latest.current.dirty, getFieldsValue: () => latest.current.state });
   }, [draftKey, writable]);
+}
 
-  const clearError = (key: string, field: string) =>
-    setErrors((e) => {
-      if (!e[key]?.[field as Fig]) return e;
-      const { [field as Fig]: _gone, ...rest } = e[key]!;
-      return { ...e, [key]: rest };
-    });
-
-  const setFigure = (row: GridRow, fig: Fig, value: number | null) => {
-    clearError(row.key, fig);
-    setState((s) =>
-      row.isNew
-        ? { ...s, added: s.added.map((n) => (n.id === row.key ? { ...n, [fig]: value } : n)) }
-        : { ...s, edits: { ...s.edits, [row.key]: { ...s.edits[row.key], [fig]: value } } },
-    );
-  };
-  const setNew = (id: string, patch: Partial<NewRow>) => {
-    for (const k of Object.keys(patch)) clearError(id, k);
-    setState((s) => ({ ...s, added: s.added.map((n) => (n.id === id ? { ...n, ...patch } : n)) }));
-  };
-
-  const addRow = () => {
-    const day = f.today < f.period.to ? f.today : f.period.to;
-    // The first active medium without a row that day, so a second click gives the next medium.
-    const taken = new Set(rows.filter((r) => r.day === day && r.landingId === WHOLE_MEDIUM).map((r) => r.mediaTypeId));
-    const medium = f.mediaTypes.find((m) => !taken.has(m.id))?.id ?? null;
-    const id = `new-${++seq.current}`;
-    setState((s) => ({ ...s, added: [{ id, day, mediaTypeId: medium, landingId: WHOLE_MEDIUM, impressions: null, clicks: null, spend: null }, ...s.added] }));
-    // The new row is the first: its first figure takes the focus (after the render).
-    setTimeout(() => (document.getElementById('ad-cell-0-0') as HTMLInputElement | null)?.focus(), 50);
-  };
-
-  const discard = () => {
-    setState(NO_EDITS);
-    setErrors({});
-  };
-
+/** Saving the changed rows: checked here first by the server's rules, then sent together; refusals go to their cells. */
+function useSaveRows(
+  shopId: number, rows: GridRow[], dirtyRows: GridRow[], setState: (s: GridEdits) => void, setErrors: (e: RowErrors) => void,
+) {
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [saving, setSaving] = useState(false);
   const save = useCallback(async () => {
     const found: RowErrors = {};
     const flag = (key: string, field: keyof RowErrors[string], msg: string) => ((found[key] ??= {})[field] ??= msg);
@@ -252,26 +205,38 @@ export function SpendGrid({ shopId, figures: f, writable, draftKey, onDirtyChang
     } finally {
       setSaving(false);
     }
-  }, [rows, dirtyRows, shopId, queryClient, message]);
+  }, [rows, dirtyRows, shopId, queryClient, message, setState, setErrors]);
+  return { save, saving };
+}
 
+const metricsOf = (r: GridRow) =>
+  adMetrics({ impressions: r.values.impressions ?? 0, clicks: r.values.clicks ?? 0, spend: r.values.spend ?? 0, leads: r.leads, validLeads: r.validLeads });
+
+/** A lead's cost; a row whose spend was never entered has none to show (not 0원). */
+const costOf = (r: GridRow, k: 'cpl' | 'cpa') =>
+  FIGS.every((x) => r.values[x] === null) ? (
+    <Tooltip title="광고비를 입력하지 않았습니다.">
+      <Typography.Text type="secondary">-</Typography.Text>
+    </Tooltip>
+  ) : (
+    formatWon(metricsOf(r)[k])
+  );
+
+interface ColumnArgs {
+  f: AdSpendFigures;
+  rows: GridRow[];
+  errors: RowErrors;
+  writable: boolean;
+  setNew: (id: string, patch: Partial<NewRow>) => void;
+  setFigure: (row: GridRow, fig: Fig, value: number | null) => void;
+  removeNew: (id: string) => void;
+}
+
+/** The columns that say which row it is: the day, the medium and (by landing) the landing; pickers on a new row. */
+function rowColumns({ f, rows, errors, writable, setNew }: ColumnArgs): ColumnsType<GridRow> {
   const mediumOptions = f.mediaTypes.map((m) => ({ value: m.id, label: m.name }));
   const landingOptions = [{ value: WHOLE_MEDIUM, label: WHOLE_MEDIUM_LABEL }, ...f.landings.map((l) => ({ value: l.id, label: l.title }))];
-  const editable = (r: GridRow) => writable && !r.lock;
-
-  const metricsOf = (r: GridRow) =>
-    adMetrics({ impressions: r.values.impressions ?? 0, clicks: r.values.clicks ?? 0, spend: r.values.spend ?? 0, leads: r.leads, validLeads: r.validLeads });
-
-  /** A lead's cost; a row whose spend was never entered has none to show (not 0원). */
-  const costOf = (r: GridRow, k: 'cpl' | 'cpa') =>
-    FIGS.every((x) => r.values[x] === null) ? (
-      <Tooltip title="광고비를 입력하지 않았습니다.">
-        <Typography.Text type="secondary">-</Typography.Text>
-      </Tooltip>
-    ) : (
-      formatWon(metricsOf(r)[k])
-    );
-
-  const columns: ColumnsType<GridRow> = [
+  return [
     {
       title: '날짜', key: 'day', width: 120, fixed: 'left',
       render: (_: unknown, r, index) => {
@@ -361,6 +326,13 @@ export function SpendGrid({ shopId, figures: f, writable, draftKey, onDirtyChang
           },
         ]
       : []),
+  ];
+}
+
+/** The figures (inputs where the row may be edited), the ratios they give, and a new row's remove button. */
+function figureColumns({ errors, writable, setFigure, removeNew }: ColumnArgs): ColumnsType<GridRow> {
+  const editable = (r: GridRow) => writable && !r.lock;
+  return [
     ...FIGS.map((fig, col) => ({
       title: fig === 'spend' ? '광고비 (원)' : FIG_LABELS[fig],
       key: fig,
@@ -415,13 +387,81 @@ export function SpendGrid({ shopId, figures: f, writable, draftKey, onDirtyChang
                   aria-label="새 행 빼기"
                   tabIndex={-1}
                   icon={<DeleteOutlined />}
-                  onClick={() => setState((s) => ({ ...s, added: s.added.filter((n) => n.id !== r.key) }))}
+                  onClick={() => removeNew(r.key)}
                 />
               ) : null,
           },
         ]
       : []),
   ];
+}
+
+interface Props {
+  shopId: number;
+  figures: AdSpendFigures;
+  writable: boolean;
+  /** Names the grid's unsaved edits (shop, period, per landing), kept if the session ends. */
+  draftKey: string;
+  onDirtyChange: (dirty: boolean) => void;
+}
+
+export function SpendGrid({ shopId, figures: f, writable, draftKey, onDirtyChange }: Props) {
+  const who = useAuth().account?.id;
+  // Unsaved edits outlive an ended session (lib/drafts.ts): kept on the way to the login screen, taken back here.
+  const [restored] = useState(() => (writable && who !== undefined ? restoreDraft(draftKey, who) : undefined));
+  const [state, setState] = useState<GridEdits>(restored ?? NO_EDITS);
+  const [errors, setErrors] = useState<RowErrors>({});
+  const scrollRegion = useScrollRegion('광고비 표');
+  const seq = useRef(Math.max(0, ...(restored?.added ?? []).map((n) => Number(n.id.replace('new-', '')) || 0)));
+
+  const rows = useGridRows(f, state);
+  const dirtyRows = rows.filter((r) => r.dirty && !r.lock);
+  const dirty = dirtyRows.length > 0;
+  useEffect(() => onDirtyChange(dirty), [dirty, onDirtyChange]);
+  useKeptDraft(draftKey, writable, restored, state, dirty);
+  const { save, saving } = useSaveRows(shopId, rows, dirtyRows, setState, setErrors);
+
+  const clearError = (key: string, field: string) =>
+    setErrors((e) => {
+      if (!e[key]?.[field as Fig]) return e;
+      const { [field as Fig]: _gone, ...rest } = e[key]!;
+      return { ...e, [key]: rest };
+    });
+
+  const setFigure = (row: GridRow, fig: Fig, value: number | null) => {
+    clearError(row.key, fig);
+    setState((s) =>
+      row.isNew
+        ? { ...s, added: s.added.map((n) => (n.id === row.key ? { ...n, [fig]: value } : n)) }
+        : { ...s, edits: { ...s.edits, [row.key]: { ...s.edits[row.key], [fig]: value } } },
+    );
+  };
+  const setNew = (id: string, patch: Partial<NewRow>) => {
+    for (const k of Object.keys(patch)) clearError(id, k);
+    setState((s) => ({ ...s, added: s.added.map((n) => (n.id === id ? { ...n, ...patch } : n)) }));
+  };
+
+  const addRow = () => {
+    const day = f.today < f.period.to ? f.today : f.period.to;
+    // The first active medium without a row that day, so a second click gives the next medium.
+    const taken = new Set(rows.filter((r) => r.day === day && r.landingId === WHOLE_MEDIUM).map((r) => r.mediaTypeId));
+    const medium = f.mediaTypes.find((m) => !taken.has(m.id))?.id ?? null;
+    const id = `new-${++seq.current}`;
+    setState((s) => ({ ...s, added: [{ id, day, mediaTypeId: medium, landingId: WHOLE_MEDIUM, impressions: null, clicks: null, spend: null }, ...s.added] }));
+    // The new row is the first: its first figure takes the focus (after the render).
+    setTimeout(() => (document.getElementById('ad-cell-0-0') as HTMLInputElement | null)?.focus(), 50);
+  };
+
+  const discard = () => {
+    setState(NO_EDITS);
+    setErrors({});
+  };
+
+  const args: ColumnArgs = {
+    f, rows, errors, writable, setNew, setFigure,
+    removeNew: (id) => setState((s) => ({ ...s, added: s.added.filter((n) => n.id !== id) })),
+  };
+  const columns: ColumnsType<GridRow> = [...rowColumns(args), ...figureColumns(args)];
 
   const errorCount = Object.values(errors).filter((e) => Object.keys(e).length).length;
   return (

@@ -36,28 +36,16 @@ function Scope({ label, names }: { label: string; names: string[] }) {
   );
 }
 
-export function ContractsTab() {
-  const shop = useCurrentShop();
-  const { can } = useAuth();
-  const writable = can('contract-management', 'write');
-  const canStatus = can('contract-status', 'read');
-  const params = { shopId: shop.id };
-  const modal = useFormModal<ContractItem>();
-  const [stopping, setStopping] = useState<ContractItem | null>(null);
-  const queryClient = useQueryClient();
-  // ?new=1 (계약 현황's 계약 등록) opens the form for a new contract.
-  const [search, setSearch] = useSearchParams();
-  const creating = writable && search.get('new') === '1';
-  const closeForm = () => {
-    modal.close();
-    if (creating) {
-      const next = new URLSearchParams(search);
-      next.delete('new');
-      setSearch(next, { replace: true });
-    }
-  };
-
-  const columns = useMemo<ColumnsType<ContractItem>>(
+/** The contracts table's columns; a writer gets 수정, 중지 or 재개, and 삭제 on each row. */
+function useContractColumns({ shopId, writable, canStatus, onEdit, onStop }: {
+  shopId: number;
+  writable: boolean;
+  canStatus: boolean;
+  onEdit: (r: ContractItem) => void;
+  onStop: (r: ContractItem) => void;
+}) {
+  const params = { shopId };
+  return useMemo<ColumnsType<ContractItem>>(
     () => [
       {
         title: '계약명', dataIndex: 'name', key: 'name',
@@ -130,8 +118,8 @@ export function ContractsTab() {
                 현황 보기
               </Link>
             )}
-            {writable && <RowButton onClick={() => modal.edit(r)}>수정</RowButton>}
-            {writable && r.status !== 'stopped' && r.status !== 'completed' && <RowButton onClick={() => setStopping(r)}>중지</RowButton>}
+            {writable && <RowButton onClick={() => onEdit(r)}>수정</RowButton>}
+            {writable && r.status !== 'stopped' && r.status !== 'completed' && <RowButton onClick={() => onStop(r)}>중지</RowButton>}
             {writable && r.status === 'stopped' && (
               <ConfirmAction
                 label="재개"
@@ -154,10 +142,34 @@ export function ContractsTab() {
         ),
       }] : []),
     ],
-    // modal.edit and setStopping are stable in what they do; the row handlers need no refresh.
+    // onEdit and onStop are stable in what they do; the row handlers need no refresh.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [shop.id, writable, canStatus],
+    [shopId, writable, canStatus],
   );
+}
+
+export function ContractsTab() {
+  const shop = useCurrentShop();
+  const { can } = useAuth();
+  const writable = can('contract-management', 'write');
+  const canStatus = can('contract-status', 'read');
+  const params = { shopId: shop.id };
+  const modal = useFormModal<ContractItem>();
+  const [stopping, setStopping] = useState<ContractItem | null>(null);
+  const queryClient = useQueryClient();
+  // ?new=1 (계약 현황's 계약 등록) opens the form for a new contract.
+  const [search, setSearch] = useSearchParams();
+  const creating = writable && search.get('new') === '1';
+  const closeForm = () => {
+    modal.close();
+    if (creating) {
+      const next = new URLSearchParams(search);
+      next.delete('new');
+      setSearch(next, { replace: true });
+    }
+  };
+
+  const columns = useContractColumns({ shopId: shop.id, writable, canStatus, onEdit: modal.edit, onStop: setStopping });
 
   const register = writable && (
     <Button type="primary" icon={<PlusOutlined />} onClick={modal.create}>

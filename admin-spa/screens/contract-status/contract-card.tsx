@@ -52,9 +52,8 @@ function Figure({ label, value, note, tone }: { label: ReactNode; value: ReactNo
   );
 }
 
-export function ContractCard({ shopId, f, canManage, onShow }: { shopId: number; f: ContractFigures; canManage: boolean; onShow: (kind: ContractLeadKind) => void }) {
-  const c = f.contract;
-  const done = f.quantity > 0 ? Math.min(100, Math.floor((f.counted / f.quantity) * 1000) / 10) : 0;
+/** The five figures under the progress bar: today against the cap, the bill so far, the pace, returns, replacements owed. */
+function FigureRow({ f, show }: { f: ContractFigures; show: (kind: ContractLeadKind, label: string, n: number, style?: CSSProperties) => ReactNode }) {
   const cap = f.todayCount.dailyCap;
   const capReached = cap !== null && f.todayCount.billable >= cap;
   const todayOver = f.todayCount.valid - f.todayCount.billable;
@@ -62,7 +61,94 @@ export function ContractCard({ shopId, f, canManage, onShow }: { shopId: number;
   const rateShare = f.returnRate === null ? 0 : f.maxReturnRate > 0 ? f.returnRate / f.maxReturnRate : f.returnRate > 0 ? 1 : 0;
   const rateTone = rateShare >= 1 ? 'danger' : rateShare >= 0.8 ? 'warning' : undefined;
   const late = f.projectedOn !== null && f.projectedOn > f.lastDay;
-  const running = c.status === 'active';
+  const running = f.contract.status === 'active';
+  return (
+  <Row gutter={[12, 12]}>
+    <Col xs={24} sm={12} xl={{ flex: '1 1 0' }}>
+      <Figure
+        label="오늘"
+        tone={capReached ? 'danger' : undefined}
+        value={
+          <>
+            {show('today', '오늘 접수', f.todayCount.valid, capReached ? { color: RED } : undefined)}
+            <Typography.Text type="secondary" style={{ fontSize: 14, fontWeight: 400 }}>
+              {' '}/ {cap === null ? '한도 없음' : `일 한도 ${count(cap)}`}
+            </Typography.Text>
+          </>
+        }
+        note={capReached ? `오늘 한도 도달${todayOver > 0 ? ` · 초과 ${count(todayOver)}` : ''}` : running ? `오늘 정산 대상 ${count(f.todayCount.billable)}` : '집계 기간이 아닙니다'}
+      />
+    </Col>
+    <Col xs={24} sm={12} xl={{ flex: '1 1 0' }}>
+      <Figure label="청구 금액 (지금까지)" value={won0(f.total)} note={`공급가 ${won0(f.amount)} + 부가세 ${won0(f.vat)}`} />
+    </Col>
+    <Col xs={24} sm={12} xl={{ flex: '1 1 0' }}>
+      <Figure
+        label="일평균 · 예상 완료일"
+        tone={late ? 'warning' : undefined}
+        value={`${(Math.round(f.dailyAverage * 10) / 10).toLocaleString('ko-KR')}건`}
+        note={
+          f.remaining === 0
+            ? '계약 수량을 채웠습니다'
+            : f.projectedOn
+              ? late
+                ? (
+                  <Tooltip title={`지금 속도로는 종료일(${f.lastDay})까지 수량을 채우지 못합니다.`}>
+                    <Typography.Text type="warning" style={{ fontSize: 12 }}>예상 완료 {f.projectedOn} · 종료일 이후</Typography.Text>
+                  </Tooltip>
+                )
+                : `예상 완료 ${f.projectedOn}`
+              : '아직 예상할 수 없습니다'
+        }
+      />
+    </Col>
+    <Col xs={24} sm={12} xl={{ flex: '1 1 0' }}>
+      <Figure
+        label="반품률"
+        tone={rateTone}
+        value={
+          <>
+            {percent(f.returnRate)}
+            <Typography.Text type="secondary" style={{ fontSize: 14, fontWeight: 400 }}> / 최대 {f.maxReturnRate}%</Typography.Text>
+          </>
+        }
+        note={
+          <>
+            요청 {show('requested', '반품 요청 중', f.returns.requested)} · 승인 {show('returned', '반품 승인', f.returns.approved)} · 반려 {formatNumber(f.returns.rejected)}
+            {' '}· 공급 {formatNumber(f.delivered)}건 기준
+          </>
+        }
+      />
+    </Col>
+    <Col xs={24} sm={12} xl={{ flex: '1 1 0' }}>
+      <Figure
+        label={
+          <Tooltip title="승인된 반품 가운데 남은 계약 수량으로 아직 채우지 못한 건수입니다.">
+            <span>교체 필요</span>
+          </Tooltip>
+        }
+        tone={f.replacementsOwed > 0 ? 'attention' : undefined}
+        value={
+          f.replacementsOwed > 0 ? (
+            <>
+              {show('returned', '교체 필요 (반품 승인)', f.replacementsOwed, { color: AMBER })}
+              <span style={{ color: AMBER }}>건</span>
+            </>
+          ) : (
+            '0건'
+          )
+        }
+        note={f.replacementsOwed > 0 ? '반품 승인된 DB만큼 더 공급해야 합니다' : '교체할 DB가 없습니다'}
+      />
+    </Col>
+  </Row>
+  );
+}
+
+export function ContractCard({ shopId, f, canManage, onShow }: { shopId: number; f: ContractFigures; canManage: boolean; onShow: (kind: ContractLeadKind) => void }) {
+  const c = f.contract;
+  const done = f.quantity > 0 ? Math.min(100, Math.floor((f.counted / f.quantity) * 1000) / 10) : 0;
+  const cap = f.todayCount.dailyCap;
   const chart = useMemo(() => progressOption(f.days, f.quantity), [f.days, f.quantity]);
   const show = (kind: ContractLeadKind, label: string, n: number, style?: CSSProperties) => <Count n={n} kind={kind} label={label} onShow={onShow} style={style} />;
 
@@ -94,85 +180,7 @@ export function ContractCard({ shopId, f, canManage, onShow }: { shopId: number;
           <Progress percent={done} showInfo={false} status={f.remaining === 0 ? 'success' : 'normal'} size={{ height: 12 }} aria-label={`계약 진행률 ${done}%`} />
         </div>
 
-        <Row gutter={[12, 12]}>
-          <Col xs={24} sm={12} xl={{ flex: '1 1 0' }}>
-            <Figure
-              label="오늘"
-              tone={capReached ? 'danger' : undefined}
-              value={
-                <>
-                  {show('today', '오늘 접수', f.todayCount.valid, capReached ? { color: RED } : undefined)}
-                  <Typography.Text type="secondary" style={{ fontSize: 14, fontWeight: 400 }}>
-                    {' '}/ {cap === null ? '한도 없음' : `일 한도 ${count(cap)}`}
-                  </Typography.Text>
-                </>
-              }
-              note={capReached ? `오늘 한도 도달${todayOver > 0 ? ` · 초과 ${count(todayOver)}` : ''}` : running ? `오늘 정산 대상 ${count(f.todayCount.billable)}` : '집계 기간이 아닙니다'}
-            />
-          </Col>
-          <Col xs={24} sm={12} xl={{ flex: '1 1 0' }}>
-            <Figure label="청구 금액 (지금까지)" value={won0(f.total)} note={`공급가 ${won0(f.amount)} + 부가세 ${won0(f.vat)}`} />
-          </Col>
-          <Col xs={24} sm={12} xl={{ flex: '1 1 0' }}>
-            <Figure
-              label="일평균 · 예상 완료일"
-              tone={late ? 'warning' : undefined}
-              value={`${(Math.round(f.dailyAverage * 10) / 10).toLocaleString('ko-KR')}건`}
-              note={
-                f.remaining === 0
-                  ? '계약 수량을 채웠습니다'
-                  : f.projectedOn
-                    ? late
-                      ? (
-                        <Tooltip title={`지금 속도로는 종료일(${f.lastDay})까지 수량을 채우지 못합니다.`}>
-                          <Typography.Text type="warning" style={{ fontSize: 12 }}>예상 완료 {f.projectedOn} · 종료일 이후</Typography.Text>
-                        </Tooltip>
-                      )
-                      : `예상 완료 ${f.projectedOn}`
-                    : '아직 예상할 수 없습니다'
-              }
-            />
-          </Col>
-          <Col xs={24} sm={12} xl={{ flex: '1 1 0' }}>
-            <Figure
-              label="반품률"
-              tone={rateTone}
-              value={
-                <>
-                  {percent(f.returnRate)}
-                  <Typography.Text type="secondary" style={{ fontSize: 14, fontWeight: 400 }}> / 최대 {f.maxReturnRate}%</Typography.Text>
-                </>
-              }
-              note={
-                <>
-                  요청 {show('requested', '반품 요청 중', f.returns.requested)} · 승인 {show('returned', '반품 승인', f.returns.approved)} · 반려 {formatNumber(f.returns.rejected)}
-                  {' '}· 공급 {formatNumber(f.delivered)}건 기준
-                </>
-              }
-            />
-          </Col>
-          <Col xs={24} sm={12} xl={{ flex: '1 1 0' }}>
-            <Figure
-              label={
-                <Tooltip title="승인된 반품 가운데 남은 계약 수량으로 아직 채우지 못한 건수입니다.">
-                  <span>교체 필요</span>
-                </Tooltip>
-              }
-              tone={f.replacementsOwed > 0 ? 'attention' : undefined}
-              value={
-                f.replacementsOwed > 0 ? (
-                  <>
-                    {show('returned', '교체 필요 (반품 승인)', f.replacementsOwed, { color: AMBER })}
-                    <span style={{ color: AMBER }}>건</span>
-                  </>
-                ) : (
-                  '0건'
-                )
-              }
-              note={f.replacementsOwed > 0 ? '반품 승인된 DB만큼 더 공급해야 합니다' : '교체할 DB가 없습니다'}
-            />
-          </Col>
-        </Row>
+        <FigureRow f={f} show={show} />
 
         <Space wrap size={[16, 4]}>
           <Typography.Text type="secondary">집계 제외</Typography.Text>

@@ -36,6 +36,105 @@ interface Props {
 
 type Drafts = Record<number, number | null>;
 
+/** The table's columns; the target is an input where the person may write. */
+function cpaColumns({ writable, dirtyIds, errors, targetOf, edit }: {
+  writable: boolean;
+  dirtyIds: number[];
+  errors: Record<number, string>;
+  targetOf: (r: CpaMediumRow) => number | null;
+  edit: (id: number, v: number | null) => void;
+}): ColumnsType<CpaMediumRow> {
+  return [
+    {
+      title: '매체', key: 'name', fixed: 'left', width: 150,
+      render: (_: unknown, r) => (
+        <Space size={4} wrap>
+          {r.mediaTypeId === null ? <Typography.Text type="secondary">{r.name}</Typography.Text> : r.name}
+          {!r.active && <Tag>사용 안 함</Tag>}
+        </Space>
+      ),
+    },
+    {
+      title: <Help title="목표 CPA" help={HELP.target} />, key: 'target', width: writable ? 180 : 120, align: 'right',
+      render: (_: unknown, r) => {
+        const id = r.mediaTypeId;
+        if (id === null) return <Tooltip title="매체가 없는 DB에는 목표를 정할 수 없습니다."><Typography.Text type="secondary">-</Typography.Text></Tooltip>;
+        if (!writable || !r.active) return formatWon(r.targetCpa);
+        const dirty = dirtyIds.includes(id);
+        return (
+          <div>
+            <InputNumber<number>
+              aria-label={`${r.name} 목표 CPA`}
+              value={targetOf(r)}
+              step={1000}
+              precision={0}
+              placeholder="목표 없음"
+              suffix="원"
+              status={errors[id] ? 'error' : undefined}
+              formatter={(v) => (v == null ? '' : `${v}`.replace(/\B(?=(\d{3})+(?!\d))/g, ','))}
+              // antd's own idiom: a string back (empty stays empty, i.e. no target), not Number('') = 0.
+              parser={(v) => (v ?? '').replace(/,/g, '') as unknown as number}
+              onChange={(v) => edit(id, v ?? null)}
+              style={{ width: 150, background: dirty ? DIRTY_BG : undefined }}
+            />
+            {errors[id] && (
+              <div role="alert" style={{ color: ERROR, fontSize: 12, textAlign: 'left', maxWidth: 160, whiteSpace: 'normal' }}>
+                {errors[id]}
+              </div>
+            )}
+          </div>
+        );
+      },
+    },
+    { title: <Help title="실제 CPA" help={HELP.actual} />, dataIndex: 'actualCpa', key: 'actualCpa', align: 'right', render: (v: number | null) => formatWon(v) },
+    {
+      title: <Help title="차이" help={HELP.variance} />, key: 'variance', align: 'right',
+      render: (_: unknown, r) => <Variance variance={cpaVariance(r.actualCpa, targetOf(r))} />,
+    },
+    { title: <Help title="광고비" help={HELP.spend} />, dataIndex: 'spend', key: 'spend', align: 'right', render: (v: number) => formatWon(v) },
+    {
+      title: <Help title="유효 DB" help={HELP.validLeads} />, key: 'validLeads', align: 'right',
+      render: (_: unknown, r) => (
+        <Tooltip title={`접수 ${formatLeads(r.leads)} · 청구 대상 ${formatLeads(r.billableLeads)} · 한도 초과 ${formatLeads(r.overCapLeads)} · 계약 외 ${formatLeads(r.outsideLeads)}`}>
+          <span>{formatLeads(r.validLeads)}</span>
+        </Tooltip>
+      ),
+    },
+    { title: <Help title="매출" help={HELP.revenue} />, dataIndex: 'revenue', key: 'revenue', align: 'right', render: (v: number) => formatWon(v) },
+    {
+      title: <Help title="마진" help={HELP.margin} />, dataIndex: 'margin', key: 'margin', align: 'right',
+      render: (v: number) => <span style={{ color: v < 0 ? '#cf1322' : undefined }}>{formatWon(v)}</span>,
+    },
+    {
+      title: <Help title="마진율" help={HELP.marginRate} />, dataIndex: 'marginRate', key: 'marginRate', align: 'right',
+      render: (v: number | null) => <span style={{ color: v !== null && v < 0 ? '#cf1322' : undefined }}>{formatPercent(v)}</span>,
+    },
+  ];
+}
+
+/** The month's totals under the table (a row of its summary). */
+function TotalsRow({ totals }: { totals: CpaFigures }) {
+  return (
+    <Table.Summary.Row style={{ fontWeight: 600, background: '#fafafa' }}>
+      <Table.Summary.Cell index={0}>합계</Table.Summary.Cell>
+      <Table.Summary.Cell index={1} align="right">
+        <Tooltip title={HELP.totalTarget}>
+          <span>{formatWon(totals.targetCpa)}</span>
+        </Tooltip>
+      </Table.Summary.Cell>
+      <Table.Summary.Cell index={2} align="right">{formatWon(totals.actualCpa)}</Table.Summary.Cell>
+      <Table.Summary.Cell index={3} align="right"><Variance variance={totals.variance} /></Table.Summary.Cell>
+      <Table.Summary.Cell index={4} align="right">{formatWon(totals.spend)}</Table.Summary.Cell>
+      <Table.Summary.Cell index={5} align="right">{formatLeads(totals.validLeads)}</Table.Summary.Cell>
+      <Table.Summary.Cell index={6} align="right">{formatWon(totals.revenue)}</Table.Summary.Cell>
+      <Table.Summary.Cell index={7} align="right">
+        <span style={{ color: totals.margin < 0 ? '#cf1322' : undefined }}>{formatWon(totals.margin)}</span>
+      </Table.Summary.Cell>
+      <Table.Summary.Cell index={8} align="right">{formatPercent(totals.marginRate)}</Table.Summary.Cell>
+    </Table.Summary.Row>
+  );
+}
+
 export function CpaTable({ shopId, month, rows, totals, targets, writable, canAdvertising }: Props) {
   const { message } = App.useApp();
   const queryClient = useQueryClient();
@@ -126,72 +225,7 @@ export function CpaTable({ shopId, month, rows, totals, targets, writable, canAd
     }
   }
 
-  const columns: ColumnsType<CpaMediumRow> = [
-    {
-      title: '매체', key: 'name', fixed: 'left', width: 150,
-      render: (_: unknown, r) => (
-        <Space size={4} wrap>
-          {r.mediaTypeId === null ? <Typography.Text type="secondary">{r.name}</Typography.Text> : r.name}
-          {!r.active && <Tag>사용 안 함</Tag>}
-        </Space>
-      ),
-    },
-    {
-      title: <Help title="목표 CPA" help={HELP.target} />, key: 'target', width: writable ? 180 : 120, align: 'right',
-      render: (_: unknown, r) => {
-        const id = r.mediaTypeId;
-        if (id === null) return <Tooltip title="매체가 없는 DB에는 목표를 정할 수 없습니다."><Typography.Text type="secondary">-</Typography.Text></Tooltip>;
-        if (!writable || !r.active) return formatWon(r.targetCpa);
-        const dirty = dirtyIds.includes(id);
-        return (
-          <div>
-            <InputNumber<number>
-              aria-label={`${r.name} 목표 CPA`}
-              value={targetOf(r)}
-              step={1000}
-              precision={0}
-              placeholder="목표 없음"
-              suffix="원"
-              status={errors[id] ? 'error' : undefined}
-              formatter={(v) => (v == null ? '' : `${v}`.replace(/\B(?=(\d{3})+(?!\d))/g, ','))}
-              // antd's own idiom: a string back (empty stays empty, i.e. no target), not Number('') = 0.
-              parser={(v) => (v ?? '').replace(/,/g, '') as unknown as number}
-              onChange={(v) => edit(id, v ?? null)}
-              style={{ width: 150, background: dirty ? DIRTY_BG : undefined }}
-            />
-            {errors[id] && (
-              <div role="alert" style={{ color: ERROR, fontSize: 12, textAlign: 'left', maxWidth: 160, whiteSpace: 'normal' }}>
-                {errors[id]}
-              </div>
-            )}
-          </div>
-        );
-      },
-    },
-    { title: <Help title="실제 CPA" help={HELP.actual} />, dataIndex: 'actualCpa', key: 'actualCpa', align: 'right', render: (v: number | null) => formatWon(v) },
-    {
-      title: <Help title="차이" help={HELP.variance} />, key: 'variance', align: 'right',
-      render: (_: unknown, r) => <Variance variance={cpaVariance(r.actualCpa, targetOf(r))} />,
-    },
-    { title: <Help title="광고비" help={HELP.spend} />, dataIndex: 'spend', key: 'spend', align: 'right', render: (v: number) => formatWon(v) },
-    {
-      title: <Help title="유효 DB" help={HELP.validLeads} />, key: 'validLeads', align: 'right',
-      render: (_: unknown, r) => (
-        <Tooltip title={`접수 ${formatLeads(r.leads)} · 청구 대상 ${formatLeads(r.billableLeads)} · 한도 초과 ${formatLeads(r.overCapLeads)} · 계약 외 ${formatLeads(r.outsideLeads)}`}>
-          <span>{formatLeads(r.validLeads)}</span>
-        </Tooltip>
-      ),
-    },
-    { title: <Help title="매출" help={HELP.revenue} />, dataIndex: 'revenue', key: 'revenue', align: 'right', render: (v: number) => formatWon(v) },
-    {
-      title: <Help title="마진" help={HELP.margin} />, dataIndex: 'margin', key: 'margin', align: 'right',
-      render: (v: number) => <span style={{ color: v < 0 ? '#cf1322' : undefined }}>{formatWon(v)}</span>,
-    },
-    {
-      title: <Help title="마진율" help={HELP.marginRate} />, dataIndex: 'marginRate', key: 'marginRate', align: 'right',
-      render: (v: number | null) => <span style={{ color: v !== null && v < 0 ? '#cf1322' : undefined }}>{formatPercent(v)}</span>,
-    },
-  ];
+  const columns = cpaColumns({ writable, dirtyIds, errors, targetOf, edit });
 
   const copyDisabled = !targets || targets.previousMonthTargets === 0;
   const hasTargets = (targets?.items ?? []).some((i) => i.targetCpa !== null);
@@ -238,23 +272,7 @@ export function CpaTable({ shopId, month, rows, totals, targets, writable, canAd
         summary={() =>
           data.length > 1 ? (
             <Table.Summary fixed>
-              <Table.Summary.Row style={{ fontWeight: 600, background: '#fafafa' }}>
-                <Table.Summary.Cell index={0}>합계</Table.Summary.Cell>
-                <Table.Summary.Cell index={1} align="right">
-                  <Tooltip title={HELP.totalTarget}>
-                    <span>{formatWon(totals.targetCpa)}</span>
-                  </Tooltip>
-                </Table.Summary.Cell>
-                <Table.Summary.Cell index={2} align="right">{formatWon(totals.actualCpa)}</Table.Summary.Cell>
-                <Table.Summary.Cell index={3} align="right"><Variance variance={totals.variance} /></Table.Summary.Cell>
-                <Table.Summary.Cell index={4} align="right">{formatWon(totals.spend)}</Table.Summary.Cell>
-                <Table.Summary.Cell index={5} align="right">{formatLeads(totals.validLeads)}</Table.Summary.Cell>
-                <Table.Summary.Cell index={6} align="right">{formatWon(totals.revenue)}</Table.Summary.Cell>
-                <Table.Summary.Cell index={7} align="right">
-                  <span style={{ color: totals.margin < 0 ? '#cf1322' : undefined }}>{formatWon(totals.margin)}</span>
-                </Table.Summary.Cell>
-                <Table.Summary.Cell index={8} align="right">{formatPercent(totals.marginRate)}</Table.Summary.Cell>
-              </Table.Summary.Row>
+              <TotalsRow totals={totals} />
             </Table.Summary>
           ) : null
         }

@@ -4,10 +4,10 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, AutoComplete, Button, Card, Checkbox, Col, Form, Input, Row, Select, Space, Typography } from 'antd';
+import { Alert, AutoComplete, Button, Card, Checkbox, Col, Form, Input, Row, Select, Space, Typography, type FormInstance, type FormListFieldData } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import {
-  MAX_ANSWERS, dataInsertionApi, manualLeadInput, type ConsentBasis, type ManualLeadResult,
+  MAX_ANSWERS, dataInsertionApi, manualLeadInput, type ConsentBasis, type DataInsertionOptions, type ManualLeadResult,
 } from '@contracts/data-insertion.ts';
 import { leadsApi } from '@contracts/leads.ts';
 import { shopDashboardApi } from '@contracts/shop-dashboard.ts';
@@ -35,6 +35,43 @@ interface Values {
 /** What a new lead changes on other screens. */
 const LEAD_VIEWS = [leadsApi.list, shopDashboardApi.get];
 
+
+/** One answer: its question (the landing's, or any label) and the answer, a choice when the question has options. */
+function AnswerRow({ form, field, landing, onRemove }: {
+  form: FormInstance<Values>;
+  field: FormListFieldData;
+  landing: DataInsertionOptions['landings'][number] | undefined;
+  onRemove: () => void;
+}) {
+  const label = form.getFieldValue(['answers', field.name, 'label']) as string | undefined;
+  const question = landing?.fields.find((f) => f.label === label);
+  return (
+    <Row gutter={8} align="top" wrap={false}>
+      <Col flex="220px">
+        <Form.Item name={[field.name, 'label']} noStyle={false} style={{ marginBottom: 0 }} rules={[{ required: true, message: '항목 이름을 입력하세요.' }]}>
+          <AutoComplete
+            aria-label="항목 이름"
+            placeholder="항목 (예: 지역)"
+            options={(landing?.fields ?? []).map((f) => ({ value: f.label }))}
+            onChange={() => form.setFieldValue(['answers', field.name, 'value'], undefined)}
+          />
+        </Form.Item>
+      </Col>
+      <Col flex="auto">
+        <Form.Item name={[field.name, 'value']} style={{ marginBottom: 0 }} extra={question?.sensitive ? '민감정보: 별도 동의가 필요합니다.' : undefined}>
+          {question?.options.length ? (
+            <Select aria-label={`${question.label} 답`} allowClear placeholder="답 선택" options={question.options.map((o) => ({ value: o, label: o }))} />
+          ) : (
+            <Input aria-label="답" placeholder="답" maxLength={200} />
+          )}
+        </Form.Item>
+      </Col>
+      <Col flex="32px">
+        <Button type="text" icon={<DeleteOutlined />} aria-label="답변 지우기" onClick={onRemove} />
+      </Col>
+    </Row>
+  );
+}
 
 export function ManualForm({ shopId }: { shopId: number }) {
   const [form] = Form.useForm<Values>();
@@ -145,36 +182,9 @@ export function ManualForm({ shopId }: { shopId: number }) {
             <Form.List name="answers">
               {(fields, { add, remove }) => (
                 <Space orientation="vertical" style={{ width: '100%' }}>
-                  {fields.map((field) => {
-                    const label = form.getFieldValue(['answers', field.name, 'label']) as string | undefined;
-                    const question = landing?.fields.find((f) => f.label === label);
-                    return (
-                      <Row key={field.key} gutter={8} align="top" wrap={false}>
-                        <Col flex="220px">
-                          <Form.Item name={[field.name, 'label']} noStyle={false} style={{ marginBottom: 0 }} rules={[{ required: true, message: '항목 이름을 입력하세요.' }]}>
-                            <AutoComplete
-                              aria-label="항목 이름"
-                              placeholder="항목 (예: 지역)"
-                              options={(landing?.fields ?? []).map((f) => ({ value: f.label }))}
-                              onChange={() => form.setFieldValue(['answers', field.name, 'value'], undefined)}
-                            />
-                          </Form.Item>
-                        </Col>
-                        <Col flex="auto">
-                          <Form.Item name={[field.name, 'value']} style={{ marginBottom: 0 }} extra={question?.sensitive ? '민감정보: 별도 동의가 필요합니다.' : undefined}>
-                            {question?.options.length ? (
-                              <Select aria-label={`${question.label} 답`} allowClear placeholder="답 선택" options={question.options.map((o) => ({ value: o, label: o }))} />
-                            ) : (
-                              <Input aria-label="답" placeholder="답" maxLength={200} />
-                            )}
-                          </Form.Item>
-                        </Col>
-                        <Col flex="32px">
-                          <Button type="text" icon={<DeleteOutlined />} aria-label="답변 지우기" onClick={() => remove(field.name)} />
-                        </Col>
-                      </Row>
-                    );
-                  })}
+                  {fields.map((field) => (
+                    <AnswerRow key={field.key} form={form} field={field} landing={landing} onRemove={() => remove(field.name)} />
+                  ))}
                   {fields.length < MAX_ANSWERS && (
                     <Button type="dashed" icon={<PlusOutlined />} onClick={() => add({ label: '', value: undefined })}>
                       답변 추가

@@ -61,19 +61,9 @@ function ShownKeyModal({ created, onClose }: { created: CreatedApiKey | null; on
   );
 }
 
-export default function ApiKeysTab() {
-  const shop = useCurrentShop();
-  const { can, account } = useAuth();
-  const writable = can('database-delivery-settings', 'write');
-  const canUnmask = !!account?.canUnmask;
-  const params = { shopId: shop.id };
-  const list = useCall(api.list, { params });
-  const [issuing, setIssuing] = useState(false);
-  const [created, setCreated] = useState<CreatedApiKey | null>(null);
-  const keys = list.data?.items ?? [];
-  const active = keys.filter((k) => !k.revokedAt).length;
-
-  const columns = useMemo<ColumnsType<ApiKeyItem>>(
+/** The keys table's columns; a writer gets 폐기 on each key still in use. */
+function useKeyColumns(writable: boolean, shopId: number) {
+  return useMemo<ColumnsType<ApiKeyItem>>(
     () => [
       {
         title: '키', key: 'prefix',
@@ -131,7 +121,7 @@ export default function ApiKeysTab() {
                   danger
                   confirm={`'${k.name}' 키를 폐기할까요?`}
                   description="폐기한 키로 오는 요청은 바로 거절됩니다(401). 되돌릴 수 없습니다: 다시 연동하려면 새 키를 발급하세요."
-                  run={() => call(api.revoke, { params: { shopId: shop.id, id: k.id } })}
+                  run={() => call(api.revoke, { params: { shopId, id: k.id } })}
                   invalidates={[api.list]}
                   success="키를 폐기했습니다."
                 />
@@ -139,8 +129,23 @@ export default function ApiKeysTab() {
           }]
         : []),
     ],
-    [writable, shop.id],
+    [writable, shopId],
   );
+}
+
+export default function ApiKeysTab() {
+  const shop = useCurrentShop();
+  const { can, account } = useAuth();
+  const writable = can('database-delivery-settings', 'write');
+  const canUnmask = !!account?.canUnmask;
+  const params = { shopId: shop.id };
+  const list = useCall(api.list, { params });
+  const [issuing, setIssuing] = useState(false);
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  const keys = list.data?.items ?? [];
+  const active = keys.filter((k) => !k.revokedAt).length;
+
+  const columns = useKeyColumns(writable, shop.id);
 
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }}>

@@ -3,7 +3,7 @@
 // 사용 switch, 테스트 전송 with the receiver's answer underneath, 수정, 비밀키 재발급 and 삭제.
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Alert, App, Button, Card, Descriptions, Popconfirm, Space, Switch, Tag, Tooltip, Typography } from 'antd';
+import { Alert, App, Button, Card, Descriptions, Popconfirm, Space, Switch, Tag, Tooltip, Typography, type DescriptionsProps } from 'antd';
 import { ApiOutlined, MailOutlined, MessageOutlined, SendOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { DELIVERY_FIELD_LABELS, DELIVERY_KIND_LABELS, JOB_STATUS_LABELS, type DeliveryKind } from '@contracts/delivery.ts';
@@ -62,6 +62,71 @@ function TestResultPanel({ result, onClose }: { result: DeliveryTestResult; onCl
       }
     />
   );
+}
+
+/** What the card says of a channel: where and when it sends, which leads and fields, its last delivery and its waiting and failed jobs. */
+function channelDetails(c: DeliveryChannel, landingTitles: Map<number, string>, canHistory: boolean): DescriptionsProps['items'] {
+  const landings = c.landingIds.map((id) => landingTitles.get(id) ?? `#${id}`);
+  const history = (query: string) => (canHistory ? `/shop-data-deliver-history?channelId=${c.id}${query}` : null);
+  const count = (n: number, label: string, to: string | null, type?: 'warning' | 'danger') => {
+    const text = <Typography.Text type={n > 0 ? type : 'secondary'}>{`${label} ${formatNumber(n)}건`}</Typography.Text>;
+    return to && n > 0 ? <Link to={to}>{text}</Link> : text;
+  };
+
+  return [
+    { key: 'target', label: '받는 곳', children: <Typography.Text ellipsis={{ tooltip: c.target }}>{c.target}</Typography.Text> },
+    {
+      key: 'mode', label: '시점',
+      children: c.mode === 'digest' ? `매일 ${c.digestAt ?? '-'} 모아서` : '접수 즉시',
+    },
+    {
+      key: 'filter', label: '보낼 DB',
+      children: (
+        <Space size={4} wrap>
+          <span>상태</span>{names(c.statuses, '전체')}
+          <Typography.Text type="secondary">·</Typography.Text>
+          <span>랜딩</span>{names(landings, '전체')}
+          {c.includeDuplicates && <Tag style={{ marginInlineStart: 4 }}>중복 포함</Tag>}
+        </Space>
+      ),
+    },
+    ...(c.kind !== 'sms' ? [{
+      key: 'fields', label: '항목',
+      children: names(c.fields.map((f) => DELIVERY_FIELD_LABELS[f]), '없음'),
+    }] : []),
+    ...(c.kind !== 'webhook' ? [{
+      key: 'phone', label: '연락처', children: c.config.fullPhone ? <Tag color="orange">전체 번호</Tag> : <span>가려서 (010-****-5678)</span>,
+    }] : [{
+      key: 'secret', label: '서명 비밀키',
+      children: (
+        <Space size={4} wrap>
+          <Typography.Text code>{c.secretPrefix ? `${c.secretPrefix}…` : '없음'}</Typography.Text>
+          {c.previousSecretUntil && <Typography.Text type="secondary" style={{ fontSize: 12 }}>이전 키 {formatDateTime(c.previousSecretUntil)}까지 유효</Typography.Text>}
+        </Space>
+      ),
+    }]),
+    {
+      key: 'last', label: '마지막 전송',
+      children: c.lastDelivery ? (
+        <Space size={6} wrap>
+          <span>{formatDateTime(c.lastDelivery.at)}</span>
+          <Tag color={c.lastDelivery.status === 'succeeded' ? 'green' : 'red'}>{JOB_STATUS_LABELS[c.lastDelivery.status]}</Tag>
+          {c.lastDelivery.responseCode !== null && <Typography.Text type="secondary">응답 {c.lastDelivery.responseCode}</Typography.Text>}
+        </Space>
+      ) : (
+        <Typography.Text type="secondary">아직 없음</Typography.Text>
+      ),
+    },
+    {
+      key: 'jobs', label: '대기 · 실패',
+      children: (
+        <Space size={12}>
+          {count(c.pendingJobs, '대기', history('&status=pending,sending'), 'warning')}
+          {count(c.failedJobs, '실패', history('&status=failed'), 'danger')}
+        </Space>
+      ),
+    },
+  ];
 }
 
 export function ChannelCard({ channel: c, shopId, writable, canHistory, landingTitles, onEdit, onSecret }: {
@@ -124,13 +189,6 @@ export function ChannelCard({ channel: c, shopId, writable, canHistory, landingT
     )
   );
 
-  const landings = c.landingIds.map((id) => landingTitles.get(id) ?? `#${id}`);
-  const history = (query: string) => (canHistory ? `/shop-data-deliver-history?channelId=${c.id}${query}` : null);
-  const count = (n: number, label: string, to: string | null, type?: 'warning' | 'danger') => {
-    const text = <Typography.Text type={n > 0 ? type : 'secondary'}>{`${label} ${formatNumber(n)}건`}</Typography.Text>;
-    return to && n > 0 ? <Link to={to}>{text}</Link> : text;
-  };
-
   return (
     <Card
       size="small"
@@ -182,60 +240,7 @@ export function ChannelCard({ channel: c, shopId, writable, canHistory, landingT
           size="small"
           column={1}
           styles={{ label: { width: 96, color: 'rgba(0,0,0,0.55)' } }}
-          items={[
-            { key: 'target', label: '받는 곳', children: <Typography.Text ellipsis={{ tooltip: c.target }}>{c.target}</Typography.Text> },
-            {
-              key: 'mode', label: '시점',
-              children: c.mode === 'digest' ? `매일 ${c.digestAt ?? '-'} 모아서` : '접수 즉시',
-            },
-            {
-              key: 'filter', label: '보낼 DB',
-              children: (
-                <Space size={4} wrap>
-                  <span>상태</span>{names(c.statuses, '전체')}
-                  <Typography.Text type="secondary">·</Typography.Text>
-                  <span>랜딩</span>{names(landings, '전체')}
-                  {c.includeDuplicates && <Tag style={{ marginInlineStart: 4 }}>중복 포함</Tag>}
-                </Space>
-              ),
-            },
-            ...(c.kind !== 'sms' ? [{
-              key: 'fields', label: '항목',
-              children: names(c.fields.map((f) => DELIVERY_FIELD_LABELS[f]), '없음'),
-            }] : []),
-            ...(c.kind !== 'webhook' ? [{
-              key: 'phone', label: '연락처', children: c.config.fullPhone ? <Tag color="orange">전체 번호</Tag> : <span>가려서 (010-****-5678)</span>,
-            }] : [{
-              key: 'secret', label: '서명 비밀키',
-              children: (
-                <Space size={4} wrap>
-                  <Typography.Text code>{c.secretPrefix ? `${c.secretPrefix}…` : '없음'}</Typography.Text>
-                  {c.previousSecretUntil && <Typography.Text type="secondary" style={{ fontSize: 12 }}>이전 키 {formatDateTime(c.previousSecretUntil)}까지 유효</Typography.Text>}
-                </Space>
-              ),
-            }]),
-            {
-              key: 'last', label: '마지막 전송',
-              children: c.lastDelivery ? (
-                <Space size={6} wrap>
-                  <span>{formatDateTime(c.lastDelivery.at)}</span>
-                  <Tag color={c.lastDelivery.status === 'succeeded' ? 'green' : 'red'}>{JOB_STATUS_LABELS[c.lastDelivery.status]}</Tag>
-                  {c.lastDelivery.responseCode !== null && <Typography.Text type="secondary">응답 {c.lastDelivery.responseCode}</Typography.Text>}
-                </Space>
-              ) : (
-                <Typography.Text type="secondary">아직 없음</Typography.Text>
-              ),
-            },
-            {
-              key: 'jobs', label: '대기 · 실패',
-              children: (
-                <Space size={12}>
-                  {count(c.pendingJobs, '대기', history('&status=pending,sending'), 'warning')}
-                  {count(c.failedJobs, '실패', history('&status=failed'), 'danger')}
-                </Space>
-              ),
-            },
-          ]}
+          items={channelDetails(c, landingTitles, canHistory)}
         />
         {result && <TestResultPanel result={result} onClose={() => setResult(null)} />}
       </Space>

@@ -104,6 +104,56 @@ function tagRule(form: FormInstance<LandingScriptsInput>, index: number, field: 
   };
 }
 
+/** One tracking tag of the list: its kind, its ID (and a Google Ads conversion label), the event it sends. */
+function TagCard({ form, name, tag, onRemove }: {
+  form: FormInstance<LandingScriptsInput>;
+  name: number;
+  tag: LandingScriptsInput['trackingTags'][number] | undefined;
+  onRemove: () => void;
+}) {
+  const kind = tag?.kind as TrackingTagKind | undefined;
+  const info = kind ? TAG_KINDS[kind] : undefined;
+  const adsId = kind === 'google-tag' && String(tag?.id ?? '').startsWith('AW-');
+  return (
+    <Card size="small" style={{ marginBottom: 12 }} styles={{ body: { paddingBottom: 4 } }}>
+      <Row gutter={12} align="top">
+        <Col xs={24} md={8}>
+          <Form.Item label="종류" name={[name, 'kind']} rules={[{ required: true, message: '태그 종류를 선택하세요.' }]}>
+            <Select options={TRACKING_TAG_KINDS.map((k) => ({ value: k, label: TAG_KINDS[k].label }))} />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={adsId ? 8 : 14}>
+          <Form.Item
+            label={info?.idLabel ?? 'ID'}
+            name={[name, 'id']}
+            required
+            rules={[tagRule(form, name, 'id')]}
+            extra={info?.idHelp}
+            dependencies={[['trackingTags', name, 'kind']]}
+          >
+            <Input placeholder={info ? `예: ${info.idExample}` : undefined} maxLength={40} style={MONO} />
+          </Form.Item>
+        </Col>
+        {adsId && (
+          <Col xs={24} md={6}>
+            <Form.Item label="전환 라벨" name={[name, 'conversionLabel']} rules={[tagRule(form, name, 'conversionLabel')]} extra="AW-…/ 뒤의 값">
+              <Input maxLength={40} style={MONO} />
+            </Form.Item>
+          </Col>
+        )}
+        <Col xs={24} md={2} style={{ textAlign: 'right', paddingTop: 30 }}>
+          <Button aria-label="태그 삭제" type="text" danger icon={<DeleteOutlined />} onClick={onRemove} />
+        </Col>
+      </Row>
+      {info && (
+        <Typography.Paragraph type="secondary" style={{ fontSize: 12, marginTop: -8 }}>
+          신청 접수 시 보내는 이벤트: <Typography.Text code>{conversionOf(kind!, String(tag?.id ?? ''))}</Typography.Text>
+        </Typography.Paragraph>
+      )}
+    </Card>
+  );
+}
+
 function ScriptForm({ scripts, writable, params }: { scripts: LandingScripts; writable: boolean; params: { shopId: number; id: number } }) {
   const [form] = Form.useForm<LandingScriptsInput>();
   const { saving, save: run } = useFormSave(form);
@@ -159,49 +209,9 @@ function ScriptForm({ scripts, writable, params }: { scripts: LandingScripts; wr
               {fields.length === 0 && (
                 <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="붙인 태그가 없습니다." style={{ margin: '8px 0 16px' }} />
               )}
-              {fields.map(({ key, name }) => {
-                const kind = tags[name]?.kind as TrackingTagKind | undefined;
-                const info = kind ? TAG_KINDS[kind] : undefined;
-                const adsId = kind === 'google-tag' && String(tags[name]?.id ?? '').startsWith('AW-');
-                return (
-                  <Card key={key} size="small" style={{ marginBottom: 12 }} styles={{ body: { paddingBottom: 4 } }}>
-                    <Row gutter={12} align="top">
-                      <Col xs={24} md={8}>
-                        <Form.Item label="종류" name={[name, 'kind']} rules={[{ required: true, message: '태그 종류를 선택하세요.' }]}>
-                          <Select options={TRACKING_TAG_KINDS.map((k) => ({ value: k, label: TAG_KINDS[k].label }))} />
-                        </Form.Item>
-                      </Col>
-                      <Col xs={24} md={adsId ? 8 : 14}>
-                        <Form.Item
-                          label={info?.idLabel ?? 'ID'}
-                          name={[name, 'id']}
-                          required
-                          rules={[tagRule(form, name, 'id')]}
-                          extra={info?.idHelp}
-                          dependencies={[['trackingTags', name, 'kind']]}
-                        >
-                          <Input placeholder={info ? `예: ${info.idExample}` : undefined} maxLength={40} style={MONO} />
-                        </Form.Item>
-                      </Col>
-                      {adsId && (
-                        <Col xs={24} md={6}>
-                          <Form.Item label="전환 라벨" name={[name, 'conversionLabel']} rules={[tagRule(form, name, 'conversionLabel')]} extra="AW-…/ 뒤의 값">
-                            <Input maxLength={40} style={MONO} />
-                          </Form.Item>
-                        </Col>
-                      )}
-                      <Col xs={24} md={2} style={{ textAlign: 'right', paddingTop: 30 }}>
-                        <Button aria-label="태그 삭제" type="text" danger icon={<DeleteOutlined />} onClick={() => remove(name)} />
-                      </Col>
-                    </Row>
-                    {info && (
-                      <Typography.Paragraph type="secondary" style={{ fontSize: 12, marginTop: -8 }}>
-                        신청 접수 시 보내는 이벤트: <Typography.Text code>{conversionOf(kind!, String(tags[name]?.id ?? ''))}</Typography.Text>
-                      </Typography.Paragraph>
-                    )}
-                  </Card>
-                );
-              })}
+              {fields.map(({ key, name }) => (
+                <TagCard key={key} form={form} name={name} tag={tags[name]} onRemove={() => remove(name)} />
+              ))}
               {writable && (
                 <Dropdown
                   trigger={['click']}

@@ -1,6 +1,6 @@
 // The landing editor: a wide drawer with the form (basics, content, form builder,
 // consent and thank-you) on the left and the live preview on the right.
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   Alert, App, Button, Col, DatePicker, Drawer, Form, Input, InputNumber, Popconfirm, Radio, Row, Select, Skeleton, Space, Switch, Tabs, Tag,
@@ -96,6 +96,70 @@ interface EditorBodyProps {
   onCreated: (id: number) => void;
 }
 
+/** What the chosen (or latest) policy names as collected, against the form's fields: a warning before publishing. */
+function usePolicyCoverage(form: FormInstance<EditorValues>, policies: ReadonlyArray<{ id: number; current: boolean; items: string }> | undefined): ReactNode {
+  const formFields = (Form.useWatch('formFields', form) ?? []) as EditorField[];
+  const pinned = Form.useWatch('privacyPolicyVersionId', form) as number | null | undefined;
+  const policyInForce = (policies ?? []).find((p) => (pinned ? p.id === pinned : p.current));
+  const uncovered = policyInForce ? uncoveredFields(policyInForce.items, formFields.filter((f) => f.label?.trim())) : [];
+  return uncovered.length > 0 && (
+    <>
+      {uncovered.map((l) => `'${l}'`).join(', ')}
+      {josa(uncovered.at(-1)!, '이/가')} 개인정보 처리방침의 수집 항목에 없습니다. 동의 문구와 처리방침 페이지에는 이 랜딩이 받는 항목을 그대로 표시하니, 처리방침의 수집 항목에도 넣어 주세요.
+    </>
+  );
+}
+
+/** The editor's buttons: close, 종료 an open landing, save, and save and publish (warning of fields its policy does not name). */
+function EditorActions({ status, busy, run, onClose, coverage }: {
+  status: Landing['status'];
+  busy: null | 'save' | 'publish' | 'close';
+  run: (kind: 'save' | 'publish' | 'close') => Promise<void>;
+  onClose: () => void;
+  coverage: ReactNode;
+}) {
+  return (
+    <Space wrap>
+      <Button onClick={onClose}>닫기</Button>
+      {status === 'open' && (
+        <Popconfirm
+          title="이 랜딩을 종료할까요?"
+          description="방문자에게는 마감 안내가 보이고 더 이상 접수되지 않습니다."
+          okText="종료"
+          cancelText="취소"
+          okButtonProps={{ danger: true }}
+          onConfirm={() => run('close')}
+        >
+          <Button danger loading={busy === 'close'}>
+            종료
+          </Button>
+        </Popconfirm>
+      )}
+      <Button type={status === 'open' ? 'primary' : 'default'} loading={busy === 'save'} disabled={!!busy} onClick={() => run('save')}>
+        {status === 'draft' ? '임시 저장' : '저장'}
+      </Button>
+      {status !== 'open' && (
+        <Popconfirm
+          title={status === 'closed' ? '저장하고 다시 게시할까요?' : '저장하고 게시할까요?'}
+          description={
+            <div style={{ maxWidth: 360 }}>
+              게시하면 공개 주소로 누구나 볼 수 있고 신청을 받습니다.
+              {coverage && <Alert type="warning" showIcon style={{ marginTop: 8 }} title={coverage} />}
+            </div>
+          }
+          okText="게시"
+          cancelText="취소"
+          onConfirm={() => run('publish')}
+        >
+          <Button type="primary" loading={busy === 'publish'} disabled={!!busy && busy !== 'publish'}>
+            {status === 'closed' ? '다시 게시' : '게시'}
+          </Button>
+        </Popconfirm>
+      )}
+    </Space>
+  );
+}
+
 function EditorBody({ shop, landing, writable, guard, onClose, onCreated }: EditorBodyProps) {
   const [form] = Form.useForm<EditorValues>();
   const [initial] = useState<EditorValues>(() => (landing ? toEditorValues(landing) : newLandingValues()));
@@ -127,17 +191,7 @@ function EditorBody({ shop, landing, writable, guard, onClose, onCreated }: Edit
   const code = Form.useWatch('landingCode', form) as string | undefined;
   const thankYouMode = Form.useWatch('thankYouMode', form) as EditorValues['thankYouMode'] | undefined;
   const marketingEnabled = Form.useWatch('marketingEnabled', form) as boolean | undefined;
-  // What the chosen (or latest) policy names as collected, against the form's fields: a warning before publishing.
-  const formFields = (Form.useWatch('formFields', form) ?? []) as EditorField[];
-  const pinned = Form.useWatch('privacyPolicyVersionId', form) as number | null | undefined;
-  const policyInForce = (policies.data?.items ?? []).find((p) => (pinned ? p.id === pinned : p.current));
-  const uncovered = policyInForce ? uncoveredFields(policyInForce.items, formFields.filter((f) => f.label?.trim())) : [];
-  const coverage = uncovered.length > 0 && (
-    <>
-      {uncovered.map((l) => `'${l}'`).join(', ')}
-      {josa(uncovered.at(-1)!, '이/가')} 개인정보 처리방침의 수집 항목에 없습니다. 동의 문구와 처리방침 페이지에는 이 랜딩이 받는 항목을 그대로 표시하니, 처리방침의 수집 항목에도 넣어 주세요.
-    </>
-  );
+  const coverage = usePolicyCoverage(form, policies.data?.items);
 
 
   const refresh = async (saved: Landing) => {
@@ -207,46 +261,7 @@ function EditorBody({ shop, landing, writable, guard, onClose, onCreated }: Edit
   }
 
   const status = landing?.status ?? 'draft';
-  const actions = writable && (
-    <Space wrap>
-      <Button onClick={onClose}>닫기</Button>
-      {status === 'open' && (
-        <Popconfirm
-          title="이 랜딩을 종료할까요?"
-          description="방문자에게는 마감 안내가 보이고 더 이상 접수되지 않습니다."
-          okText="종료"
-          cancelText="취소"
-          okButtonProps={{ danger: true }}
-          onConfirm={() => run('close')}
-        >
-          <Button danger loading={busy === 'close'}>
-            종료
-          </Button>
-        </Popconfirm>
-      )}
-      <Button type={status === 'open' ? 'primary' : 'default'} loading={busy === 'save'} disabled={!!busy} onClick={() => run('save')}>
-        {status === 'draft' ? '임시 저장' : '저장'}
-      </Button>
-      {status !== 'open' && (
-        <Popconfirm
-          title={status === 'closed' ? '저장하고 다시 게시할까요?' : '저장하고 게시할까요?'}
-          description={
-            <div style={{ maxWidth: 360 }}>
-              게시하면 공개 주소로 누구나 볼 수 있고 신청을 받습니다.
-              {coverage && <Alert type="warning" showIcon style={{ marginTop: 8 }} title={coverage} />}
-            </div>
-          }
-          okText="게시"
-          cancelText="취소"
-          onConfirm={() => run('publish')}
-        >
-          <Button type="primary" loading={busy === 'publish'} disabled={!!busy && busy !== 'publish'}>
-            {status === 'closed' ? '다시 게시' : '게시'}
-          </Button>
-        </Popconfirm>
-      )}
-    </Space>
-  );
+  const actions = writable && <EditorActions status={status} busy={busy} run={run} onClose={onClose} coverage={coverage} />;
 
   const policyOptions = (policies.data?.items ?? []).map((p) => ({
     value: p.id,

@@ -48,6 +48,102 @@ function nightIn(column: string, fromHour: number, toHour: number) {
 
 const n = (v: unknown) => Number(v ?? 0);
 
+// ── The monthly review ──────────────────────────────────────────────────────────────
+
+function reviewRows(db: Kysely<Database>) {
+  return {
+    /** Per account, action and Seoul day: how many of `actions` (lead events by a person). */
+    async leadEventsPerDay(shopId: number, fromIso: string, toIso: string, actions: string[]) {
+      const day = seoulDay(db, 'e.at');
+      const rows = await db
+        .selectFrom('lead_events as e')
+        .leftJoin('accounts as a', 'a.id', 'e.account_id')
+        .select(['e.account_id', 'a.name as account_name', 'a.login_id', 'e.action', day.as('day'), sql<number>`count(*)`.as('n')])
+        .where('e.shop_id', '=', shopId)
+        .where('e.action', 'in', actions)
+        .where('e.at', '>=', fromIso)
+        .where('e.at', '<', toIso)
+        .where('e.account_id', 'is not', null)
+        .groupBy(['e.account_id', 'a.name', 'a.login_id', 'e.action', day])
+        .execute();
+      return rows.map((r) => ({ ...r, n: n(r.n) }));
+    },
+
+    /** Per account, action and Seoul day: how many list-level accesses of `actions`. */
+    async accessEventsPerDay(shopId: number, fromIso: string, toIso: string, actions: string[]) {
+      const day = seoulDay(db, 'x.at');
+      const rows = await db
+        .selectFrom('access_events as x')
+        .leftJoin('accounts as a', 'a.id', 'x.account_id')
+        .select(['x.account_id', 'a.name as account_name', 'a.login_id', 'x.action', day.as('day'), sql<number>`count(*)`.as('n')])
+        .where('x.shop_id', '=', shopId)
+        .where('x.action', 'in', actions)
+        .where('x.at', '>=', fromIso)
+        .where('x.at', '<', toIso)
+        .groupBy(['x.account_id', 'a.name', 'a.login_id', 'x.action', day])
+        .execute();
+      return rows.map((r) => ({ ...r, n: n(r.n) }));
+    },
+
+    /** Per account and Seoul day: what a person did to the shop's data at night (both sides). */
+    async nightPerDay(shopId: number, fromIso: string, toIso: string, fromHour: number, toHour: number) {
+      const leadDay = seoulDay(db, 'e.at');
+      const accessDay = seoulDay(db, 'x.at');
+      const [leads, access] = await Promise.all([
+        db
+          .selectFrom('lead_events as e')
+          .select(['e.account_id', leadDay.as('day'), sql<number>`count(*)`.as('n')])
+          .where('e.shop_id', '=', shopId)
+          .where('e.at', '>=', fromIso)
+          .where('e.at', '<', toIso)
+          .where('e.account_id', 'is not', null)
+          .where(nightIn('e.at', fromHour, toHour))
+          .groupBy(['e.account_id', leadDay])
+          .execute(),
+        db
+          .selectFrom('access_events as x')
+          .select(['x.account_id', accessDay.as('day'), sql<number>`count(*)`.as('n')])
+          .where('x.shop_id', '=', shopId)
+          .where('x.at', '>=', fromIso)
+          .where('x.at', '<', toIso)
+          .where('x.account_id', 'is not', null)
+          .where(nightIn('x.at', fromHour, toHour))
+          .groupBy(['x.account_id', accessDay])
+          .execute(),
+      ]);
+      return [...leads, ...access].map((r) => ({ account_id: r.account_id, day: r.day, n: n(r.n) }));
+    },
+
+    /** Exports of more than `rows` rows. */
+    bigExports: (shopId: number, fromIso: string, toIso: string, rows: number) =>
+      db
+        .selectFrom('access_events as x')
+        .leftJoin('accounts as a', 'a.id', 'x.account_id')
+        .select(['x.id', 'x.at', 'x.account_id', 'a.name as account_name', 'a.login_id', 'x.row_count'])
+        .where('x.shop_id', '=', shopId)
+        .where('x.action', '=', 'export')
+        .where('x.at', '>=', fromIso)
+        .where('x.at', '<', toIso)
+        .where('x.row_count', '>', rows)
+        .orderBy('x.at')
+        .execute(),
+
+    accountsById: (ids: number[]) =>
+      ids.length ? db.selectFrom('accounts').select(['id', 'name', 'login_id']).where('id', 'in', ids).execute() : Promise.resolve([]),
+
+    review: (shopId: number, month: string) =>
+      db
+        .selectFrom('access_reviews as r')
+        .leftJoin('accounts as a', 'a.id', 'r.reviewed_by')
+        .select(['r.month', 'r.reviewed_at', 'r.note', 'a.name', 'a.login_id'])
+        .where('r.shop_id', '=', shopId)
+        .where('r.month', '=', month)
+        .executeTakeFirst(),
+
+    insertReview: (row: Insertable<AccessReviewsTable>) => db.insertInto('access_reviews').values(row).execute(),
+  };
+}
+
 export function accessRecordRepository(db: Kysely<Database>) {
   /** The union of both sides, filtered each on its own; null when the filter leaves no side. */
   function union(f: RecordFilter) {
@@ -149,98 +245,7 @@ export function accessRecordRepository(db: Kysely<Database>) {
         .orderBy('a.name')
         .orderBy('a.id')
         .execute(),
-
-    // ── The monthly review ────────────────────────────────────────────────────────────
-
-    /** Per account, action and Seoul day: how many of `actions` (lead events by a person). */
-    async leadEventsPerDay(shopId: number, fromIso: string, toIso: string, actions: string[]) {
-      const day = seoulDay(db, 'e.at');
-      const rows = await db
-        .selectFrom('lead_events as e')
-        .leftJoin('accounts as a', 'a.id', 'e.account_id')
-        .select(['e.account_id', 'a.name as account_name', 'a.login_id', 'e.action', day.as('day'), sql<number>`count(*)`.as('n')])
-        .where('e.shop_id', '=', shopId)
-        .where('e.action', 'in', actions)
-        .where('e.at', '>=', fromIso)
-        .where('e.at', '<', toIso)
-        .where('e.account_id', 'is not', null)
-        .groupBy(['e.account_id', 'a.name', 'a.login_id', 'e.action', day])
-        .execute();
-      return rows.map((r) => ({ ...r, n: n(r.n) }));
-    },
-
-    /** Per account, action and Seoul day: how many list-level accesses of `actions`. */
-    async accessEventsPerDay(shopId: number, fromIso: string, toIso: string, actions: string[]) {
-      const day = seoulDay(db, 'x.at');
-      const rows = await db
-        .selectFrom('access_events as x')
-        .leftJoin('accounts as a', 'a.id', 'x.account_id')
-        .select(['x.account_id', 'a.name as account_name', 'a.login_id', 'x.action', day.as('day'), sql<number>`count(*)`.as('n')])
-        .where('x.shop_id', '=', shopId)
-        .where('x.action', 'in', actions)
-        .where('x.at', '>=', fromIso)
-        .where('x.at', '<', toIso)
-        .groupBy(['x.account_id', 'a.name', 'a.login_id', 'x.action', day])
-        .execute();
-      return rows.map((r) => ({ ...r, n: n(r.n) }));
-    },
-
-    /** Per account and Seoul day: what a person did to the shop's data at night (both sides). */
-    async nightPerDay(shopId: number, fromIso: string, toIso: string, fromHour: number, toHour: number) {
-      const leadDay = seoulDay(db, 'e.at');
-      const accessDay = seoulDay(db, 'x.at');
-      const [leads, access] = await Promise.all([
-        db
-          .selectFrom('lead_events as e')
-          .select(['e.account_id', leadDay.as('day'), sql<number>`count(*)`.as('n')])
-          .where('e.shop_id', '=', shopId)
-          .where('e.at', '>=', fromIso)
-          .where('e.at', '<', toIso)
-          .where('e.account_id', 'is not', null)
-          .where(nightIn('e.at', fromHour, toHour))
-          .groupBy(['e.account_id', leadDay])
-          .execute(),
-        db
-          .selectFrom('access_events as x')
-          .select(['x.account_id', accessDay.as('day'), sql<number>`count(*)`.as('n')])
-          .where('x.shop_id', '=', shopId)
-          .where('x.at', '>=', fromIso)
-          .where('x.at', '<', toIso)
-          .where('x.account_id', 'is not', null)
-          .where(nightIn('x.at', fromHour, toHour))
-          .groupBy(['x.account_id', accessDay])
-          .execute(),
-      ]);
-      return [...leads, ...access].map((r) => ({ account_id: r.account_id, day: r.day, n: n(r.n) }));
-    },
-
-    /** Exports of more than `rows` rows. */
-    bigExports: (shopId: number, fromIso: string, toIso: string, rows: number) =>
-      db
-        .selectFrom('access_events as x')
-        .leftJoin('accounts as a', 'a.id', 'x.account_id')
-        .select(['x.id', 'x.at', 'x.account_id', 'a.name as account_name', 'a.login_id', 'x.row_count'])
-        .where('x.shop_id', '=', shopId)
-        .where('x.action', '=', 'export')
-        .where('x.at', '>=', fromIso)
-        .where('x.at', '<', toIso)
-        .where('x.row_count', '>', rows)
-        .orderBy('x.at')
-        .execute(),
-
-    accountsById: (ids: number[]) =>
-      ids.length ? db.selectFrom('accounts').select(['id', 'name', 'login_id']).where('id', 'in', ids).execute() : Promise.resolve([]),
-
-    review: (shopId: number, month: string) =>
-      db
-        .selectFrom('access_reviews as r')
-        .leftJoin('accounts as a', 'a.id', 'r.reviewed_by')
-        .select(['r.month', 'r.reviewed_at', 'r.note', 'a.name', 'a.login_id'])
-        .where('r.shop_id', '=', shopId)
-        .where('r.month', '=', month)
-        .executeTakeFirst(),
-
-    insertReview: (row: Insertable<AccessReviewsTable>) => db.insertInto('access_reviews').values(row).execute(),
+    ...reviewRows(db),
   };
 }
 

@@ -89,37 +89,53 @@ export function billableRule(days: readonly BillableDay[], quantity: number, dai
   return last ? { cap: dailyCap, cutoffDay: last.day, cutoffCount: last.billable } : { cap: dailyCap, cutoffDay: '', cutoffCount: 0 };
 }
 
+/** Per (month, medium) sums of contract revenue over Seoul days from..to. */
+async function contractSums(repo: ReturnType<typeof cpaRepository>, shopId: number, fromDay: string, toDay: string): Promise<Map<string, Sums>> {
+  const out = new Map<string, Sums>();
+  const contracts = await repo.contracts(shopId, fromDay, toDay);
+  const { landings, media } = await repo.scopes(contracts.map((c) => c.id));
+  await Promise.all(
+    contracts.map(async (c) => {
+      const stoppedOn = c.stopped_at ? seoulDay(c.stopped_at) : null;
+      const lastDay = effectiveEnd({ endsOn: c.ends_on, stoppedOn });
+      // Days after the figures' end cannot change which earlier leads were billable.
+      const until = lastDay < toDay ? lastDay : toDay;
+      const from = c.starts_on > fromDay ? c.starts_on : fromDay;
+      if (until < from) return;
+      const scope = {
+        shopIds: [shopId],
+        landingIds: landings.filter((x) => x.contract_id === c.id).map((x) => x.landing_id),
+        mediaTypeIds: media.filter((x) => x.contract_id === c.id).map((x) => x.media_type_id),
+      };
+      const days = billableDays(await repo.validPerDay({ ...scope, ...periodInstants(c.starts_on, until) }), c.quantity, c.daily_cap);
+      const rule = billableRule(days, c.quantity, c.daily_cap);
+      for (const r of await repo.billable({ ...scope, ...periodInstants(from, until) }, rule)) {
+        const k = r.ad ? keyOf(r.month, r.mediaTypeId) : otherKey(r.month);
+        out.set(k, add(out.get(k) ?? zero(), { ...zero(), covered: r.covered, billable: r.billable, revenue: r.billable * c.unit_price }));
+      }
+    }),
+  );
+  return out;
+}
+
+/** Applies target changes of one month in `trx`-scoped repository calls; answers what changed. */
+async function apply(
+  r: ReturnType<typeof cpaRepository>, shopId: number, month: string, wanted: ReadonlyArray<{ mediaTypeId: number; targetCpa: number | null }>, actor: Actor, at: string,
+) {
+  const before = new Map((await r.targets(shopId, month, month)).map((t) => [t.media_type_id, t.target_cpa]));
+  const changes: Array<{ mediaTypeId: number; before: number | null; after: number | null }> = [];
+  for (const w of wanted) {
+    const was = before.get(w.mediaTypeId) ?? null;
+    if (was === w.targetCpa) continue;
+    if (w.targetCpa === null) await r.deleteTarget(shopId, w.mediaTypeId, month);
+    else await r.upsertTarget({ shop_id: shopId, media_type_id: w.mediaTypeId, month, target_cpa: w.targetCpa, updated_by: actor.id, updated_at: at });
+    changes.push({ mediaTypeId: w.mediaTypeId, before: was, after: w.targetCpa });
+  }
+  return changes;
+}
+
 export function cpaService(db: Kysely<Database>, clock: Clock) {
   const repo = cpaRepository(db);
-
-  /** Per (month, medium) sums of contract revenue over Seoul days from..to. */
-  async function contractSums(shopId: number, fromDay: string, toDay: string): Promise<Map<string, Sums>> {
-    const out = new Map<string, Sums>();
-    const contracts = await repo.contracts(shopId, fromDay, toDay);
-    const { landings, media } = await repo.scopes(contracts.map((c) => c.id));
-    await Promise.all(
-      contracts.map(async (c) => {
-        const stoppedOn = c.stopped_at ? seoulDay(c.stopped_at) : null;
-        const lastDay = effectiveEnd({ endsOn: c.ends_on, stoppedOn });
-        // Days after the figures' end cannot change which earlier leads were billable.
-        const until = lastDay < toDay ? lastDay : toDay;
-        const from = c.starts_on > fromDay ? c.starts_on : fromDay;
-        if (until < from) return;
-        const scope = {
-          shopIds: [shopId],
-          landingIds: landings.filter((x) => x.contract_id === c.id).map((x) => x.landing_id),
-          mediaTypeIds: media.filter((x) => x.contract_id === c.id).map((x) => x.media_type_id),
-        };
-        const days = billableDays(await repo.validPerDay({ ...scope, ...periodInstants(c.starts_on, until) }), c.quantity, c.daily_cap);
-        const rule = billableRule(days, c.quantity, c.daily_cap);
-        for (const r of await repo.billable({ ...scope, ...periodInstants(from, until) }, rule)) {
-          const k = r.ad ? keyOf(r.month, r.mediaTypeId) : otherKey(r.month);
-          out.set(k, add(out.get(k) ?? zero(), { ...zero(), covered: r.covered, billable: r.billable, revenue: r.billable * c.unit_price }));
-        }
-      }),
-    );
-    return out;
-  }
 
   async function targetsOf(shopId: number, month: string): Promise<CpaTargets> {
     const [mediaTypes, targets, previous] = await Promise.all([
@@ -141,22 +157,6 @@ export function cpaService(db: Kysely<Database>, clock: Clock) {
     };
   }
 
-  /** Applies target changes of one month in `trx`-scoped repository calls; answers what changed. */
-  async function apply(
-    r: ReturnType<typeof cpaRepository>, shopId: number, month: string, wanted: ReadonlyArray<{ mediaTypeId: number; targetCpa: number | null }>, actor: Actor, at: string,
-  ) {
-    const before = new Map((await r.targets(shopId, month, month)).map((t) => [t.media_type_id, t.target_cpa]));
-    const changes: Array<{ mediaTypeId: number; before: number | null; after: number | null }> = [];
-    for (const w of wanted) {
-      const was = before.get(w.mediaTypeId) ?? null;
-      if (was === w.targetCpa) continue;
-      if (w.targetCpa === null) await r.deleteTarget(shopId, w.mediaTypeId, month);
-      else await r.upsertTarget({ shop_id: shopId, media_type_id: w.mediaTypeId, month, target_cpa: w.targetCpa, updated_by: actor.id, updated_at: at });
-      changes.push({ mediaTypeId: w.mediaTypeId, before: was, after: w.targetCpa });
-    }
-    return changes;
-  }
-
   return {
     async overview(shopId: number, q: { month?: string; months: number }): Promise<CpaOverview> {
       const currentMonth = seoulDay(clock()).slice(0, 7);
@@ -171,7 +171,7 @@ export function cpaService(db: Kysely<Database>, clock: Clock) {
         repo.targets(shopId, months[0]!, month),
         repo.spend(shopId, fromDay, toDay),
         repo.leads(shopId, instants.fromIso, instants.toIso),
-        contractSums(shopId, fromDay, toDay),
+        contractSums(repo, shopId, fromDay, toDay),
       ]);
 
       const sums = new Map<string, Sums>(revenue);

@@ -4,7 +4,8 @@ import { seoulDay } from '../../db/dialect-sql.ts';
 
 const n = (v: unknown) => Number(v ?? 0);
 
-export function dashboardRepository(db: Kysely<Database>) {
+/** The leads' figures: counts of today and the month, by shop, medium and day. */
+function leadFigures(db: Kysely<Database>) {
   const live = () => db.selectFrom('leads').where('deleted_at', 'is', null);
   return {
     async leadCounts(todayStart: string, monthStart: string) {
@@ -72,6 +73,12 @@ export function dashboardRepository(db: Kysely<Database>) {
       const rows = await db.selectFrom('blocked_submissions').select([day.as('day'), sql<number>`count(*)`.as('n')]).where('at', '>=', fromStart).groupBy(day).execute();
       return new Map(rows.map((r) => [r.day, n(r.n)]));
     },
+  };
+}
+
+/** The rest of the dashboard: shops, accounts, deny rules, cap closings, delivery trouble, reservations, logins. */
+function operationFigures(db: Kysely<Database>) {
+  return {
     async shopCounts() {
       const rows = await db.selectFrom('shops').select(['status', sql<number>`count(*)`.as('n')]).groupBy('status').execute();
       return Object.fromEntries(rows.map((r) => [r.status, n(r.n)]));
@@ -172,4 +179,8 @@ export function dashboardRepository(db: Kysely<Database>) {
         .limit(8)
         .execute(),
   };
+}
+
+export function dashboardRepository(db: Kysely<Database>) {
+  return { ...leadFigures(db), ...operationFigures(db) };
 }

@@ -175,19 +175,74 @@ export async function cancelAbandonedImports(db: Kysely<Database>, now: Date, da
   return done;
 }
 
-export function dataInsertionService(db: Kysely<Database>, clock: Clock, config: DataInsertionConfig) {
-  const repo = dataInsertionRepository(db);
-  const dir = importsDir(config.dataDir);
-  const files = (id: number) => filesOf(config.dataDir, id);
-  const progress = new Map<number, Progress>();
-  /** After the commit: the landings a cap closed go from the page cache (a failure there does not undo the leads). */
-  const landingsClosed = async (ids: number[]) => {
-    if (ids.length && config.landingsChanged) await config.landingsChanged(ids).catch((err: unknown) => config.log(err, 'closed landings not refreshed'));
-  };
-
-  async function landingsOf(shopId: number): Promise<Landing[]> {
-    return (await repo.landings(shopId)).map(toLanding);
+/** Reads the whole file once: its header, its row count, its first rows, and the identifiers it must not hold. */
+async function scan(rows: AsyncIterable<SheetRow>): Promise<{ headers: string[]; total: number; preview: string[][] }> {
+  let headers: string[] | null = null;
+  let total = 0;
+  const preview: string[][] = [];
+  const findings: SensitiveFinding[] = [];
+  // Columns whose name already refused them: their values need not be named too.
+  const named = new Set<number>();
+  for await (const r of rowsWithHeader(rows)) {
+    if ('header' in r) {
+      headers = normaliseHeaders(r.header.cells);
+      headers.forEach((h, i) => {
+        const kind = sensitiveHeader(h);
+        if (kind) {
+          findings.push({ kind, column: h });
+          named.add(i);
+        }
+      });
+      continue;
+    }
+    total++;
+    if (total > IMPORT_MAX_ROWS) {
+      throw new AppError(413, ERROR_CODES.PAYLOAD_TOO_LARGE, `한 번에 ${IMPORT_MAX_ROWS.toLocaleString('ko-KR')}행까지 가져올 수 있습니다. 파일을 나눠서 올려 주세요.`);
+    }
+    if (preview.length < IMPORT_PREVIEW_ROWS) preview.push(r.data.cells);
+    r.data.cells.forEach((cell, i) => {
+      if (findings.length >= MAX_FINDINGS || named.has(i)) return;
+      const kind = sensitiveValue(cell);
+      if (kind) findings.push({ kind, column: headers![i] ?? `열 ${i + 1}`, row: r.data.row });
+    });
+    if (findings.length >= MAX_FINDINGS) break;
   }
+  if (findings.length) throw new AppError(422, ERROR_CODES.VALIDATION, sensitiveMessage(findings));
+  if (!headers) throw badRequest('파일이 비어 있습니다.');
+  if (!total) throw badRequest('첫 행(열 이름) 아래에 가져올 행이 없습니다.');
+  return { headers, total, preview };
+}
+
+/** Deletes kept files past their time (uploads never imported, error reports). */
+async function sweep(dir: string, now: Date) {
+  const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    const file = path.join(dir, name);
+    const stat = await fs.promises.stat(file).catch(() => null);
+    if (stat && now.getTime() - stat.mtimeMs > KEEP_FILES_MS) await unlink(file);
+  }
+}
+
+/** What the parts of the service share: the repository, the files, the imports running here. */
+function importContext(db: Kysely<Database>, clock: Clock, config: DataInsertionConfig) {
+  const repo = dataInsertionRepository(db);
+  return {
+    db, clock, config, repo,
+    dir: importsDir(config.dataDir),
+    files: (id: number) => filesOf(config.dataDir, id),
+    progress: new Map<number, Progress>(),
+    landingsOf: async (shopId: number): Promise<Landing[]> => (await repo.landings(shopId)).map(toLanding),
+    /** After the commit: the landings a cap closed go from the page cache (a failure there does not undo the leads). */
+    landingsClosed: async (ids: number[]) => {
+      if (ids.length && config.landingsChanged) await config.landingsChanged(ids).catch((err: unknown) => config.log(err, 'closed landings not refreshed'));
+    },
+  };
+}
+type ImportContext = ReturnType<typeof importContext>;
+
+/** An import as the screen reads it: its record, its first rows while it waits, its progress. */
+function importRecords(cx: ImportContext) {
+  const { clock, repo, files, progress } = cx;
 
   const sourceOf = (row: ImportRow): SheetInput => ({
     path: files(row.id).source, fileName: row.file_name, format: row.format as FileFormat, encoding: row.encoding as TextEncoding | null,
@@ -247,180 +302,256 @@ export function dataInsertionService(db: Kysely<Database>, clock: Clock, config:
     };
   }
 
-  /** Reads the whole file once: its header, its row count, its first rows, and the identifiers it must not hold. */
-  async function scan(rows: AsyncIterable<SheetRow>): Promise<{ headers: string[]; total: number; preview: string[][] }> {
-    let headers: string[] | null = null;
-    let total = 0;
-    const preview: string[][] = [];
-    const findings: SensitiveFinding[] = [];
-    // Columns whose name already refused them: their values need not be named too.
-    const named = new Set<number>();
-    for await (const r of rowsWithHeader(rows)) {
-      if ('header' in r) {
-        headers = normaliseHeaders(r.header.cells);
-        headers.forEach((h, i) => {
-          const kind = sensitiveHeader(h);
-          if (kind) {
-            findings.push({ kind, column: h });
-            named.add(i);
-          }
-        });
-        continue;
+  return { sourceOf, toItem, failStale, detail };
+}
+type ImportRecords = ReturnType<typeof importRecords>;
+
+/** What checking a row needs: the mapping, and the shop's landings and the media types by name and code. */
+async function contextOf(cx: ImportContext, shopId: number, mapping: ImportField[], headers: string[], now: Date): Promise<RowContext & { byId: Map<number, Landing> }> {
+  const [landings, mediaTypes] = await Promise.all([cx.landingsOf(shopId), cx.repo.mediaTypes()]);
+  const media = new Map<string, number>();
+  for (const m of mediaTypes) {
+    media.set(headerKey(m.code), m.id);
+    media.set(headerKey(m.name), m.id);
+  }
+  const byName = new Map<string, LandingRef>();
+  for (const l of landings) {
+    byName.set(headerKey(l.landingCode), l);
+    byName.set(headerKey(l.title), l);
+  }
+  return { mapping, headers, media, landings: byName, now, byId: new Map(landings.map((l) => [l.id, l])) };
+}
+
+/** The rows an import has checked so far, and how many of them failed (what a failure records). */
+interface Tally {
+  processed: number;
+  failed: number;
+}
+
+/**
+ * Pass 1, outside any transaction: checks every row of the kept file, stages the good ones and
+ * writes the bad ones to the error report; answers how many were good.
+ */
+async function checkRows(
+  cx: ImportContext, records: ImportRecords, row: ImportRow, ctx: RowContext, state: Progress, tally: Tally,
+): Promise<number> {
+  const f = cx.files(row.id);
+  const headers = JSON.parse(row.headers ?? '[]') as string[];
+  let staged: fs.WriteStream | undefined;
+  let report: ReturnType<typeof stringify> | undefined;
+  try {
+    const stagedOut = (staged = fs.createWriteStream(f.staged));
+    // CRLF and a BOM: Excel opens it as UTF-8 with its rows intact.
+    const reportOut = (report = stringify({ bom: true, record_delimiter: 'windows' }));
+    const reportDone = pipeline(report, fs.createWriteStream(f.report));
+    // Awaited below; a failure before then must not go unhandled.
+    reportDone.catch(() => {});
+    await write(report, reportRow(['행 번호', '열', '사유', ...headers]));
+    let good = 0;
+    await readSheet(records.sourceOf(row), async (sheet) => {
+      for await (const r of rowsWithHeader(sheet.rows)) {
+        if ('header' in r) continue;
+        tally.processed++;
+        const checked = checkRow(r.data.cells, ctx);
+        if ('errors' in checked) {
+          tally.failed++;
+          for (const e of checked.errors) await write(reportOut, reportRow([r.data.row, e.column, e.reason, ...r.data.cells]));
+        } else {
+          good++;
+          const c = checked.row;
+          const line: StagedRow = { n: c.name, p: c.phone, m: c.memo, t: c.mediaTypeId, l: c.landing?.id ?? null, at: c.receivedAt, a: c.answers };
+          await write(stagedOut, `${JSON.stringify(line)}\n`);
+        }
+        state.done = tally.processed;
+        if (tally.processed % PROGRESS_EVERY === 0) await cx.repo.updateImport(row.id, { processed_rows: tally.processed });
       }
-      total++;
-      if (total > IMPORT_MAX_ROWS) {
-        throw new AppError(413, ERROR_CODES.PAYLOAD_TOO_LARGE, `한 번에 ${IMPORT_MAX_ROWS.toLocaleString('ko-KR')}행까지 가져올 수 있습니다. 파일을 나눠서 올려 주세요.`);
+    });
+    staged.end();
+    report.end();
+    await Promise.all([once(staged, 'close'), reportDone]);
+    await cx.repo.updateImport(row.id, { processed_rows: tally.processed });
+    return good;
+  } catch (err) {
+    staged?.destroy();
+    report?.destroy();
+    throw err;
+  }
+}
+
+/** Pass 2: the staged rows, all in one transaction, with the import's record and its access record. */
+async function writeRows(
+  cx: ImportContext, shopId: number, row: ImportRow, input: ImportStartInput, actor: Actor,
+  ctx: { byId: Map<number, Landing>; shopPolicy: number | null }, state: Progress, tally: Tally,
+) {
+  const id = row.id;
+  const basis = basisOf(input.consentBasis);
+  const { shopPolicy } = ctx;
+  const now = cx.clock();
+  const created: LeadChange['leads'] = [];
+  const closedLandings = new Set<number>();
+  let duplicates = 0;
+  const by = { accountId: actor.id, ip: actor.ip };
+  await inTransaction(cx.db, async (trx) => {
+    let batch: AcceptedLead[] = [];
+    const flush = async () => {
+      if (!batch.length) return;
+      // Numbered for the pull feed after the commit: the counter is not held for the whole import.
+      const done = await insertAccepted(trx, batch, now, { numberFeed: false });
+      for (const d of done) {
+        created.push({ id: d.leadId, assigneeId: d.assigneeId ?? null });
+        if (d.duplicateOf) duplicates++;
+        for (const l of d.closedLandingIds ?? []) closedLandings.add(l);
       }
-      if (preview.length < IMPORT_PREVIEW_ROWS) preview.push(r.data.cells);
-      r.data.cells.forEach((cell, i) => {
-        if (findings.length >= MAX_FINDINGS || named.has(i)) return;
-        const kind = sensitiveValue(cell);
-        if (kind) findings.push({ kind, column: headers![i] ?? `열 ${i + 1}`, row: r.data.row });
-      });
-      if (findings.length >= MAX_FINDINGS) break;
-    }
-    if (findings.length) throw new AppError(422, ERROR_CODES.VALIDATION, sensitiveMessage(findings));
-    if (!headers) throw badRequest('파일이 비어 있습니다.');
-    if (!total) throw badRequest('첫 행(열 이름) 아래에 가져올 행이 없습니다.');
-    return { headers, total, preview };
-  }
-
-  /** Deletes kept files past their time (uploads never imported, error reports). */
-  async function sweep(now: Date) {
-    const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
-    for (const name of names) {
-      const file = path.join(dir, name);
-      const stat = await fs.promises.stat(file).catch(() => null);
-      if (stat && now.getTime() - stat.mtimeMs > KEEP_FILES_MS) await unlink(file);
-    }
-  }
-
-  /** What checking a row needs: the mapping, and the shop's landings and the media types by name and code. */
-  async function contextOf(shopId: number, mapping: ImportField[], headers: string[], now: Date): Promise<RowContext & { byId: Map<number, Landing> }> {
-    const [landings, mediaTypes] = await Promise.all([landingsOf(shopId), repo.mediaTypes()]);
-    const media = new Map<string, number>();
-    for (const m of mediaTypes) {
-      media.set(headerKey(m.code), m.id);
-      media.set(headerKey(m.name), m.id);
-    }
-    const byName = new Map<string, LandingRef>();
-    for (const l of landings) {
-      byName.set(headerKey(l.landingCode), l);
-      byName.set(headerKey(l.title), l);
-    }
-    return { mapping, headers, media, landings: byName, now, byId: new Map(landings.map((l) => [l.id, l])) };
-  }
-
-  async function runImport(shopId: number, row: ImportRow, input: ImportStartInput, actor: Actor): Promise<void> {
-    const id = row.id;
-    const f = files(id);
-    const headers = JSON.parse(row.headers ?? '[]') as string[];
-    const basis = basisOf(input.consentBasis);
-    const state: Progress = { phase: 'checking', done: 0, total: row.total_rows ?? 0 };
-    progress.set(id, state);
-    let processed = 0;
-    let failed = 0;
-    let staged: fs.WriteStream | undefined;
-    let report: ReturnType<typeof stringify> | undefined;
+      state.done += batch.length;
+      batch = [];
+    };
+    const stagedIn = fs.createReadStream(cx.files(id).staged);
     try {
-      const ctx = await contextOf(shopId, input.mapping, headers, clock());
-      const shopPolicy = await repo.currentPolicyId(shopId);
-
-      // Pass 1, outside any transaction: check every row.
-      const stagedOut = (staged = fs.createWriteStream(f.staged));
-      // CRLF and a BOM: Excel opens it as UTF-8 with its rows intact.
-      const reportOut = (report = stringify({ bom: true, record_delimiter: 'windows' }));
-      const reportDone = pipeline(report, fs.createWriteStream(f.report));
-      // Awaited below; a failure before then must not go unhandled.
-      reportDone.catch(() => {});
-      await write(report, reportRow(['행 번호', '열', '사유', ...headers]));
-      let good = 0;
-      await readSheet(sourceOf(row), async (sheet) => {
-        for await (const r of rowsWithHeader(sheet.rows)) {
-          if ('header' in r) continue;
-          processed++;
-          const checked = checkRow(r.data.cells, ctx);
-          if ('errors' in checked) {
-            failed++;
-            for (const e of checked.errors) await write(reportOut, reportRow([r.data.row, e.column, e.reason, ...r.data.cells]));
-          } else {
-            good++;
-            const c = checked.row;
-            const line: StagedRow = { n: c.name, p: c.phone, m: c.memo, t: c.mediaTypeId, l: c.landing?.id ?? null, at: c.receivedAt, a: c.answers };
-            await write(stagedOut, `${JSON.stringify(line)}\n`);
-          }
-          state.done = processed;
-          if (processed % PROGRESS_EVERY === 0) await repo.updateImport(id, { processed_rows: processed });
-        }
-      });
-      staged.end();
-      report.end();
-      await Promise.all([once(staged, 'close'), reportDone]);
-      await repo.updateImport(id, { processed_rows: processed });
-
-      // Pass 2: the good rows, all in one transaction.
-      state.phase = 'writing';
-      state.done = 0;
-      state.total = good;
-      const now = clock();
-      const created: LeadChange['leads'] = [];
-      const closedLandings = new Set<number>();
-      let duplicates = 0;
-      const by = { accountId: actor.id, ip: actor.ip };
-      await inTransaction(db, async (trx) => {
-        let batch: AcceptedLead[] = [];
-        const flush = async () => {
-          if (!batch.length) return;
-          // Numbered for the pull feed after the commit: the counter is not held for the whole import.
-          const done = await insertAccepted(trx, batch, now, { numberFeed: false });
-          for (const d of done) {
-            created.push({ id: d.leadId, assigneeId: d.assigneeId ?? null });
-            if (d.duplicateOf) duplicates++;
-            for (const l of d.closedLandingIds ?? []) closedLandings.add(l);
-          }
-          state.done += batch.length;
-          batch = [];
+      for await (const text of readline.createInterface({ input: stagedIn, crlfDelay: Infinity })) {
+        if (!text) continue;
+        const s = JSON.parse(text) as StagedRow;
+        const landing = s.l ? (ctx.byId.get(s.l) ?? null) : null;
+        const lead: NewLead = {
+          shop_id: shopId, landing_id: s.l, source: IMPORT_SOURCE, name: s.n, phone: s.p, answers: JSON.stringify(s.a),
+          privacy_consent: basis.consent ? 1 : 0, marketing_consent: 0, sensitive_consent: 0, privacy_policy_id: landing?.policyId ?? shopPolicy,
+          utm_source: null, utm_medium: null, utm_campaign: null, utm_content: null, utm_term: null, media_type_id: s.t, referrer: null,
+          ip: null, user_agent: null, cs_status: '미처리', memo: s.m, consent_basis: basis.value, consent_note: input.consentNote ?? null, import_id: id,
         };
-        const stagedIn = fs.createReadStream(f.staged);
-        try {
-          for await (const text of readline.createInterface({ input: stagedIn, crlfDelay: Infinity })) {
-            if (!text) continue;
-            const s = JSON.parse(text) as StagedRow;
-            const landing = s.l ? (ctx.byId.get(s.l) ?? null) : null;
-            const lead: NewLead = {
-              shop_id: shopId, landing_id: s.l, source: IMPORT_SOURCE, name: s.n, phone: s.p, answers: JSON.stringify(s.a),
-              privacy_consent: basis.consent ? 1 : 0, marketing_consent: 0, sensitive_consent: 0, privacy_policy_id: landing?.policyId ?? shopPolicy,
-              utm_source: null, utm_medium: null, utm_campaign: null, utm_content: null, utm_term: null, media_type_id: s.t, referrer: null,
-              ip: null, user_agent: null, cs_status: '미처리', memo: s.m, consent_basis: basis.value, consent_note: input.consentNote ?? null, import_id: id,
-            };
-            batch.push({ lead, duplicateWindowDays: landing?.duplicateWindowDays ?? DEFAULT_DUPLICATE_WINDOW_DAYS, ...(s.at ? { receivedAt: s.at } : {}), by });
-            if (batch.length >= BATCH) await flush();
-          }
-        } finally {
-          stagedIn.destroy();
-        }
-        await flush();
-        await dataInsertionRepository(trx).updateImport(id, {
-          status: 'done', processed_rows: processed, imported: created.length, duplicates, failed, finished_at: now.toISOString(), error: null,
-        });
-        await recordAccess(trx, actor, { shopId, action: 'import', rowCount: created.length, detail: { fileName: row.file_name, importId: id, failed } }, now);
-      });
-      progress.delete(id);
-      if (created.length) config.announce({ shopId, kind: 'created', leads: created });
-      await landingsClosed([...closedLandings]);
-      await Promise.all([unlink(f.source), unlink(f.staged), failed ? Promise.resolve() : unlink(f.report)]);
-    } catch (err) {
-      progress.delete(id);
-      staged?.destroy();
-      report?.destroy();
-      if (!(err instanceof AppError)) config.log(err, `import ${id} failed`);
-      await Promise.all([unlink(f.staged), unlink(f.report)]).catch(() => {});
-      await repo
-        .updateImport(id, { status: 'failed', error: err instanceof AppError ? err.message : IMPORT_FAILED, processed_rows: processed, imported: 0, duplicates: 0, failed: 0, finished_at: clock().toISOString() })
-        .catch((e: unknown) => config.log(e, `import ${id}: recording the failure`));
+        batch.push({ lead, duplicateWindowDays: landing?.duplicateWindowDays ?? DEFAULT_DUPLICATE_WINDOW_DAYS, ...(s.at ? { receivedAt: s.at } : {}), by });
+        if (batch.length >= BATCH) await flush();
+      }
+    } finally {
+      stagedIn.destroy();
     }
-  }
+    await flush();
+    await dataInsertionRepository(trx).updateImport(id, {
+      status: 'done', processed_rows: tally.processed, imported: created.length, duplicates, failed: tally.failed, finished_at: now.toISOString(), error: null,
+    });
+    await recordAccess(trx, actor, { shopId, action: 'import', rowCount: created.length, detail: { fileName: row.file_name, importId: id, failed: tally.failed } }, now);
+  });
+  return { created, closedLandings: [...closedLandings] };
+}
 
+/** Runs a claimed import to its end: both passes, then the news and the files; a failure is recorded on the import. */
+async function runImport(cx: ImportContext, records: ImportRecords, shopId: number, row: ImportRow, input: ImportStartInput, actor: Actor): Promise<void> {
+  const { clock, config, repo, progress } = cx;
+  const id = row.id;
+  const f = cx.files(id);
+  const headers = JSON.parse(row.headers ?? '[]') as string[];
+  const state: Progress = { phase: 'checking', done: 0, total: row.total_rows ?? 0 };
+  progress.set(id, state);
+  const tally: Tally = { processed: 0, failed: 0 };
+  try {
+    const ctx = await contextOf(cx, shopId, input.mapping, headers, clock());
+    const shopPolicy = await repo.currentPolicyId(shopId);
+    const good = await checkRows(cx, records, row, ctx, state, tally);
+    state.phase = 'writing';
+    state.done = 0;
+    state.total = good;
+    const { created, closedLandings } = await writeRows(cx, shopId, row, input, actor, { byId: ctx.byId, shopPolicy }, state, tally);
+    progress.delete(id);
+    if (created.length) config.announce({ shopId, kind: 'created', leads: created });
+    await cx.landingsClosed(closedLandings);
+    await Promise.all([unlink(f.source), unlink(f.staged), tally.failed ? Promise.resolve() : unlink(f.report)]);
+  } catch (err) {
+    progress.delete(id);
+    if (!(err instanceof AppError)) config.log(err, `import ${id} failed`);
+    await Promise.all([unlink(f.staged), unlink(f.report)]).catch(() => {});
+    await repo
+      .updateImport(id, { status: 'failed', error: err instanceof AppError ? err.message : IMPORT_FAILED, processed_rows: tally.processed, imported: 0, duplicates: 0, failed: 0, finished_at: clock().toISOString() })
+      .catch((e: unknown) => config.log(e, `import ${id}: recording the failure`));
+  }
+}
+
+/** The import flow: upload, list, start, cancel, the error report. */
+function importFlow(cx: ImportContext, records: ImportRecords) {
+  const { db, clock, config, repo, dir, files, progress } = cx;
+  const { toItem, failStale, detail } = records;
+  return {
+    /** Stores an uploaded file after reading it whole once: refused files are not kept. */
+    async upload(shopId: number, file: UploadedFile, actor: Actor): Promise<ImportDetail> {
+      const now = clock();
+      await fs.promises.mkdir(dir, { recursive: true });
+      void sweep(dir, now).catch((err: unknown) => config.log(err, 'sweeping import files'));
+      const tmp = path.join(dir, `upload-${crypto.randomBytes(8).toString('hex')}`);
+      try {
+        await pipeline(file.stream, fs.createWriteStream(tmp));
+        const size = (await fs.promises.stat(tmp)).size;
+        if (!size) throw badRequest('빈 파일입니다.');
+        const { format, encoding, headers, total, preview: firstRows } = await readSheet(
+          { path: tmp, fileName: file.fileName },
+          async (sheet) => ({ format: sheet.format, encoding: sheet.encoding, ...(await scan(sheet.rows)) }),
+          { upload: true },
+        );
+        const id = await repo.insertImport({
+          shop_id: shopId, account_id: actor.id, file_name: file.fileName, file_size: size, status: 'uploaded', total_rows: total,
+          format, encoding, headers: JSON.stringify(headers), created_at: now.toISOString(),
+        });
+        await fs.promises.rename(tmp, files(id).source);
+        return detail(shopId, id, firstRows);
+      } finally {
+        await unlink(tmp);
+      }
+    },
+
+    async list(shopId: number, q: { page: number; pageSize: number; sort?: 'createdAt' | '-createdAt' }) {
+      let page = await repo.listImports(shopId, q);
+      if (await failStale(shopId, page.rows)) page = await repo.listImports(shopId, q);
+      return itemsOf(page, toItem);
+    },
+
+    get: detail,
+
+    /** Starts an import of an uploaded file; it runs on after the answer. */
+    async start(shopId: number, id: number, input: ImportStartInput, actor: Actor): Promise<ImportDetail> {
+      const row = await foundOr404(repo.findImport(shopId, id), '가져오기 기록을 찾을 수 없습니다.');
+      if (row.status === 'importing') throw conflict('이미 가져오는 중입니다.');
+      if (row.status === 'done') throw conflict('이미 가져온 파일입니다.');
+      if (row.status === 'cancelled') throw conflict('취소한 가져오기입니다. 파일을 다시 올려 주세요.');
+      const headers = JSON.parse(row.headers ?? '[]') as string[];
+      const problem = mappingProblem(input.mapping, headers.length);
+      if (problem) throw badRequest(problem, { mapping: problem });
+      if (!fs.existsSync(files(id).source)) throw new AppError(410, ERROR_CODES.GONE, FILE_GONE);
+      const now = clock().toISOString();
+      const claimed = await repo.claim(id, {
+        mapping: JSON.stringify(input.mapping), consent_basis: JSON.stringify({ basis: input.consentBasis, note: input.consentNote ?? null }),
+        started_at: now, processed_rows: 0, imported: 0, duplicates: 0, failed: 0, error: null, finished_at: null,
+      });
+      if (!claimed) throw conflict('이미 가져오는 중입니다.');
+      const fresh = (await repo.findImport(shopId, id))!;
+      progress.set(id, { phase: 'checking', done: 0, total: fresh.total_rows ?? 0 });
+      const job = runImport(cx, records, shopId, fresh, input, actor);
+      jobs.add(job);
+      void job.finally(() => jobs.delete(job));
+      return detail(shopId, id);
+    },
+
+    /** An import not run after all: kept as 취소됨, its file deleted at once, who cancelled it in the access record. */
+    async cancel(shopId: number, id: number, actor: Actor): Promise<ImportItem> {
+      const row = await foundOr404(repo.findImport(shopId, id), '가져오기 기록을 찾을 수 없습니다.');
+      if (row.status === 'cancelled') throw conflict('이미 취소한 가져오기입니다.');
+      if (!WAITING_IMPORT_STATUSES.includes(row.status) || !(await cancelImport(db, config.dataDir, row, actor, 'manual', clock()))) {
+        throw conflict('가져오는 중이거나 가져온 파일은 취소할 수 없습니다.');
+      }
+      return toItem((await repo.findImport(shopId, id))!);
+    },
+
+    /** The rows not imported, with their reasons and original values; the download is in the access record. */
+    async errorReport(shopId: number, id: number, actor: Actor) {
+      const row = await foundOr404(repo.findImport(shopId, id), '가져오기 기록을 찾을 수 없습니다.');
+      const file = files(id).report;
+      if (row.status !== 'done' || !row.failed) throw notFound('오류 보고서가 없습니다. 모든 행을 가져왔습니다.');
+      if (!fs.existsSync(file)) throw new AppError(410, ERROR_CODES.GONE, '오류 보고서의 보관 기간(7일)이 지났습니다.');
+      await recordAccess(db, actor, { shopId, action: 'export', rowCount: row.failed, detail: { kind: 'import-errors', importId: id, fileName: row.file_name } }, clock());
+      const stem = row.file_name.replace(/\.[^.]+$/, '') || '가져오기';
+      return { fileName: `${stem}-오류.csv`, contentType: 'text/csv; charset=utf-8', body: fs.createReadStream(file) };
+    },
+  };
+}
+
+/** A lead entered by hand, and what its form offers. */
+function manualEntry(cx: ImportContext) {
+  const { db, clock, config, repo, landingsOf, landingsClosed } = cx;
   return {
     async options(shopId: number): Promise<DataInsertionOptions> {
       const [landings, mediaTypes] = await Promise.all([landingsOf(shopId), repo.mediaTypes()]);
@@ -483,84 +614,10 @@ export function dataInsertionService(db: Kysely<Database>, clock: Clock, config:
         assignee: c.assigneeId && assigneeName ? { id: c.assigneeId, name: assigneeName } : null,
       };
     },
-
-    /** Stores an uploaded file after reading it whole once: refused files are not kept. */
-    async upload(shopId: number, file: UploadedFile, actor: Actor): Promise<ImportDetail> {
-      const now = clock();
-      await fs.promises.mkdir(dir, { recursive: true });
-      void sweep(now).catch((err: unknown) => config.log(err, 'sweeping import files'));
-      const tmp = path.join(dir, `upload-${crypto.randomBytes(8).toString('hex')}`);
-      try {
-        await pipeline(file.stream, fs.createWriteStream(tmp));
-        const size = (await fs.promises.stat(tmp)).size;
-        if (!size) throw badRequest('빈 파일입니다.');
-        const { format, encoding, headers, total, preview: firstRows } = await readSheet(
-          { path: tmp, fileName: file.fileName },
-          async (sheet) => ({ format: sheet.format, encoding: sheet.encoding, ...(await scan(sheet.rows)) }),
-          { upload: true },
-        );
-        const id = await repo.insertImport({
-          shop_id: shopId, account_id: actor.id, file_name: file.fileName, file_size: size, status: 'uploaded', total_rows: total,
-          format, encoding, headers: JSON.stringify(headers), created_at: now.toISOString(),
-        });
-        await fs.promises.rename(tmp, files(id).source);
-        return detail(shopId, id, firstRows);
-      } finally {
-        await unlink(tmp);
-      }
-    },
-
-    async list(shopId: number, q: { page: number; pageSize: number; sort?: 'createdAt' | '-createdAt' }) {
-      let page = await repo.listImports(shopId, q);
-      if (await failStale(shopId, page.rows)) page = await repo.listImports(shopId, q);
-      return itemsOf(page, toItem);
-    },
-
-    get: detail,
-
-    /** Starts an import of an uploaded file; it runs on after the answer. */
-    async start(shopId: number, id: number, input: ImportStartInput, actor: Actor): Promise<ImportDetail> {
-      const row = await foundOr404(repo.findImport(shopId, id), '가져오기 기록을 찾을 수 없습니다.');
-      if (row.status === 'importing') throw conflict('이미 가져오는 중입니다.');
-      if (row.status === 'done') throw conflict('이미 가져온 파일입니다.');
-      if (row.status === 'cancelled') throw conflict('취소한 가져오기입니다. 파일을 다시 올려 주세요.');
-      const headers = JSON.parse(row.headers ?? '[]') as string[];
-      const problem = mappingProblem(input.mapping, headers.length);
-      if (problem) throw badRequest(problem, { mapping: problem });
-      if (!fs.existsSync(files(id).source)) throw new AppError(410, ERROR_CODES.GONE, FILE_GONE);
-      const now = clock().toISOString();
-      const claimed = await repo.claim(id, {
-        mapping: JSON.stringify(input.mapping), consent_basis: JSON.stringify({ basis: input.consentBasis, note: input.consentNote ?? null }),
-        started_at: now, processed_rows: 0, imported: 0, duplicates: 0, failed: 0, error: null, finished_at: null,
-      });
-      if (!claimed) throw conflict('이미 가져오는 중입니다.');
-      const fresh = (await repo.findImport(shopId, id))!;
-      progress.set(id, { phase: 'checking', done: 0, total: fresh.total_rows ?? 0 });
-      const job = runImport(shopId, fresh, input, actor);
-      jobs.add(job);
-      void job.finally(() => jobs.delete(job));
-      return detail(shopId, id);
-    },
-
-    /** An import not run after all: kept as 취소됨, its file deleted at once, who cancelled it in the access record. */
-    async cancel(shopId: number, id: number, actor: Actor): Promise<ImportItem> {
-      const row = await foundOr404(repo.findImport(shopId, id), '가져오기 기록을 찾을 수 없습니다.');
-      if (row.status === 'cancelled') throw conflict('이미 취소한 가져오기입니다.');
-      if (!WAITING_IMPORT_STATUSES.includes(row.status) || !(await cancelImport(db, config.dataDir, row, actor, 'manual', clock()))) {
-        throw conflict('가져오는 중이거나 가져온 파일은 취소할 수 없습니다.');
-      }
-      return toItem((await repo.findImport(shopId, id))!);
-    },
-
-    /** The rows not imported, with their reasons and original values; the download is in the access record. */
-    async errorReport(shopId: number, id: number, actor: Actor) {
-      const row = await foundOr404(repo.findImport(shopId, id), '가져오기 기록을 찾을 수 없습니다.');
-      const file = files(id).report;
-      if (row.status !== 'done' || !row.failed) throw notFound('오류 보고서가 없습니다. 모든 행을 가져왔습니다.');
-      if (!fs.existsSync(file)) throw new AppError(410, ERROR_CODES.GONE, '오류 보고서의 보관 기간(7일)이 지났습니다.');
-      await recordAccess(db, actor, { shopId, action: 'export', rowCount: row.failed, detail: { kind: 'import-errors', importId: id, fileName: row.file_name } }, clock());
-      const stem = row.file_name.replace(/\.[^.]+$/, '') || '가져오기';
-      return { fileName: `${stem}-오류.csv`, contentType: 'text/csv; charset=utf-8', body: fs.createReadStream(file) };
-    },
   };
+}
+
+export function dataInsertionService(db: Kysely<Database>, clock: Clock, config: DataInsertionConfig) {
+  const cx = importContext(db, clock, config);
+  return { ...manualEntry(cx), ...importFlow(cx, importRecords(cx)) };
 }

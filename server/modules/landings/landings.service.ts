@@ -64,6 +64,42 @@ function fieldsOf(shopId: number, i: LandingInput): Omit<LandingFields, 'status'
   };
 }
 
+type Repo = ReturnType<typeof landingsRepository>;
+type ListRow = Awaited<ReturnType<Repo['list']>>['rows'][number];
+
+/** A row of the landings table, with its conversion and the form fields its policy does not cover. */
+function toListItem(r: ListRow, shopCode: string, now: Date): LandingListItem {
+  const visits = Number(r.visits);
+  const submissions = Number(r.submissions);
+  return {
+    id: r.id, landingCode: r.landing_code, title: r.title, status: r.status,
+    state: landingState({ status: r.status, openAt: r.open_at, closeAt: r.close_at, reopenAt: r.reopen_at }, now),
+    openAt: r.open_at, closeAt: r.close_at, mediaTypeName: r.media_type_name, eventTypeName: r.event_type_name,
+    publishedAt: r.published_at, url: landingPath(shopCode, r.landing_code),
+    visits, submissions, conversionRate: conversion(submissions, visits), updatedAt: r.updated_at,
+    uncoveredFields: uncovered(r.form_fields, r.policy_items),
+  };
+}
+
+/**
+ * What saving and previewing both require of the input: its media and event types exist,
+ * and its privacy policy is a published version of this shop (never another shop's).
+ */
+async function checkReferences(repo: Repo, shopId: number, i: LandingInput) {
+  const fields: Record<string, string> = {};
+  if (i.mediaTypeId && (await repo.codeItemKind(i.mediaTypeId)) !== 'media-type') fields.mediaTypeId = '매체 유형을 찾을 수 없습니다.';
+  if (i.eventTypeId && (await repo.codeItemKind(i.eventTypeId)) !== 'event-type') fields.eventTypeId = '이벤트 유형을 찾을 수 없습니다.';
+  if (i.privacyPolicyVersionId && !(await repo.publishedPolicy(shopId, i.privacyPolicyVersionId))) {
+    fields.privacyPolicyVersionId = '게시된 개인정보 처리방침 버전을 선택하세요.';
+  }
+  if (Object.keys(fields).length) throw badRequest(Object.values(fields)[0]!, fields);
+}
+
+async function checkCode(repo: Repo, shopId: number, i: LandingInput, selfId?: number) {
+  const same = await repo.findIdByCode(shopId, i.landingCode);
+  if (same && same.id !== selfId) throw conflict('이미 사용 중인 랜딩 코드입니다.', { landingCode: '이미 사용 중인 랜딩 코드입니다.' });
+}
+
 export function landingsService(db: Kysely<Database>, clock: Clock, hooks: LandingHooks) {
   const repo = landingsRepository(db);
 
@@ -82,25 +118,6 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
     const [policy, contracts] = await Promise.all([policyFor(shopId, r.privacy_policy_version_id), r.status === 'closed' ? null : coverageContracts(db, [shopId], today)]);
     const gap = contracts ? contractGap({ id: r.id, mediaTypeId: r.media_type_id }, contracts.get(shopId) ?? [], today) : [];
     return toLanding(r, shop.shop_code, now, policy?.items, gap);
-  }
-
-  /**
-   * What saving and previewing both require of the input: its media and event types exist,
-   * and its privacy policy is a published version of this shop (never another shop's).
-   */
-  async function checkReferences(shopId: number, i: LandingInput) {
-    const fields: Record<string, string> = {};
-    if (i.mediaTypeId && (await repo.codeItemKind(i.mediaTypeId)) !== 'media-type') fields.mediaTypeId = '매체 유형을 찾을 수 없습니다.';
-    if (i.eventTypeId && (await repo.codeItemKind(i.eventTypeId)) !== 'event-type') fields.eventTypeId = '이벤트 유형을 찾을 수 없습니다.';
-    if (i.privacyPolicyVersionId && !(await repo.publishedPolicy(shopId, i.privacyPolicyVersionId))) {
-      fields.privacyPolicyVersionId = '게시된 개인정보 처리방침 버전을 선택하세요.';
-    }
-    if (Object.keys(fields).length) throw badRequest(Object.values(fields)[0]!, fields);
-  }
-
-  async function checkCode(shopId: number, i: LandingInput, selfId?: number) {
-    const same = await repo.findIdByCode(shopId, i.landingCode);
-    if (same && same.id !== selfId) throw conflict('이미 사용 중인 랜딩 코드입니다.', { landingCode: '이미 사용 중인 랜딩 코드입니다.' });
   }
 
   /**
@@ -136,25 +153,14 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
         shopOf(shopId),
         repo.list(shopId, q, { fromDay: from, toDay: to, ...periodInstants(from, to) }),
       ]);
-      const items: LandingListItem[] = rows.map((r) => {
-        const visits = Number(r.visits);
-        const submissions = Number(r.submissions);
-        return {
-          id: r.id, landingCode: r.landing_code, title: r.title, status: r.status,
-          state: landingState({ status: r.status, openAt: r.open_at, closeAt: r.close_at, reopenAt: r.reopen_at }, now),
-          openAt: r.open_at, closeAt: r.close_at, mediaTypeName: r.media_type_name, eventTypeName: r.event_type_name,
-          publishedAt: r.published_at, url: landingPath(shop.shop_code, r.landing_code),
-          visits, submissions, conversionRate: conversion(submissions, visits), updatedAt: r.updated_at,
-          uncoveredFields: uncovered(r.form_fields, r.policy_items),
-        };
-      });
+      const items = rows.map((r) => toListItem(r, shop.shop_code, now));
       return { items, total, period: { from, to } };
     },
 
     async create(shopId: number, input: LandingInput, actor: Actor) {
       await shopOf(shopId);
-      await checkReferences(shopId, input);
-      await checkCode(shopId, input);
+      await checkReferences(repo, shopId, input);
+      await checkCode(repo, shopId, input);
       const now = clock().toISOString();
       try {
         const id = await inTransaction(db, async (trx) => {
@@ -175,8 +181,8 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
       if (current.published_at && input.landingCode !== current.landing_code) {
         throw conflict('게시한 적이 있는 랜딩의 코드는 바꿀 수 없습니다. 광고에 연결된 주소가 끊깁니다.', { landingCode: '게시 후에는 바꿀 수 없습니다.' });
       }
-      await checkReferences(shopId, input);
-      await checkCode(shopId, input, id);
+      await checkReferences(repo, shopId, input);
+      await checkCode(repo, shopId, input, id);
       await write(id, { ...fieldsOf(shopId, input), updated_at: clock().toISOString() }, actor, 'landing-update');
       await hooks.changed([id]);
       return get(shopId, id);
@@ -211,7 +217,7 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
     async preview(shopId: number, id: number | null, input: LandingInput | null): Promise<string> {
       const shop = await shopOf(shopId);
       const saved = id ? await row(shopId, id) : null;
-      if (input) await checkReferences(shopId, input);
+      if (input) await checkReferences(repo, shopId, input);
       const landing = input ? inputView(input) : { ...landingFieldsView(saved!, { freeScripts: false }), trackingTags: [] };
       const policy = await policyFor(shopId, input ? input.privacyPolicyVersionId : saved!.privacy_policy_version_id);
       return hooks.preview({

@@ -112,13 +112,8 @@ function errorTable(responses: Record<string, Json>): string {
 
 const pre = (code: string) => `<pre><code>${e(code.trim())}</code></pre>`;
 
-/** The docs page of `doc` (openApiDocument() with its server), as a request to `origin` sees it. */
-export function docsPage(doc: Json, origin: string): string {
-  const op = ((doc.paths as Json)[pullApi.leads.path] as Json).get as Json;
-  const responses = op.responses as Record<string, Json>;
-  const url = `${origin}${pullApi.leads.path}`;
-  const sampleKey = `${API_KEY_PREFIX}${'x'.repeat(API_KEY_RANDOM_LENGTH)}`;
-
+/** The examples the page shows: the calls (curl, a bash loop, Node.js) and two responses. */
+function samples(origin: string, url: string) {
   const curlFirst = `
 curl -sS "${url}?limit=${PULL_LIMIT_DEFAULT}" \\
   -H "Authorization: Bearer $LEADROOM_API_KEY"`;
@@ -210,6 +205,17 @@ WWW-Authenticate: Bearer realm="leadroom"
     "message": "폐기된 API 키입니다. DB 전송 설정에서 새 키를 발급하세요. (This API key has been revoked.)"
   }
 }`;
+  return { curlFirst, curlNext, bashLoop, nodeLoop, response200, response401 };
+}
+
+/** The docs page of `doc` (openApiDocument() with its server), as a request to `origin` sees it. */
+export function docsPage(doc: Json, origin: string): string {
+  const op = ((doc.paths as Json)[pullApi.leads.path] as Json).get as Json;
+  const responses = op.responses as Record<string, Json>;
+  const url = `${origin}${pullApi.leads.path}`;
+  const sampleKey = `${API_KEY_PREFIX}${'x'.repeat(API_KEY_RANDOM_LENGTH)}`;
+
+  const { curlFirst, curlNext, bashLoop, nodeLoop, response200, response401 } = samples(origin, url);
 
   const schemas = (doc.components as Json).schemas as Json;
   const sections: Array<[string, string, string]> = [

@@ -43,41 +43,41 @@ export interface CountedRule {
 
 type LeadKind = ContractLeadsQuery['kind'];
 
-export function shopContractsRepository(db: Kysely<Database>) {
-  const contractColumns = [
-    'c.id', 'c.shop_id', 'c.name', 'c.starts_on', 'c.ends_on', 'c.quantity', 'c.unit_price', 'c.daily_cap', 'c.return_window_days',
-    'c.max_return_rate', 'c.auto_close', 'c.stopped_at', 'c.memo', 'c.created_by', 'c.created_at', 'c.updated_at',
-  ] as const;
+const contractColumns = [
+  'c.id', 'c.shop_id', 'c.name', 'c.starts_on', 'c.ends_on', 'c.quantity', 'c.unit_price', 'c.daily_cap', 'c.return_window_days',
+  'c.max_return_rate', 'c.auto_close', 'c.stopped_at', 'c.memo', 'c.created_by', 'c.created_at', 'c.updated_at',
+] as const;
 
-  /** Valid leads of a scope with their rank within their Seoul day (earliest first): what the counted rule reads. */
-  const ranked = (scope: LeadScope) => {
-    const day = seoulDay(db, 'l.created_at');
-    return scopedLeads(db, scope)
-      .where(validLead)
-      .select(['l.id', day.as('day'), sql<number>`row_number() over (partition by ${day} order by l.created_at, l.id)`.as('rn')]);
-  };
+/** Valid leads of a scope with their rank within their Seoul day (earliest first): what the counted rule reads. */
+const ranked = (db: Kysely<Database>, scope: LeadScope) => {
+  const day = seoulDay(db, 'l.created_at');
+  return scopedLeads(db, scope)
+    .where(validLead)
+    .select(['l.id', day.as('day'), sql<number>`row_number() over (partition by ${day} order by l.created_at, l.id)`.as('rn')]);
+};
 
-  /** A lead as the table behind a figure shows it, with its latest return's status. */
-  const leadRows = () =>
-    db
-      .selectFrom('leads as l')
-      .leftJoin('landings as g', 'g.id', 'l.landing_id')
-      .leftJoin('code_items as m', 'm.id', 'l.media_type_id')
-      .select([
-        'l.id', 'l.created_at', 'g.title as landing_title', 'm.name as media_type_name', 'l.name', 'l.phone', 'l.cs_status', 'l.validity',
-        'l.duplicate_of', 'l.deleted_at',
-        (eb) => eb.selectFrom('lead_returns as r').select('r.status').whereRef('r.lead_id', '=', 'l.id').orderBy('r.id', 'desc').limit(1).as('return_status'),
-      ]);
+/** A lead as the table behind a figure shows it, with its latest return's status. */
+const leadRows = (db: Kysely<Database>) =>
+  db
+    .selectFrom('leads as l')
+    .leftJoin('landings as g', 'g.id', 'l.landing_id')
+    .leftJoin('code_items as m', 'm.id', 'l.media_type_id')
+    .select([
+      'l.id', 'l.created_at', 'g.title as landing_title', 'm.name as media_type_name', 'l.name', 'l.phone', 'l.cs_status', 'l.validity',
+      'l.duplicate_of', 'l.deleted_at',
+      (eb) => eb.selectFrom('lead_returns as r').select('r.status').whereRef('r.lead_id', '=', 'l.id').orderBy('r.id', 'desc').limit(1).as('return_status'),
+    ]);
 
-  /** The counted rule on a ranked lead `v` (day, rn). */
-  const countedSql = (rule: CountedRule) =>
-    sql<boolean>`(${rule.cap === null ? sql`1 = 1` : sql`v.rn <= ${rule.cap}`} and ${
-      rule.cutoffDay === null ? sql`1 = 1` : sql`(v.day < ${rule.cutoffDay} or (v.day = ${rule.cutoffDay} and v.rn <= ${rule.cutoffCount}))`
-    })`;
+/** The counted rule on a ranked lead `v` (day, rn). */
+const countedSql = (rule: CountedRule) =>
+  sql<boolean>`(${rule.cap === null ? sql`1 = 1` : sql`v.rn <= ${rule.cap}`} and ${
+    rule.cutoffDay === null ? sql`1 = 1` : sql`(v.day < ${rule.cutoffDay} or (v.day = ${rule.cutoffDay} and v.rn <= ${rule.cutoffCount}))`
+  })`;
 
+// ── Contracts ───────────────────────────────────────────────────────────────────────
+
+function contractRows(db: Kysely<Database>) {
   return {
-    // ── Contracts ─────────────────────────────────────────────────────────────────────
-
     contracts: (shopId: number) => db.selectFrom('shop_contracts as c').select(contractColumns).where('c.shop_id', '=', shopId).execute(),
 
     /** Contracts of these shops begun by `today` whose end is `since` or later (the dashboards' running and recently ended ones; a stop is the caller's to weigh). */
@@ -137,9 +137,13 @@ export function shopContractsRepository(db: Kysely<Database>) {
       await db.deleteFrom('shop_contract_media').where('contract_id', '=', id).execute();
       await db.deleteFrom('shop_contracts').where('id', '=', id).execute();
     },
+  };
+}
 
-    // ── Figures ───────────────────────────────────────────────────────────────────────
+// ── Figures ─────────────────────────────────────────────────────────────────────────
 
+function figureRows(db: Kysely<Database>) {
+  return {
     /**
      * Every lead of a scope, per Seoul day and bucket, oldest day first: one statement that
      * counts each day's leads over its own stretch of the covering index (countsPerDay), the
@@ -225,8 +229,8 @@ export function shopContractsRepository(db: Kysely<Database>) {
       const from = chosen.reduce((a, b) => (a < b ? a : b));
       const to = chosen.reduce((a, b) => (a > b ? a : b));
       const counted = countedSql(rule);
-      const rows = await leadRows()
-        .innerJoin(ranked({ ...scope, ...periodInstants(from, to) }).as('v'), 'v.id', 'l.id')
+      const rows = await leadRows(db)
+        .innerJoin(ranked(db, { ...scope, ...periodInstants(from, to) }).as('v'), 'v.id', 'l.id')
         .where(kind === 'counted' ? counted : sql<boolean>`not ${counted}`)
         .orderBy('l.created_at', desc ? 'desc' : 'asc')
         .orderBy('l.id', desc ? 'desc' : 'asc')
@@ -238,10 +242,10 @@ export function shopContractsRepository(db: Kysely<Database>) {
 
     /** The leads behind a figure: a page of them with what the table shows (any kind; `counted`/`over` rank the whole period). */
     leads(scope: LeadScope, kind: LeadKind, rule: CountedRule, contractId: number, todayScope: LeadScope | null, q: ContractLeadsQuery, assigneeId: number | null) {
-      let qb = leadRows();
+      let qb = leadRows(db);
       if (kind === 'counted' || kind === 'over') {
         const counted = countedSql(rule);
-        qb = qb.innerJoin(ranked(scope).as('v'), 'v.id', 'l.id').where(kind === 'counted' ? counted : sql<boolean>`not ${counted}`);
+        qb = qb.innerJoin(ranked(db, scope).as('v'), 'v.id', 'l.id').where(kind === 'counted' ? counted : sql<boolean>`not ${counted}`);
       } else {
         const within = (s: LeadScope) => {
           let w = qb.where('l.shop_id', 'in', [...s.shopIds]).where('l.created_at', '>=', s.fromIso).where('l.created_at', '<', s.toIso);
@@ -268,9 +272,13 @@ export function shopContractsRepository(db: Kysely<Database>) {
       if (assigneeId !== null) qb = qb.where('l.assignee_id', '=', assigneeId);
       return paginate(qb, { ...q, q: undefined }, { sortable: { createdAt: 'l.created_at' }, defaultSort: { column: 'l.created_at', desc: true }, tieBreaker: 'l.id' });
     },
+  };
+}
 
-    // ── Returns ───────────────────────────────────────────────────────────────────────
+// ── Returns and the settlement sheet ────────────────────────────────────────────────
 
+function returnRows(db: Kysely<Database>) {
+  return {
     /** A lead of the shop as the return rules read it. */
     lead: (shopId: number, leadId: number) =>
       db.selectFrom('leads').select(['id', 'shop_id', 'created_at', 'landing_id', 'media_type_id', 'duplicate_of', 'validity', 'deleted_at', 'assignee_id'])
@@ -301,7 +309,7 @@ export function shopContractsRepository(db: Kysely<Database>) {
 
     returnItem: (id: number) => returnItems(db).where('r.id', '=', id).executeTakeFirstOrThrow(),
 
-    // ── Settlement sheet ──────────────────────────────────────────────────────────────
+    // The settlement sheet's parties.
 
     shop: (shopId: number) =>
       db.selectFrom('shops').select(['name', 'company_name', 'representative', 'business_number', 'address', 'phone']).where('id', '=', shopId).executeTakeFirstOrThrow(),
@@ -309,6 +317,10 @@ export function shopContractsRepository(db: Kysely<Database>) {
     operator: () =>
       db.selectFrom('operator_settings').select(['company_name', 'representative', 'business_number', 'address', 'phone']).orderBy('id').limit(1).executeTakeFirst(),
   };
+}
+
+export function shopContractsRepository(db: Kysely<Database>) {
+  return { ...contractRows(db), ...figureRows(db), ...returnRows(db) };
 }
 
 function returnItems(db: Kysely<Database>) {

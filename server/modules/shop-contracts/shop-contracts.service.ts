@@ -97,7 +97,8 @@ async function refuseOverlap(repo: Repo, shopId: number, candidate: { startsOn: 
   }
 }
 
-export function shopContractsService(db: Kysely<Database>, clock: Clock, links: Links) {
+/** What the parts of the service share: the repository, the kept past days, a contract's figures. */
+function contractCore(db: Kysely<Database>, clock: Clock, links: Links) {
   const repo = shopContractsRepository(db);
   const load = (shopId: number, id: number) => foundOr404(repo.contract(shopId, id), CONTRACT_NOT_FOUND);
   const kept = keptDaysOf(db, links);
@@ -113,31 +114,6 @@ export function shopContractsService(db: Kysely<Database>, clock: Clock, links: 
     const c = await load(shopId, id);
     const s = (await scopesOf(repo, [id])).get(id)!;
     return toItem(c, s, (await daysOf(repo, c, s)).billable, seoulDay(clock()));
-  }
-
-  /** The shop's landings and media of an input, checked; duplicates dropped. */
-  async function checkedScope(r: Repo, shopId: number, input: ContractInput) {
-    const landingIds = [...new Set(input.landingIds)];
-    const mediaTypeIds = [...new Set(input.mediaTypeIds)];
-    if ((await r.shopLandings(shopId, landingIds)).length !== landingIds.length) {
-      throw badRequest('이 업체의 랜딩만 고를 수 있습니다.', { landingIds: '이 업체의 랜딩만 고를 수 있습니다.' });
-    }
-    if ((await r.mediaTypes(mediaTypeIds)).length !== mediaTypeIds.length) {
-      throw badRequest('매체는 매체 유형 목록에서 고르세요.', { mediaTypeIds: '매체는 매체 유형 목록에서 고르세요.' });
-    }
-    return { landingIds, mediaTypeIds };
-  }
-
-  /** A write that may move a contract's caps: the landings it closed or opened render anew after the commit. */
-  async function withCaps(shopId: number, actor: Actor, fn: (trx: Transaction<Database>, now: Date) => Promise<number>): Promise<number> {
-    const now = clock();
-    const { id, changed } = await serialTransaction(db, `shop-contracts:${shopId}`, async (trx) => {
-      const contractId = await fn(trx, now);
-      const caps = await reviewContractCaps(trx, contractId, now, actor.id);
-      return { id: contractId, changed: [...caps.closed, ...caps.reopened] };
-    });
-    if (changed.length) await links.landingsChanged(changed);
-    return id;
   }
 
   async function figures(c: ContractRow, s: Scope, today: string, returns: { requested: number; approved: number; rejected: number },
@@ -184,10 +160,13 @@ export function shopContractsService(db: Kysely<Database>, clock: Clock, links: 
     );
   }
 
-  return {
-    /** A change this process made to the shop's past leads (a return decided): kept past days are counted again at once, before the feed tells. */
-    leadsChanged: (shopId: number) => kept.invalidate(shopId),
+  return { db, clock, links, repo, load, kept, daysOf, item, figuresOf };
+}
+type Core = ReturnType<typeof contractCore>;
 
+/** 계약 관리's table and one contract. */
+function contractList({ clock, repo, daysOf, item }: Core) {
+  return {
     /** 계약 관리's table: status is computed (it depends on the counted leads), so the shop's contracts are filtered and paged here. */
     async list(shopId: number, q: ContractListQuery) {
       const today = seoulDay(clock());
@@ -218,7 +197,37 @@ export function shopContractsService(db: Kysely<Database>, clock: Clock, links: 
     },
 
     get: item,
+  };
+}
 
+/** Writing a contract: its rules, its caps reviewed in the same transaction, its audit entry. */
+function contractWrites({ db, clock, links, item }: Core) {
+  /** The shop's landings and media of an input, checked; duplicates dropped. */
+  async function checkedScope(r: Repo, shopId: number, input: ContractInput) {
+    const landingIds = [...new Set(input.landingIds)];
+    const mediaTypeIds = [...new Set(input.mediaTypeIds)];
+    if ((await r.shopLandings(shopId, landingIds)).length !== landingIds.length) {
+      throw badRequest('이 업체의 랜딩만 고를 수 있습니다.', { landingIds: '이 업체의 랜딩만 고를 수 있습니다.' });
+    }
+    if ((await r.mediaTypes(mediaTypeIds)).length !== mediaTypeIds.length) {
+      throw badRequest('매체는 매체 유형 목록에서 고르세요.', { mediaTypeIds: '매체는 매체 유형 목록에서 고르세요.' });
+    }
+    return { landingIds, mediaTypeIds };
+  }
+
+  /** A write that may move a contract's caps: the landings it closed or opened render anew after the commit. */
+  async function withCaps(shopId: number, actor: Actor, fn: (trx: Transaction<Database>, now: Date) => Promise<number>): Promise<number> {
+    const now = clock();
+    const { id, changed } = await serialTransaction(db, `shop-contracts:${shopId}`, async (trx) => {
+      const contractId = await fn(trx, now);
+      const caps = await reviewContractCaps(trx, contractId, now, actor.id);
+      return { id: contractId, changed: [...caps.closed, ...caps.reopened] };
+    });
+    if (changed.length) await links.landingsChanged(changed);
+    return id;
+  }
+
+  return {
     async create(shopId: number, input: ContractInput, actor: Actor): Promise<ContractItem> {
       const id = await withCaps(shopId, actor, async (trx, now) => {
         const r = shopContractsRepository(trx);
@@ -303,7 +312,12 @@ export function shopContractsService(db: Kysely<Database>, clock: Clock, links: 
         await auditBy(trx, actor, { action: 'contract-delete', target: 'shop-contract', targetId: id, detail: { shopId, name: c.name, startsOn: c.starts_on, endsOn: c.ends_on } }, now);
       });
     },
+  };
+}
 
+/** 계약 현황, the dashboards' contracts, the leads behind a figure, the monthly settlement. */
+function contractReports({ db, clock, repo, load, daysOf, figuresOf }: Core) {
+  return {
     /** 계약 현황: one contract, or the shop's scheduled, running and recently ended ones, newest first. */
     async status(shopId: number, contractId: number | undefined): Promise<ContractStatusResponse> {
       const today = seoulDay(clock());
@@ -395,3 +409,13 @@ export function shopContractsService(db: Kysely<Database>, clock: Clock, links: 
   };
 }
 
+export function shopContractsService(db: Kysely<Database>, clock: Clock, links: Links) {
+  const core = contractCore(db, clock, links);
+  return {
+    /** A change this process made to the shop's past leads (a return decided): kept past days are counted again at once, before the feed tells. */
+    leadsChanged: (shopId: number) => core.kept.invalidate(shopId),
+    ...contractList(core),
+    ...contractWrites(core),
+    ...contractReports(core),
+  };
+}

@@ -63,38 +63,9 @@ function toItem(r: ReservationListRow, l: Lookups): SystemReservation {
 const payloadFor = (i: SystemReservationInput): ReservationPayload =>
   isLandingKind(i.kind) ? { landingId: i.landingId } : i.kind === 'announcement' ? { message: i.message, accountTypeIds: i.accountTypeIds, screen: i.screen } : { message: i.message };
 
-export function systemReservationsService(db: Kysely<Database>, clock: Clock, deps: ReservationDeps = {}) {
+/** Running reservations: starting, ending, the landing runs, each step recorded without an account. */
+function reservationRuns(db: Kysely<Database>, clock: Clock, deps: ReservationDeps) {
   const repo = systemReservationsRepository(db);
-
-  async function lookups(rows: ReservationRow[]): Promise<Lookups> {
-    const payloads = rows.map(payloadOf);
-    const landingIds = [...new Set(payloads.map((p) => p.landingId).filter((id): id is number => !!id))];
-    const typeIds = [...new Set(payloads.flatMap((p) => p.accountTypeIds ?? []))];
-    const [landings, types] = await Promise.all([repo.landings(landingIds), typeIds.length ? repo.accountTypes(typeIds) : []]);
-    return {
-      landings: new Map(landings.map((x) => [x.id, { id: x.id, title: x.title, landingCode: x.landing_code, status: x.status, shopId: x.shop_id, shopName: x.shop_name }])),
-      accountTypes: new Map(types.map((t) => [t.id, { id: t.id, name: t.name }])),
-    };
-  }
-
-  async function get(id: number): Promise<SystemReservation> {
-    const row = await foundOr404(repo.find(id), NOT_FOUND);
-    return toItem(row, await lookups([row]));
-  }
-
-  /** The input's rules that need the clock and the database: a start ahead, a landing and account types that exist. */
-  async function check(i: SystemReservationInput) {
-    const fields: Record<string, string> = {};
-    if (Date.parse(i.startsAt) < clock().getTime() - START_SLACK_MS) fields.startsAt = '시작 일시는 지금 이후로 잡으세요.';
-    if (i.landingId && !(await repo.landings([i.landingId])).length) fields.landingId = '랜딩을 찾을 수 없습니다.';
-    if (i.accountTypeIds.length && (await repo.accountTypes(i.accountTypeIds)).length !== i.accountTypeIds.length) {
-      fields.accountTypeIds = '없는 계정 유형이 있습니다. 다시 선택하세요.';
-    }
-    if (Object.keys(fields).length) throw badRequest(Object.values(fields)[0]!, fields);
-  }
-
-  const columns = (i: SystemReservationInput) => ({ kind: i.kind, title: i.title, starts_at: i.startsAt, ends_at: i.endsAt, payload: JSON.stringify(payloadFor(i)) });
-  const detailOf = (i: SystemReservationInput) => ({ kind: i.kind, title: i.title, startsAt: i.startsAt, endsAt: i.endsAt, ...payloadFor(i) });
 
   /** Records a run's step without an account (the system did it), with the change, in one transaction. */
   async function systemStep(r: ReservationRow, from: ReservationStatus[], changes: Parameters<typeof repo.transition>[2], action: string, at: Date): Promise<boolean> {
@@ -145,6 +116,62 @@ export function systemReservationsService(db: Kysely<Database>, clock: Clock, de
     if (!(await systemStep(r, ['running'], { status: 'done', result, finished_at: now.toISOString() }, `${TARGET}.finish`, now))) return null;
     return { id: r.id, kind: r.kind, status: 'done', result };
   }
+
+  return {
+    /**
+     * Runs what is due at the clock's time: starts reservations whose time came, ends windows
+     * whose end came, and reports landing runs a dead process left half done. Safe with any
+     * number of workers at once: each step is claimed by a conditional update.
+     */
+    async executeDue(): Promise<ReservationRun[]> {
+      const now = clock();
+      const iso = now.toISOString();
+      const runs: ReservationRun[] = [];
+      for (const r of await repo.stalled(new Date(now.getTime() - STALLED_AFTER_MS).toISOString())) {
+        const result = '실행 도중 중단되어 결과를 알 수 없습니다. 랜딩 상태를 확인하세요.';
+        if (await systemStep(r, ['running'], { status: 'failed', result, finished_at: iso }, `${TARGET}.run`, now)) runs.push({ id: r.id, kind: r.kind, status: 'failed', result });
+      }
+      for (const r of await repo.due(iso, DUE_BATCH)) {
+        const run = r.status === 'scheduled' ? await start(r, now) : await end(r, now);
+        if (run) runs.push(run);
+      }
+      return runs;
+    },
+  };
+}
+
+export function systemReservationsService(db: Kysely<Database>, clock: Clock, deps: ReservationDeps = {}) {
+  const repo = systemReservationsRepository(db);
+
+  async function lookups(rows: ReservationRow[]): Promise<Lookups> {
+    const payloads = rows.map(payloadOf);
+    const landingIds = [...new Set(payloads.map((p) => p.landingId).filter((id): id is number => !!id))];
+    const typeIds = [...new Set(payloads.flatMap((p) => p.accountTypeIds ?? []))];
+    const [landings, types] = await Promise.all([repo.landings(landingIds), typeIds.length ? repo.accountTypes(typeIds) : []]);
+    return {
+      landings: new Map(landings.map((x) => [x.id, { id: x.id, title: x.title, landingCode: x.landing_code, status: x.status, shopId: x.shop_id, shopName: x.shop_name }])),
+      accountTypes: new Map(types.map((t) => [t.id, { id: t.id, name: t.name }])),
+    };
+  }
+
+  async function get(id: number): Promise<SystemReservation> {
+    const row = await foundOr404(repo.find(id), NOT_FOUND);
+    return toItem(row, await lookups([row]));
+  }
+
+  /** The input's rules that need the clock and the database: a start ahead, a landing and account types that exist. */
+  async function check(i: SystemReservationInput) {
+    const fields: Record<string, string> = {};
+    if (Date.parse(i.startsAt) < clock().getTime() - START_SLACK_MS) fields.startsAt = '시작 일시는 지금 이후로 잡으세요.';
+    if (i.landingId && !(await repo.landings([i.landingId])).length) fields.landingId = '랜딩을 찾을 수 없습니다.';
+    if (i.accountTypeIds.length && (await repo.accountTypes(i.accountTypeIds)).length !== i.accountTypeIds.length) {
+      fields.accountTypeIds = '없는 계정 유형이 있습니다. 다시 선택하세요.';
+    }
+    if (Object.keys(fields).length) throw badRequest(Object.values(fields)[0]!, fields);
+  }
+
+  const columns = (i: SystemReservationInput) => ({ kind: i.kind, title: i.title, starts_at: i.startsAt, ends_at: i.endsAt, payload: JSON.stringify(payloadFor(i)) });
+  const detailOf = (i: SystemReservationInput) => ({ kind: i.kind, title: i.title, startsAt: i.startsAt, endsAt: i.endsAt, ...payloadFor(i) });
 
   return {
     get,
@@ -233,24 +260,6 @@ export function systemReservationsService(db: Kysely<Database>, clock: Clock, de
       return { maintenance, announcements, maintenanceExempt: actor.superadmin };
     },
 
-    /**
-     * Runs what is due at the clock's time: starts reservations whose time came, ends windows
-     * whose end came, and reports landing runs a dead process left half done. Safe with any
-     * number of workers at once: each step is claimed by a conditional update.
-     */
-    async executeDue(): Promise<ReservationRun[]> {
-      const now = clock();
-      const iso = now.toISOString();
-      const runs: ReservationRun[] = [];
-      for (const r of await repo.stalled(new Date(now.getTime() - STALLED_AFTER_MS).toISOString())) {
-        const result = '실행 도중 중단되어 결과를 알 수 없습니다. 랜딩 상태를 확인하세요.';
-        if (await systemStep(r, ['running'], { status: 'failed', result, finished_at: iso }, `${TARGET}.run`, now)) runs.push({ id: r.id, kind: r.kind, status: 'failed', result });
-      }
-      for (const r of await repo.due(iso, DUE_BATCH)) {
-        const run = r.status === 'scheduled' ? await start(r, now) : await end(r, now);
-        if (run) runs.push(run);
-      }
-      return runs;
-    },
+    ...reservationRuns(db, clock, deps),
   };
 }

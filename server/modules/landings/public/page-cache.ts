@@ -156,10 +156,123 @@ const warming = new WeakMap<FastifyInstance, Promise<unknown>>();
 /** Settles when the pages loaded at this app's start are in memory (tests wait for it, never for a while). */
 export const startupWarm = (app: FastifyInstance): Promise<unknown> => warming.get(app) ?? Promise.resolve();
 
+/**
+ * The page written earlier for this stamp, unless its form token is due for renewal; with its
+ * compressed bodies when they were written too (compressing at level 9/11 is the costly part).
+ */
+async function cachedFile(file: string, stamp: string, withToken: boolean, now: Date, refreshMs: number): Promise<{ encoded: Encoded; renderedAt: number } | null> {
+  try {
+    const meta = JSON.parse(await fs.readFile(`${file}.json`, 'utf8')) as { stamp?: string; renderedAt?: number; etag?: string };
+    const renderedAt = meta.renderedAt ?? 0;
+    if (meta.stamp !== stamp || (withToken && now.getTime() - renderedAt >= refreshMs)) return null;
+    const html = await fs.readFile(file);
+    const etag = etagOf(html);
+    if (meta.etag === etag) {
+      const [gzip, br] = await Promise.all([fs.readFile(`${file}.gz`), fs.readFile(`${file}.br`)]).catch(() => [null, null]);
+      // Two processes may have written the same page at once: the bodies must be this HTML's.
+      if (gzip && br && zlib.gunzipSync(gzip).equals(html) && zlib.brotliDecompressSync(br).equals(html)) {
+        return { encoded: { html, gzip, br, etag }, renderedAt };
+      }
+    }
+    return { encoded: encode(html.toString('utf8')), renderedAt };
+  } catch {
+    return null;
+  }
+}
+
+/** The page and its compressed bodies, each atomically; the meta file last (it vouches for the others). */
+async function writePage(file: string, e: Encoded, fileStamp: string, renderedAt: number) {
+  await Promise.all([writeAtomic(file, e.html), writeAtomic(`${file}.gz`, e.gzip), writeAtomic(`${file}.br`, e.br)]);
+  await writeAtomic(`${file}.json`, JSON.stringify({ stamp: fileStamp, renderedAt, etag: e.etag }));
+}
+
+/** The cache's own jobs: revalidation every few seconds, and the work done at start. */
+function startPageJobs(app: FastifyInstance, pages: LandingPages, images: ReturnType<typeof imageVariants>, life: { closing: boolean }) {
+  const timer = setInterval(() => {
+    pages.revalidate().catch((err) => app.log.warn({ err }, 'landing revalidation failed'));
+  }, REVALIDATE_MS);
+  timer.unref();
+  app.addHook('onClose', async () => {
+    life.closing = true;
+    clearInterval(timer);
+  });
+  // At start, without holding up readiness: the open landings' pages written before come back
+  // from disk (the first visitor after a restart gets a cached page), and uploads stored before
+  // images were converted get their AVIF/WebP copies (where the scheduled jobs run).
+  app.addHook('onReady', async () => {
+    warming.set(app, pages.warm().catch((err) => life.closing || app.log.warn({ err }, 'landing pages not warmed')));
+    if (app.config.workerEnabled) {
+      images
+        .backfill(() => life.closing)
+        .then((n) => n && app.log.info({ converted: n }, 'upload images converted'))
+        .catch((err) => life.closing || app.log.warn({ err }, 'upload image conversion'));
+    }
+  });
+}
+
+/** The routes of the public pages and of uploaded images, and the fast path in front of them. */
+function pageRoutes(
+  app: FastifyInstance, pages: LandingPages, cache: Map<string, Entry>, images: ReturnType<typeof imageVariants>, opts: { fastPath?: boolean },
+) {
+  const send = (reply: FastifyReply, s: Served) => reply.code(s.status).headers(s.headers).send(s.body ?? undefined);
+  const handler = async (req: FastifyRequest, reply: FastifyReply) =>
+    send(reply, await pages.serve(req.url.split('?')[0]!, req.headers['accept-encoding'], req.headers['if-none-match']));
+  const routeOpts = { config: { access: { public: true } as const }, compress: false as const };
+  app.get('/view/:shopCode/:landingCode', routeOpts, handler);
+  app.get('/view/:shopCode/:landingCode/privacy', routeOpts, handler);
+  app.get('/view/*', routeOpts, async (req, reply) => {
+    // A pasted ad link with a trailing slash still reaches the page.
+    const [pathname, query] = req.url.split('?') as [string, string | undefined];
+    const bare = pathname.replace(/\/+$/, '');
+    if (bare !== pathname && parsePath(bare)) return reply.redirect(query ? `${bare}?${query}` : bare, 301);
+    return send(reply, respond(NOT_FOUND_ENTRY, req.headers['accept-encoding'], undefined));
+  });
+
+  // Uploads and their AVIF/WebP copies: a key is never reused, so each URL's bytes never change.
+  const uploads = uploadsRepository(app.db);
+  const repo = landingsRepository(app.db);
+  const IMMUTABLE = { 'cache-control': 'public, max-age=31536000, immutable', 'content-security-policy': "default-src 'none'" };
+  app.get('/uploads/:file', { config: { access: { public: true } } }, async (req, reply) => {
+    const m = UPLOAD_FILE_RE.exec((req.params as { file: string }).file);
+    const notFound = () => reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
+    if (!m) return notFound();
+    const [, key, , width, format] = m as unknown as [string, string, string | undefined, string | undefined, 'avif' | 'webp' | undefined];
+    if (width && format) {
+      const copy = await uploads.findVariant(key, Number(width), format);
+      if (!copy) {
+        // A copy not made yet (an upload from before conversion): queued, never waited for here.
+        const upload = (await uploads.picturesByKeys([key])).uploads[0];
+        if (upload && !upload.variants_at) images.ensure(upload.id).catch((err) => app.log.warn({ err, key }, 'upload image conversion'));
+        return notFound();
+      }
+      return reply.headers({ ...IMMUTABLE, 'content-type': `image/${format}` }).send(Buffer.from(copy.data));
+    }
+    const row = await repo.findUpload(key);
+    if (!row) return notFound();
+    return reply.headers({ ...IMMUTABLE, 'content-type': row.mime }).send(Buffer.from(row.data));
+  });
+
+  // The hot path: a cached page is answered before Fastify's routing and hooks run (on the
+  // public host only, when there is one: the back office's host redirects there).
+  const publicHost = publicHostOf(app);
+  if (opts.fastPath !== false) {
+    app.fastPaths.push((req: IncomingMessage, res: ServerResponse) => {
+      if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.url!.startsWith('/view/')) return false;
+      if (publicHost && requestHost(app, req) !== publicHost) return false;
+      const q = req.url!.indexOf('?');
+      const entry = cache.get(q < 0 ? req.url! : req.url!.slice(0, q));
+      if (!entry || entry.status !== 200 || app.clock().getTime() >= entry.until) return false;
+      const s = respond(entry, req.headers['accept-encoding'], req.headers['if-none-match']);
+      res.writeHead(s.status, s.headers);
+      res.end(req.method === 'HEAD' ? undefined : (s.body ?? undefined));
+      return true;
+    });
+  }
+}
+
 /** The public pages' cache and routes (GET /view/…, /uploads/…, the fast path); answers the links it serves. */
 export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?: boolean } = {}): Promise<LandingPages> {
   const views = landingViews(app.db);
-  const repo = landingsRepository(app.db);
   const cache = new Map<string, Entry>();
   const inflight = new Map<string, Promise<Entry>>();
   const listeners: Array<(ids: number[]) => void> = [];
@@ -167,7 +280,7 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
   const pagesDir = path.join(app.config.dataDir, 'pages');
   const renderer = () => pageRenderer(app.config.distDir);
   const images = imageVariants(app.db, app.clock);
-  let closing = false;
+  const life = { closing: false };
   const freeScripts = !!app.config.publicOrigin;
   const context = () => ({ db: app.db, secret: landingSecret(app.config.dataDir), now: app.clock(), freeScripts });
 
@@ -185,36 +298,6 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
   // anew after half that time, so a visitor never gets a page whose token is about to expire.
   const refreshMs = (app.config.landingTokenMaxAgeHours * 3_600_000) / 2;
 
-  /**
-   * The page written earlier for this stamp, unless its form token is due for renewal; with its
-   * compressed bodies when they were written too (compressing at level 9/11 is the costly part).
-   */
-  async function cachedFile(file: string, stamp: string, withToken: boolean, now: Date): Promise<{ encoded: Encoded; renderedAt: number } | null> {
-    try {
-      const meta = JSON.parse(await fs.readFile(`${file}.json`, 'utf8')) as { stamp?: string; renderedAt?: number; etag?: string };
-      const renderedAt = meta.renderedAt ?? 0;
-      if (meta.stamp !== stamp || (withToken && now.getTime() - renderedAt >= refreshMs)) return null;
-      const html = await fs.readFile(file);
-      const etag = etagOf(html);
-      if (meta.etag === etag) {
-        const [gzip, br] = await Promise.all([fs.readFile(`${file}.gz`), fs.readFile(`${file}.br`)]).catch(() => [null, null]);
-        // Two processes may have written the same page at once: the bodies must be this HTML's.
-        if (gzip && br && zlib.gunzipSync(gzip).equals(html) && zlib.brotliDecompressSync(br).equals(html)) {
-          return { encoded: { html, gzip, br, etag }, renderedAt };
-        }
-      }
-      return { encoded: encode(html.toString('utf8')), renderedAt };
-    } catch {
-      return null;
-    }
-  }
-
-  /** The page and its compressed bodies, each atomically; the meta file last (it vouches for the others). */
-  async function writePage(file: string, e: Encoded, fileStamp: string, renderedAt: number) {
-    await Promise.all([writeAtomic(file, e.html), writeAtomic(`${file}.gz`, e.gzip), writeAtomic(`${file}.br`, e.br)]);
-    await writeAtomic(`${file}.json`, JSON.stringify({ stamp: fileStamp, renderedAt, etag: e.etag }));
-  }
-
   async function build(key: string, target: NonNullable<ReturnType<typeof parsePath>>, gen: number): Promise<Entry> {
     const now = app.clock();
     const negative = (status: 404 | 410, id: number | null, reopenAt?: string | null) =>
@@ -231,7 +314,7 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
     // Whether free-form scripts are served is part of what a written page depends on.
     const fileStamp = `${rendererVersion(app.config.distDir)}:${stamp}:${freeScripts ? 'scripts' : 'tags'}`;
     const file = path.join(pagesDir, st.shop_code, st.landing_code, ...(target.privacy ? ['privacy'] : []), 'index.html');
-    let page = await cachedFile(file, fileStamp, !target.privacy, now);
+    let page = await cachedFile(file, fileStamp, !target.privacy, now, refreshMs);
     let picturesPending: Promise<void> | null = null;
     if (page === null) {
       const r = await renderer();
@@ -258,11 +341,11 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
   function renderWhenMade(key: string, entry: Entry, made: Promise<void>) {
     made.then(
       () => {
-        if (closing || cache.get(key) !== entry) return; // already dropped (a change) or replaced
+        if (life.closing || cache.get(key) !== entry) return; // already dropped (a change) or replaced
         cache.delete(key);
-        entryFor(key).catch((err) => closing || app.log.warn({ err, path: key }, 'landing re-render failed'));
+        entryFor(key).catch((err) => life.closing || app.log.warn({ err, path: key }, 'landing re-render failed'));
       },
-      (err) => closing || app.log.warn({ err, path: key }, 'landing image copies not made'),
+      (err) => life.closing || app.log.warn({ err, path: key }, 'landing image copies not made'),
     );
   }
 
@@ -331,7 +414,7 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
       let loaded = 0;
       for (const s of open) {
         for (const pathname of [landingPath(s.shop_code, s.landing_code), privacyPath(s.shop_code, s.landing_code)]) {
-          if (closing) return loaded;
+          if (life.closing) return loaded;
           const target = parsePath(pathname);
           if (!target || cache.has(pathname) || inflight.has(pathname)) continue;
           const file = path.join(pagesDir, s.shop_code, s.landing_code, ...(target.privacy ? ['privacy'] : []), 'index.html');
@@ -345,79 +428,7 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
     },
   };
 
-  const timer = setInterval(() => {
-    pages.revalidate().catch((err) => app.log.warn({ err }, 'landing revalidation failed'));
-  }, REVALIDATE_MS);
-  timer.unref();
-  app.addHook('onClose', async () => {
-    closing = true;
-    clearInterval(timer);
-  });
-  // At start, without holding up readiness: the open landings' pages written before come back
-  // from disk (the first visitor after a restart gets a cached page), and uploads stored before
-  // images were converted get their AVIF/WebP copies (where the scheduled jobs run).
-  app.addHook('onReady', async () => {
-    warming.set(app, pages.warm().catch((err) => closing || app.log.warn({ err }, 'landing pages not warmed')));
-    if (app.config.workerEnabled) {
-      images
-        .backfill(() => closing)
-        .then((n) => n && app.log.info({ converted: n }, 'upload images converted'))
-        .catch((err) => closing || app.log.warn({ err }, 'upload image conversion'));
-    }
-  });
-
-  const send = (reply: FastifyReply, s: Served) => reply.code(s.status).headers(s.headers).send(s.body ?? undefined);
-  const handler = async (req: FastifyRequest, reply: FastifyReply) =>
-    send(reply, await pages.serve(req.url.split('?')[0]!, req.headers['accept-encoding'], req.headers['if-none-match']));
-  const routeOpts = { config: { access: { public: true } as const }, compress: false as const };
-  app.get('/view/:shopCode/:landingCode', routeOpts, handler);
-  app.get('/view/:shopCode/:landingCode/privacy', routeOpts, handler);
-  app.get('/view/*', routeOpts, async (req, reply) => {
-    // A pasted ad link with a trailing slash still reaches the page.
-    const [pathname, query] = req.url.split('?') as [string, string | undefined];
-    const bare = pathname.replace(/\/+$/, '');
-    if (bare !== pathname && parsePath(bare)) return reply.redirect(query ? `${bare}?${query}` : bare, 301);
-    return send(reply, respond(NOT_FOUND_ENTRY, req.headers['accept-encoding'], undefined));
-  });
-
-  // Uploads and their AVIF/WebP copies: a key is never reused, so each URL's bytes never change.
-  const uploads = uploadsRepository(app.db);
-  const IMMUTABLE = { 'cache-control': 'public, max-age=31536000, immutable', 'content-security-policy': "default-src 'none'" };
-  app.get('/uploads/:file', { config: { access: { public: true } } }, async (req, reply) => {
-    const m = UPLOAD_FILE_RE.exec((req.params as { file: string }).file);
-    const notFound = () => reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
-    if (!m) return notFound();
-    const [, key, , width, format] = m as unknown as [string, string, string | undefined, string | undefined, 'avif' | 'webp' | undefined];
-    if (width && format) {
-      const copy = await uploads.findVariant(key, Number(width), format);
-      if (!copy) {
-        // A copy not made yet (an upload from before conversion): queued, never waited for here.
-        const upload = (await uploads.picturesByKeys([key])).uploads[0];
-        if (upload && !upload.variants_at) images.ensure(upload.id).catch((err) => app.log.warn({ err, key }, 'upload image conversion'));
-        return notFound();
-      }
-      return reply.headers({ ...IMMUTABLE, 'content-type': `image/${format}` }).send(Buffer.from(copy.data));
-    }
-    const row = await repo.findUpload(key);
-    if (!row) return notFound();
-    return reply.headers({ ...IMMUTABLE, 'content-type': row.mime }).send(Buffer.from(row.data));
-  });
-
-  // The hot path: a cached page is answered before Fastify's routing and hooks run (on the
-  // public host only, when there is one: the back office's host redirects there).
-  const publicHost = publicHostOf(app);
-  if (opts.fastPath !== false) {
-    app.fastPaths.push((req: IncomingMessage, res: ServerResponse) => {
-      if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.url!.startsWith('/view/')) return false;
-      if (publicHost && requestHost(app, req) !== publicHost) return false;
-      const q = req.url!.indexOf('?');
-      const entry = cache.get(q < 0 ? req.url! : req.url!.slice(0, q));
-      if (!entry || entry.status !== 200 || app.clock().getTime() >= entry.until) return false;
-      const s = respond(entry, req.headers['accept-encoding'], req.headers['if-none-match']);
-      res.writeHead(s.status, s.headers);
-      res.end(req.method === 'HEAD' ? undefined : (s.body ?? undefined));
-      return true;
-    });
-  }
+  startPageJobs(app, pages, images, life);
+  pageRoutes(app, pages, cache, images, opts);
   return pages;
 }
