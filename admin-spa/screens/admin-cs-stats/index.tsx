@@ -3,7 +3,6 @@
 // account may enter, or one chosen shop (kept in the URL) with its counselors. The figures
 // refresh every minute.
 import { useMemo } from 'react';
-import { useSearchParams } from 'react-router-dom';
 import { Card, Col, Row, Select, Skeleton, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import { csStatsApi, type CsShopRow } from '@contracts/cs-stats.ts';
@@ -11,6 +10,7 @@ import { authApi } from '@contracts/auth.ts';
 import { CS_STATUSES } from '@contracts/leads.ts';
 import { useCall } from '@/lib/use-call.ts';
 import { useBackgroundRefresh } from '@/lib/query-client.ts';
+import { useSearchId } from '@/lib/search-state.ts';
 import { ServerError } from '@/layouts/results.tsx';
 import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
 import {
@@ -18,15 +18,9 @@ import {
 } from '@/components/cs-stats.tsx';
 
 export default function AdminCsStats() {
-  const [search, setSearch] = useSearchParams();
   const { from, to, today, setPeriod } = usePeriod('month');
-  const shopId = Number(search.get('shop')) || undefined;
-  const setShop = (id: number | undefined) => {
-    const next = new URLSearchParams(search);
-    if (id) next.set('shop', String(id));
-    else next.delete('shop');
-    setSearch(next);
-  };
+  const [shopParam, setShop] = useSearchId('shop');
+  const shopId = shopParam ?? undefined;
   const input = { query: { from, to, ...(shopId ? { shopId } : {}) } };
   const q = useCall(csStatsApi.admin, input, { keepPrevious: true });
   useBackgroundRefresh(csStatsApi.admin, input);
@@ -88,7 +82,7 @@ export default function AdminCsStats() {
           showSearch={{ optionFilterProp: 'label' }}
           style={{ width: 200 }}
           value={shopId}
-          onChange={(v?: number) => setShop(v)}
+          onChange={(v?: number) => setShop(v ?? null)}
           options={(shops.data?.items ?? []).map((x) => ({ value: x.id, label: x.name }))}
         />
         <Typography.Text type="secondary">접수일 기준 · 삭제된 DB 제외 · 연락률과 계약 전환율은 중복을 뺀 유효 DB 기준</Typography.Text>

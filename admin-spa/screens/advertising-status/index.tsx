@@ -10,6 +10,7 @@ import { adSpendApi } from '@contracts/ad-spend.ts';
 import { useCall } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
+import { patchedSearch } from '@/lib/search-state.ts';
 import { ServerError } from '@/layouts/results.tsx';
 import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
 import { ChartCard } from '@/components/cs-stats.tsx';
@@ -52,12 +53,7 @@ export default function AdvertisingStatus() {
   const guarded = (change: () => void) => (dirty ? modal.confirm({ ...UNSAVED, onOk: change }) : change());
 
   const setByLanding = (on: boolean) =>
-    guarded(() => {
-      const next = new URLSearchParams(search);
-      if (on) next.set('byLanding', '1');
-      else next.delete('byLanding');
-      setSearch(next);
-    });
+    guarded(() => setSearch(patchedSearch(search, { byLanding: on ? '1' : null })));
 
   const charts = useMemo(() => d && { spend: spendByDayOption(d.days, d.rows, d.media), ratios: mediumRatiosOption(d.media) }, [d]);
 
