@@ -4,8 +4,7 @@
 // leads: stop it instead). Every row links to its 계약 현황.
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Button, Progress, Space, Tag, Tooltip, Typography } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { Progress, Space, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import { contractStopInput, shopContractsApi, type ContractItem } from '@contracts/shop-contracts.ts';
 import { CONTRACT_STATUSES, CONTRACT_STATUS_LABELS, vatOf, won0 } from '@contracts/money.ts';
@@ -16,7 +15,7 @@ import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
 import { useSearchPatch } from '@/lib/search-state.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
-import { RowButton } from '@/components/crud.tsx';
+import { CreateButton, RowButton } from '@/components/crud.tsx';
 import { ConfirmAction, DeleteAction } from '@/components/confirm-action.tsx';
 import { ReasonModal } from '@/components/reason-modal.tsx';
 import { useFormModal } from '@/components/resource-form.tsx';
@@ -156,11 +155,7 @@ export function ContractsTab() {
     [shop.id, writable, canStatus],
   );
 
-  const register = writable && (
-    <Button type="primary" icon={<PlusOutlined />} onClick={modal.create}>
-      계약 등록
-    </Button>
-  );
+  const register = writable && <CreateButton onClick={modal.create}>계약 등록</CreateButton>;
 
   return (
     <>
