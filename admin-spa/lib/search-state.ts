@@ -28,3 +28,14 @@ export function useSearchId(key: string): [number | null, (id: number | null) =>
   const id = Number(search.get(key)) || null;
   return [id, (next) => patch({ [key]: next ? String(next) : null })];
 }
+
+/**
+ * The screen's tab, kept in ?tab= (the first of `tabs` when absent or unknown). Changing tabs
+ * starts the other tab's own view: one table's filters do not carry over to another.
+ */
+export function useTab<T extends string>(tabs: readonly [T, ...T[]]): [T, (tab: string) => void] {
+  const [search, setSearch] = useSearchParams();
+  const asked = search.get('tab') as T | null;
+  const tab = asked && tabs.includes(asked) ? asked : tabs[0];
+  return [tab, (k) => setSearch(k === tabs[0] ? {} : { tab: k })];
+}
