@@ -5,7 +5,7 @@
 // scrubs the lead's personal fields and leaves its events. The monthly review flags what the
 // privacy officer should look at, and records that they did.
 import { z } from './zod.ts';
-import { dayField, optionalText } from './fields.ts';
+import { calendarDayField as day, optionalText } from './fields.ts';
 import { listEndpoint, shopParam } from './list.ts';
 import { endpoint, type QueryOf } from './endpoint.ts';
 
@@ -36,12 +36,6 @@ export const ACCESS_ACTION_COLORS: Record<AccessRecordAction, string> = {
 
 export const actionLabel = (action: string): string => ACCESS_ACTION_LABELS[action as AccessRecordAction] ?? action;
 
-/** A day the calendar has (the pattern alone lets 2026-02-31 through). */
-const day = dayField.refine((d) => {
-  const t = Date.parse(`${d}T00:00:00.000Z`);
-  return !Number.isNaN(t) && new Date(t).toISOString().startsWith(d);
-}, '없는 날짜입니다.');
-
 /** "view,unmask" in a query string → ['view', 'unmask']. */
 const actionList = z
   .string()
@@ -65,14 +59,19 @@ export const ACCESS_RECORD_MAX_DAYS = 366;
 /** The most rows one export writes. */
 export const ACCESS_RECORD_EXPORT_MAX = 100_000;
 
+/** The account that acted (null: none, or one since removed). */
+const actingAccount = {
+  accountId: z.number().nullable(),
+  accountName: z.string().nullable(),
+  accountLoginId: z.string().nullable(),
+};
+
 export const accessRecordItem = z.object({
   /** Unique across both sources: `l<id>` (a lead's event) or `a<id>` (a list-level access). */
   key: z.string(),
   at: z.string(),
   action: z.string(),
-  accountId: z.number().nullable(),
-  accountName: z.string().nullable(),
-  accountLoginId: z.string().nullable(),
+  ...actingAccount,
   ip: z.string().nullable(),
   leadId: z.number().nullable(),
   /** Masked (홍*동); null when the lead was purged or there is none. */
@@ -127,9 +126,7 @@ const month = z.string('점검할 달을 고르세요.').regex(MONTH_RE, '달은
 
 export const reviewFlag = z.object({
   kind: z.enum(REVIEW_FLAG_KINDS),
-  accountId: z.number().nullable(),
-  accountName: z.string().nullable(),
-  accountLoginId: z.string().nullable(),
+  ...actingAccount,
   /** The Seoul day. */
   day: z.string(),
   /** The events that day (for a big export: its rows). */

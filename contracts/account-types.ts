@@ -3,11 +3,10 @@ import { ACCESS_LEVELS, BUILTIN_ACCOUNT_TYPES, DATA_SCOPES, matrixForSide, norma
 import { findScreen, SCREENS, SIDES, type Area, type Side } from './screens.ts';
 import { idParam, listEndpoint } from './list.ts';
 import { endpoint, type QueryOf } from './endpoint.ts';
-import { requiredText } from './fields.ts';
+import { requiredText, rowTimes } from './fields.ts';
 
-export const accountType = z.object({
-  id: z.number(),
-  name: z.string(),
+/** What a type grants its accounts: the type carries it, and the session hands it to each account of the type. */
+export const accountTypeGrants = {
   area: z.enum(['admin', 'shop']),
   /** Agency or client: a client type never reaches the agency's screens and figures, whatever its matrix says. */
   side: z.enum(SIDES),
@@ -15,12 +14,17 @@ export const accountType = z.object({
   canUnmask: z.boolean(),
   canExport: z.boolean(),
   permissions: z.record(z.string(), z.enum(ACCESS_LEVELS)),
+};
+
+export const accountType = z.object({
+  id: z.number(),
+  name: z.string(),
+  ...accountTypeGrants,
   builtinKey: z.string().nullable(),
   sortOrder: z.number(),
   active: z.boolean(),
   usage: z.number(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...rowTimes,
 });
 export type AccountType = z.infer<typeof accountType>;
 

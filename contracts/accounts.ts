@@ -2,7 +2,7 @@ import { z } from './zod.ts';
 import { idParam, listEndpoint } from './list.ts';
 import { endpoint, type QueryOf } from './endpoint.ts';
 import { LOGIN_ID_RE } from './rules.ts';
-import { optionalEmail, optionalPhone, passwordField, requiredText } from './fields.ts';
+import { optionalEmail, optionalPhone, passwordField, requiredText, rowTimes } from './fields.ts';
 
 export const ACCOUNT_STATUSES = ['active', 'locked', 'disabled'] as const;
 type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
@@ -23,8 +23,7 @@ export const account = z.object({
   lockedUntil: z.string().nullable(),
   lastLoginAt: z.string().nullable(),
   shopCount: z.number(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...rowTimes,
 });
 export type Account = z.infer<typeof account>;
 

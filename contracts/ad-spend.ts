@@ -5,6 +5,7 @@
 // are every lead received and not deleted (duplicates included), `validLeads` the leads that
 // count (the valid-lead rule, server/db/valid-leads.ts).
 import { z } from './zod.ts';
+import { isCalendarDay } from './fields.ts';
 import { DAY_RE } from './kst.ts';
 import { withJosa } from './korean.ts';
 import { queryBool, shopParam } from './list.ts';
@@ -33,12 +34,7 @@ export const AD_METRIC_HELP = {
   cpa: 'CPA = 광고비 ÷ 유효 DB',
 } as const;
 
-/** A day the calendar has (the pattern alone lets 2026-02-31 through). */
-const realDay = (d: string) => {
-  const t = Date.parse(`${d}T00:00:00.000Z`);
-  return !Number.isNaN(t) && new Date(t).toISOString().startsWith(d);
-};
-const day = (missing: string) => z.string(missing).regex(DAY_RE, '날짜는 YYYY-MM-DD 형식으로 입력하세요.').refine(realDay, '없는 날짜입니다.');
+const day = (missing: string) => z.string(missing).regex(DAY_RE, '날짜는 YYYY-MM-DD 형식으로 입력하세요.').refine(isCalendarDay, '없는 날짜입니다.');
 
 export const adSpendQuery = z.object({
   /** Seoul days, inclusive; default this month up to today. */

@@ -1,6 +1,5 @@
 import { z } from './zod.ts';
-import { ACCESS_LEVELS, DATA_SCOPES } from './permissions.ts';
-import { SIDES } from './screens.ts';
+import { accountTypeGrants } from './account-types.ts';
 import { passwordField, requiredText } from './fields.ts';
 import { endpoint } from './endpoint.ts';
 import { SESSION_PATHS } from './http.ts';
@@ -17,13 +16,8 @@ export const sessionAccount = z.object({
   name: z.string(),
   accountTypeId: z.number(),
   accountTypeName: z.string(),
-  area: z.enum(['admin', 'shop']),
-  side: z.enum(SIDES),
-  dataScope: z.enum(DATA_SCOPES),
-  canUnmask: z.boolean(),
-  canExport: z.boolean(),
-  /** What the account may use: its type's matrix within its side's reach (a client's never names an agency-only screen). */
-  permissions: z.record(z.string(), z.enum(ACCESS_LEVELS)),
+  /** Its type's; the permissions are what the account may use: its type's matrix within its side's reach (a client's never names an agency-only screen). */
+  ...accountTypeGrants,
   home: z.string(),
   lastLoginAt: z.string().nullable(),
   /** The account must choose a new password before anything else (a generated or reset one). */

@@ -3,7 +3,7 @@ import { z } from './zod.ts';
 import { idParam, listEndpoint, queryBool } from './list.ts';
 import { endpoint, type QueryOf } from './endpoint.ts';
 import { CODE_RE } from './rules.ts';
-import { requiredText } from './fields.ts';
+import { requiredText, rowTimes } from './fields.ts';
 
 export const CODE_KINDS = ['client-type', 'media-type', 'event-type'] as const;
 export type CodeKind = (typeof CODE_KINDS)[number];
@@ -28,8 +28,7 @@ export const codeItem = z.object({
   sortOrder: z.number(),
   active: z.boolean(),
   usage: z.number(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...rowTimes,
 });
 export type CodeItem = z.infer<typeof codeItem>;
 

@@ -2,16 +2,10 @@
 // per shop (across shops), per Seoul day, the contact and contract rates, and the time to
 // first contact. A period is Seoul days of receipt (created_at); deleted leads never count.
 import { z } from './zod.ts';
-import { dayField } from './fields.ts';
+import { calendarDayField as day } from './fields.ts';
 import { shopParam } from './list.ts';
 import { endpoint, type QueryOf } from './endpoint.ts';
 import { CS_STATUSES } from './leads.ts';
-
-/** A day the calendar has (the pattern alone lets 2026-02-31 through, which no instant matches). */
-const day = dayField.refine((d) => {
-  const t = Date.parse(`${d}T00:00:00.000Z`);
-  return !Number.isNaN(t) && new Date(t).toISOString().startsWith(d);
-}, '없는 날짜입니다.');
 
 export const csStatsQuery = z.object({
   /** Seoul days, inclusive; default this month up to today. */

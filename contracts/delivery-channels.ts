@@ -5,7 +5,7 @@
 import { z } from './zod.ts';
 import { listEndpoint, shopItemParams, shopParam } from './list.ts';
 import { endpoint, type QueryOf } from './endpoint.ts';
-import { optionalText, requiredText } from './fields.ts';
+import { optionalText, requiredText, rowTimes } from './fields.ts';
 import { isKoreanPhone, normalisePhone } from './rules.ts';
 import { CS_STATUSES } from './leads.ts';
 import {
@@ -274,8 +274,7 @@ export const deliveryChannel = z.object({
   lastDelivery: z.object({ at: z.string(), status: z.enum(JOB_STATUSES), responseCode: z.number().nullable() }).nullable(),
   pendingJobs: z.number().int(),
   failedJobs: z.number().int(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...rowTimes,
 });
 export type DeliveryChannel = z.infer<typeof deliveryChannel>;
 

@@ -4,7 +4,7 @@
 // Phones leave the server masked. A send's jobs travel in URLs as id ranges ("12-40,45"): the
 // jobs of one send are written together and their ids are nearly always consecutive.
 import { z } from './zod.ts';
-import { dayField, requiredText } from './fields.ts';
+import { dayField, requiredText, rowTimes } from './fields.ts';
 import { listEndpoint, listQuery, shopParam } from './list.ts';
 import { endpoint, type QueryOf } from './endpoint.ts';
 import { BULK_MAX, leadFilters } from './leads.ts';
@@ -187,8 +187,7 @@ export type DeliveryAttemptItem = z.infer<typeof deliveryAttemptItem>;
 /** One job: a lead to a channel, with where it stands. */
 export const deliveryJobItem = z.object({
   id: z.number(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...rowTimes,
   ...leadOf,
   ...channelOf,
   channelEnabled: z.boolean(),

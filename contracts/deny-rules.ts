@@ -1,7 +1,7 @@
 import { z } from './zod.ts';
 import { idParam, listEndpoint } from './list.ts';
 import { endpoint, type QueryOf } from './endpoint.ts';
-import { optionalText, requiredText } from './fields.ts';
+import { optionalText, requiredText, rowTimes } from './fields.ts';
 import { cidrContains, isCidr, isIPv4, isIPv6, isKoreanPhone, normalisePhone } from './rules.ts';
 
 export const DENY_KINDS = ['ip', 'cidr', 'phone', 'keyword'] as const;
@@ -22,8 +22,7 @@ export const denyRule = z.object({
   hits: z.number(),
   lastHitAt: z.string().nullable(),
   createdBy: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...rowTimes,
 });
 export type DenyRule = z.infer<typeof denyRule>;
 

@@ -78,8 +78,28 @@ export const businessDetails = {
   privacyOfficerContact: optionalText(60),
 };
 
+/** The same details as answers carry them: each one may be missing. */
+const nullableString = () => z.string().nullable();
+export const businessDetailsView = Object.fromEntries(Object.keys(businessDetails).map((k) => [k, nullableString()])) as Record<
+  keyof typeof businessDetails,
+  ReturnType<typeof nullableString>
+>;
+export type BusinessDetailsView = { [K in keyof typeof businessDetails]: string | null };
+
+/** When a stored row was made and last changed (ISO instants). */
+export const rowTimes = { createdAt: z.string(), updatedAt: z.string() };
+
 /** A Seoul calendar day, YYYY-MM-DD (periods in query strings). */
 export const dayField = z.string().regex(DAY_RE, '날짜는 YYYY-MM-DD 형식입니다.');
+
+/** Whether a YYYY-MM-DD is a day the calendar has (the pattern alone lets 2026-02-31 through). */
+export function isCalendarDay(d: string): boolean {
+  const t = Date.parse(`${d}T00:00:00.000Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().startsWith(d);
+}
+
+/** A Seoul calendar day that exists. */
+export const calendarDayField = dayField.refine(isCalendarDay, '없는 날짜입니다.');
 
 /** A moment the person picked (ISO-8601 with offset), or null. */
 /**

@@ -1,6 +1,6 @@
 // Landing pages: editor input, list, scripts, and the view model the public page renders.
 import { z } from './zod.ts';
-import { dayField, requiredText, text } from './fields.ts';
+import { dayField, requiredText, rowTimes, text, type BusinessDetailsView } from './fields.ts';
 import { listEndpoint, shopItemParams, shopParam } from './list.ts';
 import { endpoint, type QueryOf } from './endpoint.ts';
 import { SHOP_CODE_RE } from './rules.ts';
@@ -178,8 +178,7 @@ export const landing = z.object({
   version: z.number(),
   /** Public path, e.g. /view/smile-dental/implant-event. */
   url: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...rowTimes,
 });
 export type Landing = z.infer<typeof landing>;
 
@@ -259,17 +258,7 @@ export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image
 
 /** What the public page renders: one landing with its shop and current privacy policy. */
 export interface LandingView {
-  shop: {
-    code: string;
-    name: string;
-    companyName: string | null;
-    representative: string | null;
-    businessNumber: string | null;
-    phone: string | null;
-    address: string | null;
-    privacyOfficerName: string | null;
-    privacyOfficerContact: string | null;
-  };
+  shop: { code: string; name: string } & BusinessDetailsView;
   landing: {
     id: number;
     code: string;

@@ -1,7 +1,7 @@
 // Versioned privacy policies per shop. A published version is frozen; new submissions
 // consent to the latest published one (or the version a landing pins).
 import { z } from './zod.ts';
-import { requiredText, text } from './fields.ts';
+import { requiredText, rowTimes, text } from './fields.ts';
 import { endpoint, type QueryOf } from './endpoint.ts';
 import { listEndpoint, shopItemParams, shopParam } from './list.ts';
 
@@ -57,8 +57,7 @@ export const privacyPolicy = z.object({
   officerContact: z.string().nullable(),
   body: z.string(),
   publishedAt: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...rowTimes,
 });
 export type PrivacyPolicy = z.infer<typeof privacyPolicy>;
 

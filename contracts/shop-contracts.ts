@@ -5,7 +5,7 @@
 // follows the money rules in contracts/money.ts; the settlement and the status of the same
 // leads are computed by the same functions, so they always agree.
 import { z } from './zod.ts';
-import { optionalText, requiredText } from './fields.ts';
+import { isCalendarDay, optionalText, requiredText, rowTimes } from './fields.ts';
 import { listEndpoint, shopItemParams, shopParam } from './list.ts';
 import { endpoint, type QueryOf } from './endpoint.ts';
 import { CONTRACT_STATUSES, RETURN_REASONS, RETURN_STATUSES } from './money.ts';
@@ -22,10 +22,7 @@ const day = (message: string) =>
   z
     .string(message)
     .regex(/^\d{4}-\d{2}-\d{2}$/, message)
-    .refine((d) => {
-      const t = Date.parse(`${d}T00:00:00.000Z`);
-      return !Number.isNaN(t) && new Date(t).toISOString().startsWith(d);
-    }, '없는 날짜입니다.');
+    .refine(isCalendarDay, '없는 날짜입니다.');
 
 const count = z.number().int();
 const ids = (message: string) => z.array(z.number(message).int(message).positive(message), message).max(500, '500개까지 고를 수 있습니다.');
@@ -87,8 +84,7 @@ export const contractItem = z.object({
   status: z.enum(CONTRACT_STATUSES),
   /** Valid leads billable toward the quantity so far. */
   counted: count,
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...rowTimes,
 });
 export type ContractItem = z.infer<typeof contractItem>;
 

@@ -2,7 +2,7 @@ import { z } from './zod.ts';
 import { idParam, listEndpoint, shopParam } from './list.ts';
 import { endpoint, type QueryOf } from './endpoint.ts';
 import { SHOP_CODE_RE } from './rules.ts';
-import { businessDetails, requiredText } from './fields.ts';
+import { businessDetails, businessDetailsView, requiredText, rowTimes } from './fields.ts';
 
 export const SHOP_STATUSES = ['active', 'disabled'] as const;
 export const SHOP_STATUS_LABELS: Record<(typeof SHOP_STATUSES)[number], string> = { active: '운영', disabled: '사용 중지' };
@@ -14,16 +14,9 @@ export const shop = z.object({
   clientTypeId: z.number().nullable(),
   clientTypeName: z.string().nullable(),
   status: z.enum(SHOP_STATUSES),
-  companyName: z.string().nullable(),
-  representative: z.string().nullable(),
-  businessNumber: z.string().nullable(),
-  phone: z.string().nullable(),
-  address: z.string().nullable(),
-  privacyOfficerName: z.string().nullable(),
-  privacyOfficerContact: z.string().nullable(),
+  ...businessDetailsView,
   leadCount: z.number(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...rowTimes,
 });
 export type Shop = z.infer<typeof shop>;
 

@@ -5,7 +5,7 @@
 import { z } from './zod.ts';
 import { idParam, listEndpoint } from './list.ts';
 import { endpoint, type QueryOf } from './endpoint.ts';
-import { optionalText, requiredText } from './fields.ts';
+import { optionalText, requiredText, rowTimes } from './fields.ts';
 import { LANDING_STATUSES } from './landings.ts';
 import { SCREEN_KEYS } from './screens.ts';
 
@@ -67,8 +67,7 @@ export const systemReservation = z.object({
   /** What the run did or why it failed; the cancellation's reason. */
   result: z.string().nullable(),
   createdBy: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...rowTimes,
   cancelledAt: z.string().nullable(),
 });
 export type SystemReservation = z.infer<typeof systemReservation>;

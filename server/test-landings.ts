@@ -90,6 +90,19 @@ export async function openLanding(t: LandingTestApp, extra: Record<string, unkno
   return id;
 }
 
+/** Sessions that outlive the days, weeks and months a test moves the clock through. */
+export const LONG_SESSIONS: Partial<Config> = { sessionIdleMinutes: 1_000_000, sessionAbsoluteHours: 100_000 };
+
+/** Creates and publishes the second landing (checkup, 건강검진 이벤트); returns its id. */
+export const openCheckup = (t: LandingTestApp, extra: Record<string, unknown> = {}) => openLanding(t, { landingCode: 'checkup', title: '건강검진 이벤트', ...extra });
+
+/** Adds a 매체 (media type code); returns its id. */
+export async function addMedium(t: LandingTestApp, name: string, code: string, extra: Record<string, unknown> = {}): Promise<number> {
+  const res = await t.admin.post('/api/codes/media-type', { name, code, ...extra });
+  if (res.statusCode !== 201) throw new Error(`media type: ${res.statusCode} ${res.body}`);
+  return res.json().id as number;
+}
+
 /** A form token as if the page had been rendered `msAgo` before the app's clock. */
 export const formToken = (t: LandingTestApp, landingId: number, msAgo = 10_000) =>
   signRenderStamp(landingSecret(t.dataDir), landingId, new Date(t.clock.current.getTime() - msAgo));

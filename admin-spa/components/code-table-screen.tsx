@@ -1,7 +1,6 @@
 // The three code-table screens (client, media and event types) share this screen.
 import { useMemo } from 'react';
-import { App, Button, Form, Input, Switch, Tag } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { App, Form, Input, Switch, Tag } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import { CODE_KIND_LABELS, CODE_KIND_SCREENS, codeItemInput, codeItemsApi, type CodeItem, type CodeItemInput, type CodeKind } from '@contracts/code-items.ts';
@@ -12,7 +11,7 @@ import { useAuth } from '@/lib/auth.tsx';
 import { formatDateTime } from '@/lib/format.ts';
 import { zodRule } from '@/lib/zod-rule.ts';
 import { ResourceTable } from './resource-table.tsx';
-import { actionsColumn, RowButton, saveWith } from './crud.tsx';
+import { actionsColumn, CreateButton, RowButton, saveWith } from './crud.tsx';
 import { OrderAndActiveFields, ResourceForm, useFormModal } from './resource-form.tsx';
 import { DeleteAction } from './confirm-action.tsx';
 
@@ -64,13 +63,7 @@ export function CodeTableScreen({ kind }: { kind: CodeKind }) {
           { name: 'q', label: '이름 또는 코드', type: 'search' },
           { name: 'active', label: '사용 여부', type: 'select', options: [{ value: 'true', label: '사용' }, { value: 'false', label: '사용 안 함' }] },
         ]}
-        toolbar={
-          writable && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={modal.create}>
-              {label} 등록
-            </Button>
-          )
-        }
+        toolbar={writable && <CreateButton onClick={modal.create}>{label} 등록</CreateButton>}
       />
       <ResourceForm<CodeItemInput>
         open={modal.open}

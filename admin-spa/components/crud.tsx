@@ -2,6 +2,7 @@
 // buttons in it, and saving a create-or-edit form through the resource's endpoints.
 import type { ReactNode } from 'react';
 import { Button, Space } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import type { CallInput, Endpoint } from '@contracts/endpoint.ts';
 import { call, type CallArgs } from '@/lib/api.ts';
@@ -16,6 +17,15 @@ export function actionsColumn<T>(writable: boolean, render: (row: T) => ReactNod
 export function RowButton({ children, onClick }: { children: ReactNode; onClick: () => void }) {
   return (
     <Button type="link" size="small" onClick={onClick} style={{ paddingInline: 4 }}>
+      {children}
+    </Button>
+  );
+}
+
+/** The toolbar's 등록 button (primary, with a plus), for accounts that may change the resource. */
+export function CreateButton({ onClick, children }: { onClick: () => void; children: ReactNode }) {
+  return (
+    <Button type="primary" icon={<PlusOutlined />} onClick={onClick}>
       {children}
     </Button>
   );

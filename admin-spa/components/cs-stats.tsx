@@ -9,6 +9,7 @@ import type { EChartsCoreOption } from 'echarts/core';
 import { CS_STATUSES, type CsStatus } from '@contracts/leads.ts';
 import type { CsCounselorRow, CsDay, CsFigures } from '@contracts/cs-stats.ts';
 import { formatNumber, sliceShare } from '@/lib/format.ts';
+import { FigureCards, TotalsRow } from '@/components/figures.tsx';
 
 const Chart = lazy(() => import('@/components/chart.tsx'));
 
@@ -52,25 +53,18 @@ export function CsSummaryCards({ totals }: { totals: CsFigures }) {
     { title: '첫 연락 평균', value: formatMinutes(totals.firstContactAvgMinutes), note: '접수부터 첫 상태 변경까지' },
   ];
   return (
-    <Row gutter={[16, 16]}>
-      {cards.map((c) => (
-        <Col key={c.title} xs={12} md={8} xl={4}>
-          <Card variant="borderless" style={{ height: '100%' }}>
-            <Statistic
-              title={c.help ? <Tooltip title={c.help}><span>{c.title} <QuestionCircleOutlined style={{ fontSize: 12 }} /></span></Tooltip> : c.title}
-              value={c.value} suffix={c.suffix} formatter={typeof c.value === 'number' ? (v) => formatNumber(Number(v)) : undefined} />
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {c.note}
-            </Typography.Text>
-          </Card>
-        </Col>
-      ))}
-    </Row>
+    <FigureCards
+      cards={cards}
+      figure={(c) => (
+        <Statistic
+          title={c.help ? <Tooltip title={c.help}><span>{c.title} <QuestionCircleOutlined style={{ fontSize: 12 }} /></span></Tooltip> : c.title}
+          value={c.value} suffix={c.suffix} formatter={typeof c.value === 'number' ? (v) => formatNumber(Number(v)) : undefined} />
+      )}
+    />
   );
 }
 
-/** A card with a lazily loaded chart, or a sentence when there is nothing to draw. */
-export function ChartCard({ title, option, label, height, empty, extra }: {
+interface ChartCardProps {
   title: string;
   option: EChartsCoreOption | null;
   /** What the chart shows, for screen readers. */
@@ -78,7 +72,10 @@ export function ChartCard({ title, option, label, height, empty, extra }: {
   height?: number;
   empty: string;
   extra?: ReactNode;
-}) {
+}
+
+/** A card with a lazily loaded chart, or a sentence when there is nothing to draw. */
+export function ChartCard({ title, option, label, height, empty, extra }: ChartCardProps) {
   return (
     <Card variant="borderless" title={title} extra={extra} style={{ height: '100%' }}>
       {option ? (
@@ -89,6 +86,19 @@ export function ChartCard({ title, option, label, height, empty, extra }: {
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={empty} />
       )}
     </Card>
+  );
+}
+
+/** Chart cards side by side on a wide screen (each `xl` of 24 columns), one under another on a narrow one. */
+export function ChartRow({ cards }: { cards: Array<ChartCardProps & { xl: number }> }) {
+  return (
+    <Row gutter={[16, 16]}>
+      {cards.map(({ xl, ...c }) => (
+        <Col key={c.title} xs={24} xl={xl}>
+          <ChartCard {...c} />
+        </Col>
+      ))}
+    </Row>
   );
 }
 
@@ -186,17 +196,7 @@ export function FiguresSummary({ totals }: { totals: CsFigures }) {
     formatRate(totals.conversionRate),
     <span key="first" style={{ whiteSpace: 'nowrap' }}>{formatMinutes(totals.firstContactMedianMinutes)}</span>,
   ];
-  return (
-    <Table.Summary>
-      <Table.Summary.Row>
-        {cells.map((c, i) => (
-          <Table.Summary.Cell key={i} index={i} align={i === 0 ? 'left' : 'right'}>
-            {c}
-          </Table.Summary.Cell>
-        ))}
-      </Table.Summary.Row>
-    </Table.Summary>
-  );
+  return <TotalsRow cells={cells} />;
 }
 
 const counselorColumns: ColumnsType<CsCounselorRow> = [

@@ -1,5 +1,5 @@
 // A period of Seoul days kept in the URL (?from=&to=), with the quick ranges people use.
-import { useSearchParams } from 'react-router-dom';
+import { useSearchPatch } from '@/lib/search-state.ts';
 import dayjs, { type Dayjs } from 'dayjs';
 import { DatePicker } from 'antd';
 import { addDays, seoulDay } from '@contracts/kst.ts';
@@ -8,24 +8,16 @@ const DAY = 'YYYY-MM-DD';
 
 /** The period in the URL, defaulting to the last `defaultDays` days up to today (Seoul), or to this month so far. */
 export function usePeriod(defaultDays: number | 'month') {
-  const [search, setSearch] = useSearchParams();
+  const [search, patch] = useSearchPatch();
   const today = seoulDay(new Date());
   const to = search.get('to') ?? today;
   const from = search.get('from') ?? (defaultDays === 'month' ? `${to.slice(0, 8)}01` : addDays(to, -(defaultDays - 1)));
-  const setPeriod = (range: [string, string] | null) => {
-    const next = new URLSearchParams(search);
-    if (range) {
-      next.set('from', range[0]);
-      next.set('to', range[1]);
-    } else {
-      next.delete('from');
-      next.delete('to');
-    }
-    next.delete('page');
-    setSearch(next);
-  };
+  const setPeriod = (range: [string, string] | null) => patch({ from: range?.[0] ?? null, to: range?.[1] ?? null, page: null });
   return { from, to, today, setPeriod };
 }
+
+/** A period in the URL with its setter (what usePeriod answers). */
+export type Period = ReturnType<typeof usePeriod>;
 
 export function PeriodPicker({ label, from, to, today, onChange }: {
   label: string;

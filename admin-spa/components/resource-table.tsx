@@ -55,6 +55,18 @@ export function useListParams(filterNames: string[], prefix = '') {
   return { params, update };
 }
 
+/** A list table's pager: the page and size in the URL, the list's total, the sizes every list offers. */
+export function listPagination(params: { page: number; pageSize: number }, total: number) {
+  return {
+    current: params.page,
+    pageSize: params.pageSize,
+    total,
+    showSizeChanger: true,
+    pageSizeOptions: PAGE_SIZES.map(String),
+    showTotal: (n: number) => `총 ${n.toLocaleString('ko-KR')}건`,
+  };
+}
+
 type ItemOf<E extends ListEndpoint> = ResponseOf<E> extends { items: Array<infer T> } ? T : never;
 
 interface ResourceTableProps<E extends ListEndpoint> {
@@ -200,14 +212,7 @@ export function ResourceTable<E extends ListEndpoint>(props: ResourceTableProps<
           ),
         }}
         scroll={{ x: 'max-content' }}
-        pagination={{
-          current: params.page,
-          pageSize: params.pageSize,
-          total: data?.total ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: PAGE_SIZES.map(String),
-          showTotal: (total) => `총 ${total.toLocaleString('ko-KR')}건`,
-        }}
+        pagination={listPagination(params, data?.total ?? 0)}
       />
     </Card>
   );

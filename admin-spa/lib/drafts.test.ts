@@ -1,17 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearDrafts, hashOf, keepDrafts, registerDraft, takeDraft, toDraft } from './drafts.ts';
-
-/** sessionStorage as the browser has it, for node. */
-class MemoryStorage {
-  private data = new Map<string, string>();
-  get length() {
-    return this.data.size;
-  }
-  key = (i: number) => [...this.data.keys()][i] ?? null;
-  getItem = (k: string) => this.data.get(k) ?? null;
-  setItem = (k: string, v: string) => void this.data.set(k, String(v));
-  removeItem = (k: string) => void this.data.delete(k);
-}
+import { MemoryStorage } from './test-storage.ts';
 
 const form = (values: unknown, touched = true) => ({ isFieldsTouched: () => touched, getFieldsValue: () => values });
 let closers: Array<() => void> = [];

@@ -1,18 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
 import { KEPT_DRAFT_DAYS, draftKey, pruneDrafts, readDraft, removeDraft, writeDraft } from './kept-drafts.ts';
-
-/** localStorage as the browser has it, for node. */
-class MemoryStorage {
-  data = new Map<string, string>();
-  get length() {
-    return this.data.size;
-  }
-  key = (i: number) => [...this.data.keys()][i] ?? null;
-  getItem = (k: string) => this.data.get(k) ?? null;
-  setItem = (k: string, v: string) => void this.data.set(k, String(v));
-  removeItem = (k: string) => void this.data.delete(k);
-}
+import { MemoryStorage } from './test-storage.ts';
 
 let store: MemoryStorage;
 beforeEach(() => {

@@ -4,17 +4,17 @@
 // contract counts shows nothing.
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Form, Input, Modal, Select, Space, Tag, Tooltip, Typography } from 'antd';
+import { Button, Form, Input, Modal, Select, Space, Tag, Tooltip, Typography } from 'antd';
 import { RETURN_NOTE_REQUIRED, returnRequestInput, shopContractsApi, type Returnable } from '@contracts/shop-contracts.ts';
 import { RETURN_REASONS, type ReturnReason } from '@contracts/money.ts';
-import { ApiError, call } from '@/lib/api.ts';
+import { call } from '@/lib/api.ts';
 import { invalidate, useCall } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { formatDateTime } from '@/lib/format.ts';
 import { zodRule } from '@/lib/zod-rule.ts';
-import { useCloseGuard, useTrackChanges } from '@/lib/close-guard.ts';
 import { RETURN_STATE_TAGS, percent } from '@/components/contracts/contract-tags.tsx';
 import { RETURN_VIEWS } from '@/components/contracts/contract-views.ts';
+import { useChangeModal } from '@/components/change-modal.tsx';
 
 export function ReturnRequest({ shopId, leadId }: { shopId: number; leadId: number }) {
   const { can } = useAuth();
@@ -64,44 +64,19 @@ export function ReturnRequest({ shopId, leadId }: { shopId: number; leadId: numb
 }
 
 function RequestModal({ shopId, leadId, r, open, onClose }: { shopId: number; leadId: number; r: Returnable; open: boolean; onClose: () => void }) {
-  const [form] = Form.useForm<{ reason?: ReturnReason; note?: string }>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const { message } = App.useApp();
+  const { form, modalProps, errorAlert } = useChangeModal<{ reason?: ReturnReason; note?: string }>({
+    open, onCancel: onClose, fields: ['reason', 'note'], failure: '요청하지 못했습니다.',
+  });
   const queryClient = useQueryClient();
   const reason = Form.useWatch('reason', form);
-  const guard = useCloseGuard(onClose);
-  useTrackChanges(guard, form, open);
+  const request = async (v: { reason?: ReturnReason; note?: string }) => {
+    await call(shopContractsApi.requestReturn, { params: { shopId, leadId }, body: { reason: v.reason!, note: v.note ?? null } });
+    await invalidate(queryClient, RETURN_VIEWS);
+    return '무효 교체를 요청했습니다. 계약 관리의 무효 교체에서 승인을 기다립니다.';
+  };
 
   return (
-    <Modal
-      open={open}
-      title="무효 교체 요청"
-      okText="요청"
-      cancelText="취소"
-      confirmLoading={busy}
-      destroyOnHidden
-      afterClose={() => setError(null)}
-      onCancel={guard.requestClose}
-      onOk={async () => {
-        const v = await form.validateFields().catch(() => null);
-        if (!v) return;
-        setBusy(true);
-        setError(null);
-        try {
-          await call(shopContractsApi.requestReturn, { params: { shopId, leadId }, body: { reason: v.reason!, note: v.note ?? null } });
-          await invalidate(queryClient, RETURN_VIEWS);
-          message.success('무효 교체를 요청했습니다. 계약 관리의 무효 교체에서 승인을 기다립니다.');
-          onClose();
-        } catch (err) {
-          const fields = err instanceof ApiError ? err.fields : undefined;
-          if (fields?.reason || fields?.note) form.setFields(Object.entries(fields).map(([name, m]) => ({ name: name as 'reason' | 'note', errors: [m] })));
-          else setError(err instanceof Error ? err.message : '요청하지 못했습니다.');
-        } finally {
-          setBusy(false);
-        }
-      }}
-    >
+    <Modal open={open} title="무효 교체 요청" okText="요청" {...modalProps(request, onClose)}>
       <Form form={form} layout="vertical" requiredMark="optional" preserve={false}>
         <div style={{ marginBottom: 16 }}>
           {r.contract?.name} 계약에서 이 DB를 빼고 새 DB로 교체해 달라고 요청합니다. 승인되면 계약 집계에서 빠집니다.
@@ -111,7 +86,7 @@ function RequestModal({ shopId, leadId, r, open, onClose }: { shopId: number; le
             </Typography.Text>
           )}
         </div>
-        {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} />}
+        {errorAlert}
         <Form.Item label="사유" name="reason" required rules={[zodRule(returnRequestInput, 'reason')]}>
           <Select placeholder="반품 사유를 고르세요" options={RETURN_REASONS.map((x) => ({ value: x, label: x }))} aria-label="반품 사유" />
         </Form.Item>

@@ -1,7 +1,6 @@
 // Deny rules for lead intake and back-office login, with hit counts and expiry.
 import dayjs, { type Dayjs } from 'dayjs';
-import { Button, DatePicker, Form, Input, Select, Space, Tag, Typography, type FormInstance } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { DatePicker, Form, Input, Select, Space, Tag, Typography, type FormInstance } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import {
   DENY_KINDS, DENY_KIND_LABELS, DENY_SCOPES, DENY_SCOPE_LABELS, denyRuleInput, denyRulesApi, type DenyRule, type DenyKind, type DenyScope,
@@ -11,7 +10,7 @@ import { formatDateTime } from '@/lib/format.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { ResourceForm, useFormModal } from '@/components/resource-form.tsx';
 import { DeleteAction } from '@/components/confirm-action.tsx';
-import { actionsColumn, RowButton, saveWith } from '@/components/crud.tsx';
+import { actionsColumn, CreateButton, RowButton, saveWith } from '@/components/crud.tsx';
 import { beforeToday, fromPicker, toPicker } from '@/lib/seoul-time.ts';
 
 interface FormValues {
@@ -68,13 +67,7 @@ export default function AccessDenySetting() {
           { name: 'kind', label: '종류', type: 'select', options: DENY_KINDS.map((k) => ({ value: k, label: DENY_KIND_LABELS[k] })) },
           { name: 'scope', label: '적용 대상', type: 'select', options: DENY_SCOPES.map((s) => ({ value: s, label: DENY_SCOPE_LABELS[s] })) },
         ]}
-        toolbar={
-          writable && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={modal.create}>
-              차단 규칙 등록
-            </Button>
-          )
-        }
+        toolbar={writable && <CreateButton onClick={modal.create}>차단 규칙 등록</CreateButton>}
       />
       <ResourceForm<FormValues>
         open={modal.open}

@@ -1,7 +1,6 @@
 // Accounts: create, edit, reset password, lock/unlock, disable; last login.
 import { useState } from 'react';
-import { Alert, Button, Col, Form, Input, Row, Select, Tag, Tooltip, type FormInstance } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { Alert, Col, Form, Input, Row, Select, Tag, Tooltip, type FormInstance } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import {
   ACCOUNT_STATUSES, ACCOUNT_STATUS_LABELS, accountCreate, accountsApi, accountUpdate, resetPasswordBody,
@@ -16,7 +15,7 @@ import { zodRule } from '@/lib/zod-rule.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { ResourceForm, useFormModal } from '@/components/resource-form.tsx';
 import { ConfirmAction } from '@/components/confirm-action.tsx';
-import { actionsColumn, RowButton, saveWith } from '@/components/crud.tsx';
+import { actionsColumn, CreateButton, RowButton, saveWith } from '@/components/crud.tsx';
 
 const STATUS_COLORS: Record<Account['status'], string> = { active: 'green', locked: 'orange', disabled: 'default' };
 const PASSWORD_HELP = '영문·숫자·특수문자 중 2종류로 10자 이상, 또는 3종류로 8자 이상';
@@ -84,13 +83,7 @@ export default function AccountSetting() {
           { name: 'status', label: '상태', type: 'select', options: ACCOUNT_STATUSES.map((s) => ({ value: s, label: ACCOUNT_STATUS_LABELS[s] })) },
           { name: 'accountTypeId', label: '계정 유형', type: 'select', options: types.options },
         ]}
-        toolbar={
-          writable && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={modal.create}>
-              계정 등록
-            </Button>
-          )
-        }
+        toolbar={writable && <CreateButton onClick={modal.create}>계정 등록</CreateButton>}
       />
       <ResourceForm<AccountCreate & AccountUpdate>
         open={modal.open}

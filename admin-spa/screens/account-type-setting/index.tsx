@@ -1,6 +1,5 @@
 // Account types: the roles accounts are given; their rights are set in 권한 설정.
-import { Button, Form, Input, Select, Space, Tag } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { Form, Input, Select, Space, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import { accountTypeInput, accountTypesApi, type AccountType, type AccountTypeInput } from '@contracts/account-types.ts';
 import { AREA_LABELS, DATA_SCOPES, DATA_SCOPE_LABELS, SIDE_LABELS } from '@contracts/permissions.ts';
@@ -11,7 +10,7 @@ import { zodRule } from '@/lib/zod-rule.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { OrderAndActiveFields, ResourceForm, useFormModal } from '@/components/resource-form.tsx';
 import { DeleteAction } from '@/components/confirm-action.tsx';
-import { actionsColumn, RowButton, saveWith } from '@/components/crud.tsx';
+import { actionsColumn, CreateButton, RowButton, saveWith } from '@/components/crud.tsx';
 import { Link } from 'react-router-dom';
 
 export default function AccountTypeSetting() {
@@ -73,13 +72,7 @@ export default function AccountTypeSetting() {
         endpoint={accountTypesApi.list}
         columns={columns}
         filters={[{ name: 'q', label: '유형 이름', type: 'search' }]}
-        toolbar={
-          writable && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={modal.create}>
-              계정 유형 등록
-            </Button>
-          )
-        }
+        toolbar={writable && <CreateButton onClick={modal.create}>계정 유형 등록</CreateButton>}
       />
       <ResourceForm<AccountTypeInput>
         open={modal.open}

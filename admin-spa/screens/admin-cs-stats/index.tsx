@@ -3,30 +3,24 @@
 // account may enter, or one chosen shop (kept in the URL) with its counselors. The figures
 // refresh every minute.
 import { useMemo } from 'react';
-import { useSearchParams } from 'react-router-dom';
-import { Card, Col, Row, Select, Skeleton, Space, Table, Tag, Typography } from 'antd';
+import { Card, Select, Skeleton, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import { csStatsApi, type CsShopRow } from '@contracts/cs-stats.ts';
 import { authApi } from '@contracts/auth.ts';
 import { CS_STATUSES } from '@contracts/leads.ts';
 import { useCall } from '@/lib/use-call.ts';
 import { useBackgroundRefresh } from '@/lib/query-client.ts';
+import { useSearchId } from '@/lib/search-state.ts';
 import { ServerError } from '@/layouts/results.tsx';
 import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
 import {
-  ChartCard, CounselorTable, CsSummaryCards, FiguresSummary, STATUS_CHART_COLORS, WRAPPING_LEGEND, barsHeight, dayStatusOption, figureColumns, formatCount, rateBarsOption,
+  ChartCard, ChartRow, CounselorTable, CsSummaryCards, FiguresSummary, STATUS_CHART_COLORS, WRAPPING_LEGEND, barsHeight, dayStatusOption, figureColumns, formatCount, rateBarsOption,
 } from '@/components/cs-stats.tsx';
 
 export default function AdminCsStats() {
-  const [search, setSearch] = useSearchParams();
   const { from, to, today, setPeriod } = usePeriod('month');
-  const shopId = Number(search.get('shop')) || undefined;
-  const setShop = (id: number | undefined) => {
-    const next = new URLSearchParams(search);
-    if (id) next.set('shop', String(id));
-    else next.delete('shop');
-    setSearch(next);
-  };
+  const [shopParam, setShop] = useSearchId('shop');
+  const shopId = shopParam ?? undefined;
   const input = { query: { from, to, ...(shopId ? { shopId } : {}) } };
   const q = useCall(csStatsApi.admin, input, { keepPrevious: true });
   useBackgroundRefresh(csStatsApi.admin, input);
@@ -88,7 +82,7 @@ export default function AdminCsStats() {
           showSearch={{ optionFilterProp: 'label' }}
           style={{ width: 200 }}
           value={shopId}
-          onChange={(v?: number) => setShop(v)}
+          onChange={(v?: number) => setShop(v ?? null)}
           options={(shops.data?.items ?? []).map((x) => ({ value: x.id, label: x.name }))}
         />
         <Typography.Text type="secondary">접수일 기준 · 삭제된 DB 제외 · 연락률과 계약 전환율은 중복을 뺀 유효 DB 기준</Typography.Text>
@@ -98,20 +92,12 @@ export default function AdminCsStats() {
       ) : (
         <>
           <CsSummaryCards totals={s.totals} />
-          <Row gutter={[16, 16]}>
-            <Col xs={24} xl={13}>
-              <ChartCard
-                title="업체별 상태" option={charts.byShop} height={charts.byShopHeight}
-                label="업체별 DB 수를 상담 상태별로 쌓은 가로 막대 그래프" empty="이 기간에 접수된 DB가 없습니다."
-              />
-            </Col>
-            <Col xs={24} xl={11}>
-              <ChartCard
-                title="업체별 연락률 · 계약 전환율" option={charts.rates} height={charts.ratesHeight}
-                label="업체별 연락률과 계약 전환율 가로 막대 그래프" empty="이 기간에 접수된 DB가 없습니다."
-              />
-            </Col>
-          </Row>
+          <ChartRow
+            cards={[
+              { xl: 13, title: '업체별 상태', option: charts.byShop, height: charts.byShopHeight, label: '업체별 DB 수를 상담 상태별로 쌓은 가로 막대 그래프', empty: '이 기간에 접수된 DB가 없습니다.' },
+              { xl: 11, title: '업체별 연락률 · 계약 전환율', option: charts.rates, height: charts.ratesHeight, label: '업체별 연락률과 계약 전환율 가로 막대 그래프', empty: '이 기간에 접수된 DB가 없습니다.' },
+            ]}
+          />
           <Card variant="borderless" title="업체 × 상태">
             <Table
               rowKey="shopId"

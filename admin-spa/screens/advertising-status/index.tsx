@@ -10,9 +10,10 @@ import { adSpendApi } from '@contracts/ad-spend.ts';
 import { useCall } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
+import { patchedSearch } from '@/lib/search-state.ts';
 import { ServerError } from '@/layouts/results.tsx';
 import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
-import { ChartCard } from '@/components/cs-stats.tsx';
+import { ChartRow } from '@/components/cs-stats.tsx';
 import { OtherLeadsNote } from '@/components/other-leads-note.tsx';
 import { MediumTable, SummaryCards } from './summary.tsx';
 import { SpendGrid } from './spend-grid.tsx';
@@ -52,12 +53,7 @@ export default function AdvertisingStatus() {
   const guarded = (change: () => void) => (dirty ? modal.confirm({ ...UNSAVED, onOk: change }) : change());
 
   const setByLanding = (on: boolean) =>
-    guarded(() => {
-      const next = new URLSearchParams(search);
-      if (on) next.set('byLanding', '1');
-      else next.delete('byLanding');
-      setSearch(next);
-    });
+    guarded(() => setSearch(patchedSearch(search, { byLanding: on ? '1' : null })));
 
   const charts = useMemo(() => d && { spend: spendByDayOption(d.days, d.rows, d.media), ratios: mediumRatiosOption(d.media) }, [d]);
 
@@ -91,26 +87,12 @@ export default function AdvertisingStatus() {
         <>
           <SummaryCards totals={d.totals} />
           <OtherLeadsNote banner count={d.totals.otherLeads} />
-          <Row gutter={[16, 16]}>
-            <Col xs={24} xl={16}>
-              <ChartCard
-                title="일별 광고비 · CPA"
-                option={charts.spend}
-                height={300}
-                label="기간 중 일별 광고비를 매체별로 쌓은 막대와 일별 CPA 선 그래프"
-                empty="이 기간에 입력된 광고비가 없습니다."
-              />
-            </Col>
-            <Col xs={24} xl={8}>
-              <ChartCard
-                title="매체별 CPA · CVR"
-                option={charts.ratios}
-                height={300}
-                label="매체별 CPA와 CVR 막대 그래프"
-                empty="CPA나 CVR을 낼 매체가 없습니다. 광고비와 클릭을 입력하세요."
-              />
-            </Col>
-          </Row>
+          <ChartRow
+            cards={[
+              { xl: 16, title: '일별 광고비 · CPA', option: charts.spend, height: 300, label: '기간 중 일별 광고비를 매체별로 쌓은 막대와 일별 CPA 선 그래프', empty: '이 기간에 입력된 광고비가 없습니다.' },
+              { xl: 8, title: '매체별 CPA · CVR', option: charts.ratios, height: 300, label: '매체별 CPA와 CVR 막대 그래프', empty: 'CPA나 CVR을 낼 매체가 없습니다. 광고비와 클릭을 입력하세요.' },
+            ]}
+          />
           <SpendGrid
             key={`${shop.id}|${d.period.from}|${d.period.to}|${d.byLanding}`}
             shopId={shop.id}

@@ -4,6 +4,7 @@ import { Card, Col, Row, Statistic, Table, Tooltip, Typography } from 'antd';
 import { QuestionCircleOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import { AD_METRIC_HELP, NO_MEDIUM_LABEL, type AdFigures, type AdMediumTotal } from '@contracts/ad-spend.ts';
+import { TotalsRow } from '@/components/figures.tsx';
 import { formatCount, formatPercent, formatWon } from './format.ts';
 
 /** A title with its explanation on hover. */
@@ -87,15 +88,7 @@ export function MediumTable({ media, totals }: { media: AdMediumTotal[]; totals:
         locale={{ emptyText: '이 기간에 광고비도 접수된 DB도 없습니다.' }}
         summary={() =>
           media.length > 1 ? (
-            <Table.Summary>
-              <Table.Summary.Row>
-                {cells.map((c, i) => (
-                  <Table.Summary.Cell key={i} index={i} align={i === 0 ? 'left' : 'right'}>
-                    {c}
-                  </Table.Summary.Cell>
-                ))}
-              </Table.Summary.Row>
-            </Table.Summary>
+            <TotalsRow cells={cells} />
           ) : null
         }
       />

@@ -1,6 +1,5 @@
 // Shops (clients): list, search, create, edit, disable; above them the agency's own details.
-import { Button, Col, Divider, Form, Input, Row, Select, Tag } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { Col, Divider, Form, Input, Row, Select, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import { SHOP_STATUSES, SHOP_STATUS_LABELS, shopInput, shopsApi, type Shop, type ShopInput } from '@contracts/shops.ts';
 import { authApi } from '@contracts/auth.ts';
@@ -15,7 +14,7 @@ import { zodRule } from '@/lib/zod-rule.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { ResourceForm, useFormModal } from '@/components/resource-form.tsx';
 import { ConfirmAction } from '@/components/confirm-action.tsx';
-import { actionsColumn, RowButton, saveWith } from '@/components/crud.tsx';
+import { actionsColumn, CreateButton, RowButton, saveWith } from '@/components/crud.tsx';
 import { OperatorCard } from './operator-card.tsx';
 import { BusinessFields } from '@/components/business-fields.tsx';
 
@@ -76,13 +75,7 @@ export default function ClientSetting() {
           { name: 'status', label: '상태', type: 'select', options: statusOptions },
           { name: 'clientTypeId', label: '업체 유형', type: 'select', options: clientTypes.options },
         ]}
-        toolbar={
-          writable && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={modal.create}>
-              업체 등록
-            </Button>
-          )
-        }
+        toolbar={writable && <CreateButton onClick={modal.create}>업체 등록</CreateButton>}
       />
       <ResourceForm<ShopInput>
         open={modal.open}

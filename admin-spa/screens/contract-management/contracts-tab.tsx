@@ -3,9 +3,8 @@
 // edit, stop (with a reason) or resume, and delete (the server refuses a contract that counted
 // leads: stop it instead). Every row links to its 계약 현황.
 import { useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
-import { Button, Progress, Space, Tag, Tooltip, Typography } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { Link } from 'react-router-dom';
+import { Progress, Space, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import { contractStopInput, shopContractsApi, type ContractItem } from '@contracts/shop-contracts.ts';
 import { CONTRACT_STATUSES, CONTRACT_STATUS_LABELS, vatOf, won0 } from '@contracts/money.ts';
@@ -14,8 +13,9 @@ import { call } from '@/lib/api.ts';
 import { invalidate } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
+import { useSearchPatch } from '@/lib/search-state.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
-import { RowButton } from '@/components/crud.tsx';
+import { CreateButton, RowButton } from '@/components/crud.tsx';
 import { ConfirmAction, DeleteAction } from '@/components/confirm-action.tsx';
 import { ReasonModal } from '@/components/reason-modal.tsx';
 import { useFormModal } from '@/components/resource-form.tsx';
@@ -158,24 +158,16 @@ export function ContractsTab() {
   const [stopping, setStopping] = useState<ContractItem | null>(null);
   const queryClient = useQueryClient();
   // ?new=1 (계약 현황's 계약 등록) opens the form for a new contract.
-  const [search, setSearch] = useSearchParams();
+  const [search, patchSearch] = useSearchPatch();
   const creating = writable && search.get('new') === '1';
   const closeForm = () => {
     modal.close();
-    if (creating) {
-      const next = new URLSearchParams(search);
-      next.delete('new');
-      setSearch(next, { replace: true });
-    }
+    if (creating) patchSearch({ new: null }, { replace: true });
   };
 
   const columns = useContractColumns({ shopId: shop.id, writable, canStatus, onEdit: modal.edit, onStop: setStopping });
 
-  const register = writable && (
-    <Button type="primary" icon={<PlusOutlined />} onClick={modal.create}>
-      계약 등록
-    </Button>
-  );
+  const register = writable && <CreateButton onClick={modal.create}>계약 등록</CreateButton>;
 
   return (
     <>

@@ -3,7 +3,6 @@
 // maximum above them. With write permission a request is approved or rejected (with a reason).
 // A lead's name opens its detail (the drawer DB 현황 uses).
 import { useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
 import { Card, Col, Progress, Row, Space, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import { shopContractsApi, type ContractFigures, type ReturnItem } from '@contracts/shop-contracts.ts';
@@ -13,6 +12,7 @@ import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
 import { formatDateTime } from '@/lib/format.ts';
 import { ERROR, PRIMARY, WARNING_TEXT } from '@/lib/theme.ts';
+import { useSearchId, useSearchPatch } from '@/lib/search-state.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { RowButton } from '@/components/crud.tsx';
 import { LeadDrawer } from '@/components/leads/lead-drawer.tsx';
@@ -27,17 +27,8 @@ export function ReturnsTab() {
   const writable = can('contract-management', 'write');
   const canOpen = can('database-status', 'read');
   const params = { shopId: shop.id };
-  const [search, setSearch] = useSearchParams();
-  const openId = Number(search.get('lead')) || null;
-  const patch = (p: Record<string, string | null>) => {
-    const next = new URLSearchParams(search);
-    for (const [k, v] of Object.entries(p)) {
-      if (v === null) next.delete(k);
-      else next.set(k, v);
-    }
-    setSearch(next);
-  };
-  const openLead = (id: number | null) => patch({ lead: id ? String(id) : null });
+  const [, patch] = useSearchPatch();
+  const [openId, openLead] = useSearchId('lead');
   const [decision, setDecision] = useState<Decision | null>(null);
   const contracts = useCall(api.list, { params, query: { pageSize: 100, sort: '-startsOn' } }, { staleTime: 30_000 });
   const status = useCall(api.status, { params }, { enabled: can('contract-status', 'read') });

@@ -3,8 +3,7 @@
 // medium earned at the contracts' unit prices and the margin left after spend; the last months'
 // trend underneath. Those who may write set the targets in the table and copy last month's.
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import dayjs from 'dayjs';
-import { Alert, Button, Card, Collapse, DatePicker, Empty, Segmented, Skeleton, Space, Typography } from 'antd';
+import { Alert, Button, Card, Collapse, Empty, Segmented, Skeleton, Space, Typography } from 'antd';
 import { CPA_TREND_MONTHS_DEFAULT, CPA_MONTH_RE, addMonths, cpaApi, monthLabel } from '@contracts/cpa.ts';
 import { seoulDay } from '@contracts/kst.ts';
 import { useCall } from '@/lib/use-call.ts';
@@ -12,6 +11,7 @@ import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
 import { ServerError } from '@/layouts/results.tsx';
 import { OtherLeadsNote } from '@/components/other-leads-note.tsx';
+import { MonthPicker } from '@/components/month-picker.tsx';
 import { SummaryCards } from './summary-cards.tsx';
 import { CpaTable } from './cpa-table.tsx';
 import { TrendCharts } from './trend-charts.tsx';
@@ -54,15 +54,7 @@ export default function CpaManagement() {
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }}>
       <Space wrap size={12}>
-        <DatePicker
-          picker="month"
-          aria-label="조회할 달"
-          allowClear={false}
-          value={dayjs(`${month}-01`)}
-          format="YYYY년 MM월"
-          disabledDate={(v) => v.format('YYYY-MM') > addMonths(thisMonth, PLAN_AHEAD_MONTHS)}
-          onChange={(v) => v && setQuery({ month: v.format('YYYY-MM') })}
-        />
+        <MonthPicker label="조회할 달" month={month} last={addMonths(thisMonth, PLAN_AHEAD_MONTHS)} onChange={(m) => setQuery({ month: m })} />
         <Segmented<number>
           aria-label="추이 기간"
           value={months}

@@ -1,9 +1,10 @@
 // The month at a glance: spend, valid leads, the average CPA against the (blended) target,
 // revenue at the contracts' unit prices, margin and margin rate.
 import type { ReactNode } from 'react';
-import { Card, Col, Row, Statistic, Typography } from 'antd';
+import { Statistic } from 'antd';
 import type { CpaFigures } from '@contracts/cpa.ts';
 import { formatNumber } from '@/lib/format.ts';
+import { FigureCards } from '@/components/figures.tsx';
 import { ABOVE_COLOR, BELOW_COLOR, HELP, Help, Variance, formatLeads, formatWon } from './figures.tsx';
 
 export function SummaryCards({ totals }: { totals: CpaFigures }) {
@@ -42,23 +43,17 @@ export function SummaryCards({ totals }: { totals: CpaFigures }) {
     },
   ];
   return (
-    <Row gutter={[16, 16]}>
-      {cards.map((c) => (
-        <Col key={c.title} xs={12} md={8} xl={4}>
-          <Card variant="borderless" style={{ height: '100%' }}>
-            <Statistic
-              title={<Help title={c.title} help={c.help} />}
-              value={c.value ?? '-'}
-              suffix={c.suffix}
-              formatter={c.value === null ? undefined : (v) => formatNumber(Number(v))}
-              styles={{ content: c.color ? { color: c.color } : undefined }}
-            />
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {c.note}
-            </Typography.Text>
-          </Card>
-        </Col>
-      ))}
-    </Row>
+    <FigureCards
+      cards={cards}
+      figure={(c) => (
+        <Statistic
+          title={<Help title={c.title} help={c.help} />}
+          value={c.value ?? '-'}
+          suffix={c.suffix}
+          formatter={c.value === null ? undefined : (v) => formatNumber(Number(v))}
+          styles={{ content: c.color ? { color: c.color } : undefined }}
+        />
+      )}
+    />
   );
 }

@@ -3,14 +3,14 @@
 // the figures of their own leads only (the server narrows them). The lead stream refreshes
 // the figures as leads arrive and change.
 import { useMemo } from 'react';
-import { Col, Row, Skeleton, Space, Tag, Typography } from 'antd';
+import { Skeleton, Space, Tag, Typography } from 'antd';
 import { csStatsApi } from '@contracts/cs-stats.ts';
 import { useCall } from '@/lib/use-call.ts';
 import { useCurrentShop } from '@/lib/shop.tsx';
 import { ServerError } from '@/layouts/results.tsx';
 import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
 import {
-  ChartCard, CounselorTable, CsSummaryCards, barsHeight, dayStatusOption, formatMinutes, rateBarsOption, statusPieOption,
+  ChartRow, CounselorTable, CsSummaryCards, barsHeight, dayStatusOption, formatMinutes, rateBarsOption, statusPieOption,
 } from '@/components/cs-stats.tsx';
 
 const MEDIAN_COLOR = '#13c2c2';
@@ -63,30 +63,20 @@ export default function CsStats() {
       ) : (
         <>
           <CsSummaryCards totals={s.totals} />
-          <Row gutter={[16, 16]}>
-            <Col xs={24} xl={16}>
-              <ChartCard title="일별 상태" option={charts.days} label="기간 중 일별 DB 접수 수를 상담 상태별로 쌓은 막대 그래프" empty="이 기간에 접수된 DB가 없습니다." />
-            </Col>
-            <Col xs={24} xl={8}>
-              <ChartCard title="상태 비율" option={charts.pie} label="기간 중 DB의 상담 상태별 비율 도넛 그래프" empty="이 기간에 접수된 DB가 없습니다." />
-            </Col>
-          </Row>
+          <ChartRow
+            cards={[
+              { xl: 16, title: '일별 상태', option: charts.days, label: '기간 중 일별 DB 접수 수를 상담 상태별로 쌓은 막대 그래프', empty: '이 기간에 접수된 DB가 없습니다.' },
+              { xl: 8, title: '상태 비율', option: charts.pie, label: '기간 중 DB의 상담 상태별 비율 도넛 그래프', empty: '이 기간에 접수된 DB가 없습니다.' },
+            ]}
+          />
           <CounselorTable title={own ? '상태별 현황' : '상담원 × 상태'} rows={s.counselors} totals={s.totals} />
           {!own && (
-            <Row gutter={[16, 16]}>
-              <Col xs={24} xl={12}>
-                <ChartCard
-                  title="상담원별 연락률 · 계약 전환율" option={charts.rates} height={charts.ratesHeight}
-                  label="상담원별 연락률과 계약 전환율 가로 막대 그래프" empty="이 기간에 상담원에게 배분된 DB가 없습니다."
-                />
-              </Col>
-              <Col xs={24} xl={12}>
-                <ChartCard
-                  title="상담원별 첫 연락 시간 (중앙값)" option={charts.median} height={charts.medianHeight}
-                  label="상담원별 접수부터 첫 연락까지 걸린 시간의 중앙값 가로 막대 그래프" empty="이 기간에 연락한 DB가 없습니다."
-                />
-              </Col>
-            </Row>
+            <ChartRow
+              cards={[
+                { xl: 12, title: '상담원별 연락률 · 계약 전환율', option: charts.rates, height: charts.ratesHeight, label: '상담원별 연락률과 계약 전환율 가로 막대 그래프', empty: '이 기간에 상담원에게 배분된 DB가 없습니다.' },
+                { xl: 12, title: '상담원별 첫 연락 시간 (중앙값)', option: charts.median, height: charts.medianHeight, label: '상담원별 접수부터 첫 연락까지 걸린 시간의 중앙값 가로 막대 그래프', empty: '이 기간에 연락한 DB가 없습니다.' },
+              ]}
+            />
           )}
         </>
       )}

@@ -15,8 +15,8 @@ import { invalidate, useCall } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
 import { formatNumber } from '@/lib/format.ts';
-import { ResourceTable } from '@/components/resource-table.tsx';
-import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
+import { usePeriod } from '@/components/period-picker.tsx';
+import { LeadPeriodTable } from '@/components/leads/lead-period-table.tsx';
 import { readOnlyLeadColumns, tagsColumn } from '@/components/leads/lead-columns.tsx';
 import { useLeadFilterValues, useLeadFilters } from '@/components/lead-filters.tsx';
 import { ReasonModal } from '@/components/reason-modal.tsx';
@@ -31,7 +31,8 @@ export default function DataDeletion() {
   const { can } = useAuth();
   const writable = can('data-deletion', 'write');
   const params = { shopId: shop.id };
-  const { from, to, today, setPeriod } = usePeriod(7);
+  const period = usePeriod(7);
+  const { from, to } = period;
   const filters = useLeadFilters(shop.id);
   const filter = useLeadFilterValues(from, to);
   const settings = useCall(leadDeletionApi.settings, { params }, { enabled: can('deleted-data-management') });
@@ -69,29 +70,22 @@ export default function DataDeletion() {
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }}>
       {countError && <Alert type="warning" showIcon closable title={countError} onClose={() => setCountError(null)} />}
-      <ResourceTable
-        endpoint={leadsApi.list}
-        params={params}
-        extraQuery={{ from, to }}
+      <LeadPeriodTable
+        shopId={shop.id}
+        period={period}
         columns={columns}
         filters={filters}
-        rowSelection={writable ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]), preserveSelectedRowKeys: false } : undefined}
-        empty="이 기간에 접수된 DB가 없습니다."
-        toolbar={
+        selection={writable ? { selected, onChange: setSelected } : undefined}
+        actions={writable && (
           <>
-            <PeriodPicker label="접수 기간" from={from} to={to} today={today} onChange={setPeriod} />
-            {writable && (
-              <>
-                <Button danger icon={<DeleteOutlined />} disabled={!selected.length} onClick={() => setTarget({ kind: 'chosen', ids: selected })}>
-                  선택한 {selected.length}건 삭제
-                </Button>
-                <Button danger loading={counting} onClick={deleteMatching}>
-                  조건에 맞는 전체 삭제
-                </Button>
-              </>
-            )}
+            <Button danger icon={<DeleteOutlined />} disabled={!selected.length} onClick={() => setTarget({ kind: 'chosen', ids: selected })}>
+              선택한 {selected.length}건 삭제
+            </Button>
+            <Button danger loading={counting} onClick={deleteMatching}>
+              조건에 맞는 전체 삭제
+            </Button>
           </>
-        }
+        )}
       />
       <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
         삭제한 DB는 DB 현황·통계·캘린더·배분에서 바로 빠지고, {graceDays}일 동안 <Link to="/deleted-data-management">삭제 DB 관리</Link>에서 복구할 수 있습니다.

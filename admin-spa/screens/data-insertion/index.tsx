@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router-dom';
 import { Alert, Space, Tabs } from 'antd';
 import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
+import { patchedSearch } from '@/lib/search-state.ts';
 import { ManualForm } from './manual-form.tsx';
 import { ImportPanel } from './import-panel.tsx';
 import { ImportHistory } from './import-history.tsx';
@@ -16,13 +17,7 @@ export default function DataInsertion() {
   const [search, setSearch] = useSearchParams();
   const tab = search.get('tab') === 'import' || search.get('import') ? 'import' : 'manual';
   const importId = Number(search.get('import')) || null;
-  const openImport = (id: number | null) => {
-    const next = new URLSearchParams(search);
-    next.set('tab', 'import');
-    if (id) next.set('import', String(id));
-    else next.delete('import');
-    setSearch(next);
-  };
+  const openImport = (id: number | null) => setSearch(patchedSearch(search, { tab: 'import', import: id ? String(id) : null }));
 
   if (!writable) {
     return (

@@ -3,7 +3,7 @@
 // A lead's name opens its detail (the drawer DB 현황 uses). The chosen day (?day=) and the open
 // lead (?lead=) are in the URL, so the dashboard can link to a day. A counselor sees only their
 // own leads; the lead stream keeps it current.
-import { useSearchParams, Link } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import dayjs, { type Dayjs } from 'dayjs';
 import { Alert, Button, Calendar, Card, Col, Divider, Empty, List, Row, Skeleton, Space, Typography } from 'antd';
 import { LeftOutlined, RightOutlined } from '@ant-design/icons';
@@ -14,6 +14,7 @@ import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
 import { formatNumber, formatTime } from '@/lib/format.ts';
 import { useScrollRegion } from '@/lib/scroll-region.ts';
+import { useSearchPatch } from '@/lib/search-state.ts';
 import { StatusTag } from '@/components/status-tag.tsx';
 import { ServerError } from '@/layouts/results.tsx';
 import { LeadDrawer } from '@/components/leads/lead-drawer.tsx';
@@ -31,21 +32,13 @@ export default function DatabaseCalendar() {
   const { account, can } = useAuth();
   const mine = account!.dataScope === 'assigned';
   const canOpen = can('database-status', 'read');
-  const [search, setSearch] = useSearchParams();
+  const [search, patch] = useSearchPatch();
   const today = seoulDay(new Date());
   const asked = search.get('day');
   const day = asked && DAY_RE.test(asked) && dayjs(asked).format(DAY) === asked ? asked : today;
   const month = day.slice(0, 7);
   const openId = Number(search.get('lead')) || null;
 
-  const patch = (p: Record<string, string | null>) => {
-    const next = new URLSearchParams(search);
-    for (const [k, v] of Object.entries(p)) {
-      if (v === null) next.delete(k);
-      else next.set(k, v);
-    }
-    setSearch(next);
-  };
   const choose = (d: string) => patch({ day: d === today ? null : d, lead: null });
   /** Another month opens on its 1st, or on today when today is in it. */
   const chooseMonth = (m: Dayjs) => choose(m.isSame(dayjs(today), 'month') ? today : m.startOf('month').format(DAY));

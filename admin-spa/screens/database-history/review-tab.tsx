@@ -4,10 +4,10 @@
 // with an optional note (recorded like any access).
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import dayjs from 'dayjs';
-import { Alert, App, Button, Card, DatePicker, Descriptions, Empty, Form, Input, Space, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Descriptions, Empty, Form, Input, Space, Table, Tag, Typography } from 'antd';
 import { CheckCircleOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
+import { MonthPicker } from '@/components/month-picker.tsx';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   REVIEW_FLAG_LABELS, REVIEW_THRESHOLDS, accessRecordApi, accessReviewInput, previousMonth, type ReviewFlag, type ReviewFlagKind,
@@ -64,15 +64,7 @@ export function ReviewTab({ openRecord }: { openRecord: (filters: Record<string,
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }}>
       <Space wrap size={12}>
-        <DatePicker
-          picker="month"
-          aria-label="점검할 달"
-          allowClear={false}
-          value={dayjs(`${month}-01`)}
-          format="YYYY년 MM월"
-          disabledDate={(d) => d.format('YYYY-MM') > thisMonth}
-          onChange={(d) => d && setSearch({ tab: 'review', month: d.format('YYYY-MM') })}
-        />
+        <MonthPicker label="점검할 달" month={month} last={thisMonth} onChange={(m) => setSearch({ tab: 'review', month: m })} />
         <Typography.Text type="secondary">
           기준: 하루에 전화번호 보기 {REVIEW_THRESHOLDS.unmaskPerDay}회, 상세 열람 {REVIEW_THRESHOLDS.viewPerDay}회, 내보내기 {REVIEW_THRESHOLDS.exportPerDay}회 초과 ·{' '}
           {formatNumber(REVIEW_THRESHOLDS.exportRows)}건 초과 내보내기 · 야간({REVIEW_THRESHOLDS.nightFromHour}시–{REVIEW_THRESHOLDS.nightToHour}시) 접근 (한국 시간)

@@ -2,7 +2,6 @@
 // view kept in the URL. Status, appointment and memo change in place; chosen rows change
 // status together; a lead's name opens its detail. Counselors see only their own leads.
 import { useEffect, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
 import { App, Button, Form, InputNumber, Popover, Select, Tooltip, Typography } from 'antd';
 import { ClockCircleOutlined, SettingOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
@@ -15,8 +14,9 @@ import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
 import { useCodeOptions } from '@/lib/options.ts';
 import { zodRule } from '@/lib/zod-rule.ts';
-import { ResourceTable } from '@/components/resource-table.tsx';
-import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
+import { useSearchId } from '@/lib/search-state.ts';
+import { usePeriod } from '@/components/period-picker.tsx';
+import { LeadPeriodTable } from '@/components/leads/lead-period-table.tsx';
 import { LeadDrawer } from '@/components/leads/lead-drawer.tsx';
 import { ExportButton } from './export-modal.tsx';
 import { MemoCell, PhoneCell, ReservationCell, StatusDialogModal, StatusSelect, duration, statusOptions } from '@/components/leads/lead-edits.tsx';
@@ -30,15 +30,9 @@ export default function DatabaseStatus() {
   const writable = can('database-status', 'write');
   const mine = account!.dataScope === 'assigned';
   const params = { shopId: shop.id };
-  const [search, setSearch] = useSearchParams();
-  const { from, to, today, setPeriod } = usePeriod(1);
-  const openId = Number(search.get('lead')) || null;
-  const openLead = (id: number | null) => {
-    const next = new URLSearchParams(search);
-    if (id) next.set('lead', String(id));
-    else next.delete('lead');
-    setSearch(next);
-  };
+  const period = usePeriod(1);
+  const { from, to } = period;
+  const [openId, openLead] = useSearchId('lead');
 
   const landings = useCall(landingsApi.options, { params });
   const media = useCodeOptions('media-type');
@@ -105,22 +99,20 @@ export default function DatabaseStatus() {
 
   return (
     <>
-      <ResourceTable
-        endpoint={leadsApi.list}
-        params={params}
-        extraQuery={{ from, to }}
+      <LeadPeriodTable
+        shopId={shop.id}
+        period={period}
         columns={columns}
         filters={filters}
         rowClassName={(row) => (row.overdue ? 'lr-overdue' : '')}
-        rowSelection={writable ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]), preserveSelectedRowKeys: false } : undefined}
+        selection={writable ? { selected, onChange: setSelected } : undefined}
         empty={
           mine
             ? '이 기간에 배분받은 DB가 없습니다. 관리자가 DB를 배분하면 여기에 나타납니다.'
             : '이 기간에 접수된 DB가 없습니다. 랜딩에서 신청이 들어오면 바로 여기에 나타납니다.'
         }
-        toolbar={
+        actions={
           <>
-            <PeriodPicker label="접수 기간" from={from} to={to} today={today} onChange={setPeriod} />
             {writable && selected.length > 0 && <BulkStatus shopId={shop.id} ids={selected} onDone={() => setSelected([])} />}
             {writable && !mine && settings.data && <OverdueSetting shopId={shop.id} minutes={settings.data.overdueMinutes} />}
             <ExportButton shopId={shop.id} from={from} to={to} filterNames={filters.map((f) => f.name)} />

@@ -11,23 +11,17 @@ import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
 import { formatDateTime, formatNumber } from '@/lib/format.ts';
 import { fieldErrors, zodRule } from '@/lib/zod-rule.ts';
+import { dailyCountsOption } from '@/components/daily-leads-option.ts';
 
 const Chart = lazy(() => import('@/components/chart.tsx'));
 const ORANGE = '#fa8c16';
 const PURPLE = '#722ed1';
 
 function upcomingOption(days: UpcomingDestructions['days']) {
-  return {
-    tooltip: { trigger: 'axis' },
-    legend: { bottom: 0 },
-    grid: { left: 40, right: 16, top: 16, bottom: 56 },
-    xAxis: { type: 'category', data: days.map((d) => d.day.slice(5).replace('-', '/')) },
-    yAxis: { type: 'value', minInterval: 1 },
-    series: [
-      { type: 'bar', name: '유예 기간 만료', stack: 'due', data: days.map((d) => d.grace), itemStyle: { color: ORANGE } },
-      { type: 'bar', name: '보유 기간 만료', stack: 'due', data: days.map((d) => d.retention), itemStyle: { color: PURPLE, borderRadius: [3, 3, 0, 0] } },
-    ],
-  };
+  return dailyCountsOption(days, [
+    { type: 'bar', name: '유예 기간 만료', stack: 'due', data: days.map((d) => d.grace), itemStyle: { color: ORANGE } },
+    { type: 'bar', name: '보유 기간 만료', stack: 'due', data: days.map((d) => d.retention), itemStyle: { color: PURPLE, borderRadius: [3, 3, 0, 0] } },
+  ]);
 }
 
 export function AutoTab() {

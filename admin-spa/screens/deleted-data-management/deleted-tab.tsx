@@ -2,7 +2,6 @@
 // why, and when the automatic purge will destroy it (the grace period, or the policy's retention
 // when that ends first). Restored or destroyed now, one by one or the chosen rows, with a reason.
 import { useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
 import dayjs, { type Dayjs } from 'dayjs';
 import { Button, DatePicker, Space, Tag, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, UndoOutlined } from '@ant-design/icons';
@@ -16,6 +15,7 @@ import { invalidate, useCall } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
 import { formatDateTime, formatNumber } from '@/lib/format.ts';
+import { useSearchPatch } from '@/lib/search-state.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { actionsColumn, RowButton } from '@/components/crud.tsx';
 import { ReasonModal } from '@/components/reason-modal.tsx';
@@ -32,7 +32,7 @@ export function DeletedTab() {
   const { can } = useAuth();
   const writable = can('deleted-data-management', 'write');
   const params = { shopId: shop.id };
-  const [search, setSearch] = useSearchParams();
+  const [search, patchSearch] = useSearchPatch();
   const from = search.get('from') ?? undefined;
   const to = search.get('to') ?? undefined;
   const deleters = useCall(leadDeletionApi.deleters, { params });
@@ -41,18 +41,7 @@ export function DeletedTab() {
   const queryClient = useQueryClient();
   const [now] = useState(() => Date.now());
 
-  const setPeriod = (range: [string, string] | null) => {
-    const next = new URLSearchParams(search);
-    next.delete('page');
-    if (range) {
-      next.set('from', range[0]);
-      next.set('to', range[1]);
-    } else {
-      next.delete('from');
-      next.delete('to');
-    }
-    setSearch(next);
-  };
+  const setPeriod = (range: [string, string] | null) => patchSearch({ page: null, from: range?.[0] ?? null, to: range?.[1] ?? null });
 
   const columns: ColumnsType<DeletedLeadItem> = [
     { title: '삭제 일시', dataIndex: 'deletedAt', key: 'deletedAt', render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(v)}</span> },

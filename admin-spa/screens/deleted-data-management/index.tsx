@@ -2,24 +2,20 @@
 // destroy it — restored, or destroyed now, with a reason; the destruction log (by hand and
 // automatic); and the automatic purge itself: the shop's grace period and the destructions of
 // the coming days. Each tab keeps its view in the URL.
-import { useSearchParams } from 'react-router-dom';
 import { Tabs } from 'antd';
 import { DeletedTab } from './deleted-tab.tsx';
 import { LogTab } from './log-tab.tsx';
 import { AutoTab } from './auto-tab.tsx';
+import { useTab } from '@/lib/search-state.ts';
 
 const TABS = ['deleted', 'log', 'auto'] as const;
-type Tab = (typeof TABS)[number];
 
 export default function DeletedDataManagement() {
-  const [search, setSearch] = useSearchParams();
-  const asked = search.get('tab') as Tab | null;
-  const tab: Tab = asked && TABS.includes(asked) ? asked : 'deleted';
+  const [tab, setTab] = useTab(TABS);
   return (
     <Tabs
       activeKey={tab}
-      // Each tab's own view: one table's filters do not carry over to another.
-      onChange={(k) => setSearch(k === 'deleted' ? {} : { tab: k })}
+      onChange={setTab}
       items={[
         { key: 'deleted', label: '삭제된 DB', children: tab === 'deleted' && <DeletedTab /> },
         { key: 'log', label: '파기 기록', children: tab === 'log' && <LogTab /> },

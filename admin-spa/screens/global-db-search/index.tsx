@@ -8,13 +8,12 @@ import { useNavigate } from 'react-router-dom';
 import {
   GLOBAL_SEARCH_MAX, SEARCH_MIN_DIGITS, SEARCH_MIN_NAME, SEARCH_PREFIX_DIGITS, globalSearchApi, parseSearchTerm, type GlobalSearchItem,
 } from '@contracts/global-search.ts';
-import { PAGE_SIZES } from '@contracts/list.ts';
 import { seoulDay } from '@contracts/kst.ts';
 import { useCall } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { CURRENT_SHOP_KEY, useCurrentShop } from '@/lib/shop.tsx';
 import { formatDateTime, formatNumber } from '@/lib/format.ts';
-import { useListParams } from '@/components/resource-table.tsx';
+import { listPagination, useListParams } from '@/components/resource-table.tsx';
 import { StatusTag } from '@/components/status-tag.tsx';
 
 const KIND_LABELS = { last4: '끝 4자리', phone: '전화번호', name: '이름' } as const;
@@ -107,12 +106,7 @@ export default function GlobalDbSearch() {
             ),
           }}
           pagination={{
-            current: params.page,
-            pageSize: params.pageSize,
-            total: data?.total ?? 0,
-            showSizeChanger: true,
-            pageSizeOptions: PAGE_SIZES.map(String),
-            showTotal: (total) => `총 ${formatNumber(total)}건`,
+            ...listPagination(params, data?.total ?? 0),
             onChange: (page, pageSize) => update({ page: pageSize !== params.pageSize ? 1 : page, pageSize }),
           }}
         />

@@ -1,6 +1,5 @@
 // Landings of the current shop: status, schedule, visits, submissions and conversion rate
 // for a chosen period (kept in the URL), preview, publish, close, and the editor.
-import { useSearchParams } from 'react-router-dom';
 import { Alert, Button, Space, Tag, Tooltip, Typography } from 'antd';
 import { ExportOutlined, PlusOutlined, QuestionCircleOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
@@ -10,6 +9,7 @@ import { call, urlOf } from '@/lib/api.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { formatDateTime, formatNumber } from '@/lib/format.ts';
 import { useCurrentShop } from '@/lib/shop.tsx';
+import { useSearchPatch } from '@/lib/search-state.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { ConfirmAction } from '@/components/confirm-action.tsx';
 import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
@@ -31,20 +31,12 @@ export default function LandingStatus() {
   const { can } = useAuth();
   const writable = can('landing-status', 'write');
   const params = { shopId: shop.id };
-  const [search, setSearch] = useSearchParams();
+  const [search, patchSearch] = useSearchPatch();
 
   const { from, to, today, setPeriod } = usePeriod(30);
   const edit = search.get('edit');
   const target = edit === 'new' ? 'new' : Number(edit) > 0 ? Number(edit) : null;
 
-  const patchSearch = (patch: Record<string, string | null>) => {
-    const next = new URLSearchParams(search);
-    for (const [k, v] of Object.entries(patch)) {
-      if (v === null) next.delete(k);
-      else next.set(k, v);
-    }
-    setSearch(next);
-  };
   const openEditor = (id: number | 'new') => patchSearch({ edit: String(id) });
 
   const columns: ColumnsType<LandingListItem> = [

@@ -7,6 +7,7 @@ import { JOB_STATUSES, JOB_STATUS_LABELS, JOB_TRIGGERS, JOB_TRIGGER_LABELS, MAX_
 import { ATTEMPT_STATUSES, ATTEMPT_STATUS_LABELS, deliveryApi, parseJobIds, type DeliveryAttemptItem } from '@contracts/delivery-history.ts';
 import { useCall } from '@/lib/use-call.ts';
 import { formatDateTimeSeconds, formatNumber } from '@/lib/format.ts';
+import { useSearchPatch } from '@/lib/search-state.ts';
 import { ResourceTable, type FilterDef } from '@/components/resource-table.tsx';
 import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
 import { AttemptTag, ChannelCell, ErrorText, JobStatusTag, LeadCell, formatDuration } from '@/components/delivery/delivery-tags.tsx';
@@ -22,14 +23,9 @@ export function useChannelFilter(shopId: number): FilterDef {
 
 /** Says that the lists show one send's jobs (the link from DB 전송), with the way back to all. */
 export function SendFilterNote({ jobIds, what }: { jobIds: string; what: string }) {
-  const [search, setSearch] = useSearchParams();
+  const [, patchSearch] = useSearchPatch();
   const size = parseJobIds(jobIds)?.length ?? 0;
-  const clear = () => {
-    const next = new URLSearchParams(search);
-    next.delete('jobIds');
-    next.delete('page');
-    setSearch(next);
-  };
+  const clear = () => patchSearch({ jobIds: null, page: null });
   return (
     <Alert
       type="info"

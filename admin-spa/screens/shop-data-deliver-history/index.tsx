@@ -12,6 +12,7 @@ import { invalidate, useCall } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
 import { ERROR, WARNING_TEXT } from '@/lib/theme.ts';
+import { useSearchId } from '@/lib/search-state.ts';
 import { LeadDrawer } from '@/components/leads/lead-drawer.tsx';
 import { AttemptsTab } from './attempts-tab.tsx';
 import { JobsTab } from './jobs-tab.tsx';
@@ -29,13 +30,7 @@ export default function ShopDataDeliverHistory() {
   const asked = search.get('tab') as Tab | null;
   const tab: Tab = asked && TABS.includes(asked) ? asked : 'attempts';
   const jobIds = search.get('jobIds') ?? undefined;
-  const openId = Number(search.get('lead')) || null;
-  const openLead = (id: number | null) => {
-    const next = new URLSearchParams(search);
-    if (id) next.set('lead', String(id));
-    else next.delete('lead');
-    setSearch(next);
-  };
+  const [openId, openLead] = useSearchId('lead');
   const canOpen = can('database-status');
 
   const queryClient = useQueryClient();

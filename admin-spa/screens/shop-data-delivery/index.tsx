@@ -16,8 +16,8 @@ import { useCall } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
 import { formatNumber } from '@/lib/format.ts';
-import { ResourceTable } from '@/components/resource-table.tsx';
-import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
+import { usePeriod } from '@/components/period-picker.tsx';
+import { LeadPeriodTable } from '@/components/leads/lead-period-table.tsx';
 import { readOnlyLeadColumns, tagsColumn } from '@/components/leads/lead-columns.tsx';
 import { useLeadFilterValues, useLeadFilters } from '@/components/lead-filters.tsx';
 import { ReasonModal } from '@/components/reason-modal.tsx';
@@ -48,7 +48,8 @@ export default function ShopDataDelivery() {
   const writable = can('shop-data-delivery', 'write');
   const canSettings = can('database-delivery-settings');
   const params = { shopId: shop.id };
-  const { from, to, today, setPeriod } = usePeriod(7);
+  const period = usePeriod(7);
+  const { from, to } = period;
   const filters = useLeadFilters(shop.id, { counselors: account!.dataScope !== 'assigned' });
   const filter = useLeadFilterValues(from, to);
   const channels = useCall(deliveryApi.channels, { params });
@@ -130,33 +131,26 @@ export default function ShopDataDelivery() {
         <SendProgress key={b.jobIds[0]} shopId={shop.id} batch={b} onClose={() => setSent((all) => all.filter((x) => x !== b))} />
       ))}
 
-      <ResourceTable
-        endpoint={leadsApi.list}
-        params={params}
-        extraQuery={{ from, to }}
+      <LeadPeriodTable
+        shopId={shop.id}
+        period={period}
         columns={columns}
         filters={filters}
-        rowSelection={writable ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]), preserveSelectedRowKeys: false } : undefined}
-        empty="이 기간에 접수된 DB가 없습니다."
-        toolbar={
+        selection={writable ? { selected, onChange: setSelected } : undefined}
+        actions={writable && (
           <>
-            <PeriodPicker label="접수 기간" from={from} to={to} today={today} onChange={setPeriod} />
-            {writable && (
-              <>
-                <Tooltip title={sendHint}>
-                  <Button type="primary" icon={<SendOutlined />} disabled={!channel || !selected.length} onClick={() => setTarget({ kind: 'chosen', ids: selected })}>
-                    선택한 {formatNumber(selected.length)}건 전송
-                  </Button>
-                </Tooltip>
-                <Tooltip title={sendHint ?? (tooMany ? `한 번에 ${formatNumber(SEND_MATCHING_MAX)}건까지 보낼 수 있습니다. 기간이나 조건을 좁히세요.` : undefined)}>
-                  <Button disabled={!channel || !total || tooMany} loading={matching.isFetching && !matching.data} onClick={() => setTarget({ kind: 'matching', count: total })}>
-                    조건에 맞는 전체 ({formatNumber(total)}건) 전송
-                  </Button>
-                </Tooltip>
-              </>
-            )}
+            <Tooltip title={sendHint}>
+              <Button type="primary" icon={<SendOutlined />} disabled={!channel || !selected.length} onClick={() => setTarget({ kind: 'chosen', ids: selected })}>
+                선택한 {formatNumber(selected.length)}건 전송
+              </Button>
+            </Tooltip>
+            <Tooltip title={sendHint ?? (tooMany ? `한 번에 ${formatNumber(SEND_MATCHING_MAX)}건까지 보낼 수 있습니다. 기간이나 조건을 좁히세요.` : undefined)}>
+              <Button disabled={!channel || !total || tooMany} loading={matching.isFetching && !matching.data} onClick={() => setTarget({ kind: 'matching', count: total })}>
+                조건에 맞는 전체 ({formatNumber(total)}건) 전송
+              </Button>
+            </Tooltip>
           </>
-        }
+        )}
       />
 
       <ReasonModal

@@ -2,8 +2,7 @@
 // chosen account types — scheduled here and run by the worker on time, once. The table is also
 // the history: when each ran, when it finished, and what it did (or why it failed).
 import { useMemo, useState } from 'react';
-import { Button, Space, Tag, Tooltip, Typography } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { Space, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import { useQueryClient } from '@tanstack/react-query';
 import {
@@ -15,7 +14,7 @@ import { invalidate } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { formatDateTime, formatDateTimeRange } from '@/lib/format.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
-import { actionsColumn, RowButton } from '@/components/crud.tsx';
+import { actionsColumn, CreateButton, RowButton } from '@/components/crud.tsx';
 import { ReasonModal } from '@/components/reason-modal.tsx';
 import { useFormModal } from '@/components/resource-form.tsx';
 import { ReservationForm } from './reservation-form.tsx';
@@ -114,11 +113,7 @@ export default function SystemReservation() {
     [writable],
   );
 
-  const register = writable && (
-    <Button type="primary" icon={<PlusOutlined />} onClick={modal.create}>
-      예약 등록
-    </Button>
-  );
+  const register = writable && <CreateButton onClick={modal.create}>예약 등록</CreateButton>;
   const running = cancelling?.status === 'running';
 
   return (

@@ -11,6 +11,7 @@ import {
   AD_FIGURE_MAX, AD_IMPORT_EXPECTED, AD_IMPORT_FIELD_LABELS, AD_IMPORT_FIELDS, AD_IMPORT_HEADERS, AD_IMPORT_MAX_ROWS, AD_IMPORT_REQUIRED,
   adHeaderKey, type AdImportField,
 } from '../../../contracts/ad-spend.ts';
+import type { SpendEntry } from './ad-spend.repository.ts';
 
 interface Sheet {
   format: SheetFormat;
@@ -155,13 +156,7 @@ interface RowError {
 }
 
 /** The figures of one day × medium, the file's rows of it added up. */
-export interface CheckedGroup {
-  day: string;
-  mediaTypeId: number;
-  landingId: number;
-  impressions: number;
-  clicks: number;
-  spend: number;
+export interface CheckedGroup extends SpendEntry {
   fileRows: number[];
   /** One of its rows has an error: it is not imported. */
   blocked: boolean;

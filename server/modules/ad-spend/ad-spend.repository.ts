@@ -14,15 +14,8 @@ export interface FigureScope {
   byLanding: boolean;
 }
 
-interface SpendGroup {
+interface SpendGroup extends SpendEntry {
   shopId: number;
-  day: string;
-  mediaTypeId: number;
-  /** 0 when not per landing. */
-  landingId: number;
-  impressions: number;
-  clicks: number;
-  spend: number;
   source: AdSource;
   /** Per day × medium: some entries behind it are per landing. */
   split: boolean;
@@ -44,6 +37,7 @@ interface LeadGroup {
 export interface SpendEntry {
   day: string;
   mediaTypeId: number;
+  /** 0 when not per landing. */
   landingId: number;
   impressions: number;
   clicks: number;

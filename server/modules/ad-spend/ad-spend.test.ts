@@ -1,7 +1,7 @@
 import iconv from 'iconv-lite';
 import ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { landingInput, landingTestApp, openLanding, publishPolicy, shopAccount, type LandingTestApp } from '../../test-landings.ts';
+import { landingInput, landingTestApp, openLanding, publishPolicy, shopAccount, type LandingTestApp, LONG_SESSIONS, addMedium, openCheckup } from '../../test-landings.ts';
 import type { Client } from '../../test-helpers.ts';
 import { adFigures } from './ad-spend.service.ts';
 import { LANDING_SOURCE } from '../../db/valid-leads.ts';
@@ -19,14 +19,12 @@ let implant: number;
 let checkup: number;
 
 beforeEach(async () => {
-  // Sessions outlive the days the clock moves through.
-  t = await landingTestApp({ sessionIdleMinutes: 1_000_000, sessionAbsoluteHours: 100_000 });
-  const medium = async (name: string, code: string, sortOrder: number) => (await t.admin.post('/api/codes/media-type', { name, code, sortOrder })).json().id as number;
-  naver = await medium('네이버', 'naver', 1);
-  meta = await medium('메타', 'meta', 2);
-  kakao = await medium('카카오', 'kakao', 3);
+  t = await landingTestApp(LONG_SESSIONS);
+  naver = await addMedium(t, '네이버', 'naver', { sortOrder: 1 });
+  meta = await addMedium(t, '메타', 'meta', { sortOrder: 2 });
+  kakao = await addMedium(t, '카카오', 'kakao', { sortOrder: 3 });
   implant = await openLanding(t);
-  checkup = await openLanding(t, { ...landingInput(), landingCode: 'checkup', title: '건강검진 이벤트' });
+  checkup = await openCheckup(t);
   marketer = await shopAccount(t, 'marketer1', 'marketer');
 });
 afterEach(async () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { landingInput, leadBody, openLanding, shopAccount, submit, type LandingTestApp, landingTestApp } from '../../test-landings.ts';
+import { leadBody, openLanding, shopAccount, submit, type LandingTestApp, landingTestApp, LONG_SESSIONS, addMedium, openCheckup } from '../../test-landings.ts';
 import { billableDays } from '../../../contracts/money.ts';
 import { billableRule } from './cpa.service.ts';
 import { IMPORT_SOURCE } from '../../../contracts/data-insertion.ts';
@@ -14,19 +14,13 @@ let implant: number;
 let checkup: number;
 
 beforeEach(async () => {
-  // Sessions outlive the months the clock moves through.
-  t = await landingTestApp({ sessionIdleMinutes: 1_000_000, sessionAbsoluteHours: 100_000 });
-  const medium = async (name: string, code: string, sortOrder: number, active = true) => {
-    const res = await t.admin.post('/api/codes/media-type', { name, code, sortOrder, active });
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json().id as number;
-  };
-  meta = await medium('메타', 'meta', 1);
-  naver = await medium('네이버', 'naver', 2);
-  kakao = await medium('카카오', 'kakao', 3);
-  google = await medium('구글', 'google', 4, false);
+  t = await landingTestApp(LONG_SESSIONS);
+  meta = await addMedium(t, '메타', 'meta', { sortOrder: 1, active: true });
+  naver = await addMedium(t, '네이버', 'naver', { sortOrder: 2, active: true });
+  kakao = await addMedium(t, '카카오', 'kakao', { sortOrder: 3, active: true });
+  google = await addMedium(t, '구글', 'google', { sortOrder: 4, active: false });
   implant = await openLanding(t, { mediaTypeId: meta });
-  checkup = await openLanding(t, { ...landingInput(), landingCode: 'checkup', title: '건강검진 이벤트', mediaTypeId: naver });
+  checkup = await openCheckup(t, { mediaTypeId: naver });
 });
 afterEach(async () => {
   await t.close();

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createShop, TEST_PASSWORD, testApp, type Client, type TestApp } from '../../test-helpers.ts';
-import { landingInput, landingTestApp, leadBody, openLanding, submit, type LandingTestApp } from '../../test-landings.ts';
+import { landingTestApp, leadBody, openLanding, submit, type LandingTestApp, LONG_SESSIONS, addMedium, openCheckup } from '../../test-landings.ts';
 import { reopenJob } from '../../worker/reopen.ts';
 import { reservationsJob } from '../../worker/reservations.ts';
 import { readStream } from '../../test-streams.ts';
@@ -101,11 +101,10 @@ describe('the money on the dashboard', () => {
   let media: number;
   let other: number;
   beforeEach(async () => {
-    // Sessions outlive the day the clock moves through.
-    l = await landingTestApp({ sessionIdleMinutes: 1_000_000, sessionAbsoluteHours: 100_000 });
-    media = (await l.admin.post('/api/codes/media-type', { name: '메타', code: 'meta' })).json().id as number;
+    l = await landingTestApp(LONG_SESSIONS);
+    media = await addMedium(l, '메타', 'meta');
     implant = await openLanding(l, { mediaTypeId: media });
-    checkup = await openLanding(l, { ...landingInput(), landingCode: 'checkup', title: '건강검진 이벤트' });
+    checkup = await openCheckup(l);
     other = await createShop(l.admin, 'other');
   });
   afterEach(async () => {
@@ -228,7 +227,7 @@ describe('delivery and system reservations on the dashboard', () => {
   let other: number;
   let quiet: number;
   beforeEach(async () => {
-    l = await landingTestApp({ sessionIdleMinutes: 1_000_000, sessionAbsoluteHours: 100_000 });
+    l = await landingTestApp(LONG_SESSIONS);
     landing = await openLanding(l);
     other = await createShop(l.admin, 'other');
     quiet = await createShop(l.admin, 'quiet');

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import crypto from 'node:crypto';
-import { landingInput, leadBody, openLanding, shopAccount, submit, type LandingTestApp, landingTestApp } from '../../test-landings.ts';
+import { leadBody, openLanding, shopAccount, submit, type LandingTestApp, landingTestApp, LONG_SESSIONS, addMedium, openCheckup } from '../../test-landings.ts';
 import type { Client } from '../../test-helpers.ts';
 import { reopenJob } from '../../worker/reopen.ts';
 
@@ -10,11 +10,10 @@ let checkup: number;
 let media: number;
 let counselor: Client;
 beforeEach(async () => {
-  // Sessions outlive the weeks the clock moves through.
-  t = await landingTestApp({ sessionIdleMinutes: 1_000_000, sessionAbsoluteHours: 100_000 });
-  media = (await t.admin.post('/api/codes/media-type', { name: '메타', code: 'meta' })).json().id as number;
+  t = await landingTestApp(LONG_SESSIONS);
+  media = await addMedium(t, '메타', 'meta');
   implant = await openLanding(t, { mediaTypeId: media });
-  checkup = await openLanding(t, { ...landingInput(), landingCode: 'checkup', title: '건강검진 이벤트' });
+  checkup = await openCheckup(t);
   counselor = await shopAccount(t, 'csa1', 'counselor');
   await shopAccount(t, 'csb2', 'counselor');
 });

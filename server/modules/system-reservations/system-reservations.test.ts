@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { landingInput, leadBody, openLanding, shopAccount, submit, landingTestApp, type LandingTestApp } from '../../test-landings.ts';
+import { landingInput, leadBody, openLanding, shopAccount, submit, landingTestApp, type LandingTestApp, LONG_SESSIONS } from '../../test-landings.ts';
 import { createAccount, TEST_PASSWORD, type Client } from '../../test-helpers.ts';
 import { openDatabase, type DbHandle } from '../../db/dialect.ts';
 import { reservationsJob } from '../../worker/reservations.ts';
@@ -8,8 +8,7 @@ import { reservationsJob } from '../../worker/reservations.ts';
 let t: LandingTestApp;
 let implant: number;
 beforeEach(async () => {
-  // Sessions outlive the hours the clock moves through.
-  t = await landingTestApp({ sessionIdleMinutes: 1_000_000, sessionAbsoluteHours: 100_000 });
+  t = await landingTestApp(LONG_SESSIONS);
   implant = await openLanding(t);
 });
 afterEach(async () => {
