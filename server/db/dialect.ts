@@ -34,11 +34,6 @@ interface DbOptions {
   onConnectionLost?: (err: Error) => void;
   /** SQLite ':memory:': start as a copy of this database (bytes from a handle's serialize()). */
   image?: Buffer;
-  /**
-   * SQLite file: false leaves a commit's flush to the caller (synchronous = NORMAL; wal-sync.ts
-   * makes it durable before anyone is answered). Default true: every commit is on disk before it returns.
-   */
-  syncCommits?: boolean;
 }
 
 /** PostgreSQL: how long a query waits for a connection by default (a normal connect takes milliseconds). */
@@ -69,9 +64,9 @@ export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
   if (opts.url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(opts.url)), { recursive: true });
   const sqlite = opts.image && opts.url === ':memory:' ? new Sqlite(opts.image) : new Sqlite(opts.url);
   sqlite.pragma('journal_mode = WAL');
-  // FULL: a commit is on disk (not just in the OS cache) before we answer. Intake's writer
-  // thread flushes its commits itself (wal-sync.ts), so it writes the next batch meanwhile.
-  sqlite.pragma(opts.syncCommits === false ? 'synchronous = NORMAL' : 'synchronous = FULL');
+  // FULL: a commit is on disk (not just in the OS cache) before we answer; intake's group
+  // commit makes that one fsync per batch of leads.
+  sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   const busyMs = Math.round(opts.busyTimeoutMs ?? 5000);
   sqlite.pragma(`busy_timeout = ${busyMs}`);

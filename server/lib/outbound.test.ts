@@ -10,31 +10,8 @@ import {
   isInternalAddress, outboundClient, parseAllowedRanges, OUTBOUND_HTTP_ONLY_INSIDE, OUTBOUND_REFUSED, OUTBOUND_UNREACHABLE, outboundNoAnswer,
   type OutboundError, type Resolved, type Resolver,
 } from './outbound.ts';
+import { Listener } from '../test-listener.ts';
 
-/** A server on `host` that counts every connection made to it (a refusal must make none). */
-class Listener {
-  server!: http.Server;
-  port = 0;
-  connections = 0;
-  requests = 0;
-  answer: (req: http.IncomingMessage, res: http.ServerResponse) => void = (_req, res) => res.writeHead(200).end('internal secret');
-  constructor(readonly host: string) {}
-  async start(): Promise<this> {
-    this.server = http.createServer((req, res) => {
-      this.requests++;
-      req.resume();
-      req.on('end', () => this.answer(req, res));
-    });
-    this.server.on('connection', () => this.connections++);
-    await new Promise<void>((resolve) => this.server.listen(0, this.host, resolve));
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
-  }
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
-  }
-}
 
 const v6Loopback = await new Promise<boolean>((resolve) => {
   const s = net.createServer().once('error', () => resolve(false)).listen(0, '::1', () => s.close(() => resolve(true)));

@@ -8,7 +8,7 @@
 // The server behind the internal addresses listens on loopback and counts connections: a
 // refusal makes none.
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -16,31 +16,8 @@ import { leadBody, openLanding, shopAccount, submit, landingTestApp, type Landin
 import type { Client } from '../../test-helpers.ts';
 import { OUTBOUND_REFUSED, REDIRECT_NOT_FOLLOWED, type Resolved } from '../../lib/outbound.ts';
 import { deliveryWorker } from '../../worker/delivery.ts';
+import { Listener as Inside } from '../../test-listener.ts';
 
-/** A server on `host` with something worth stealing, counting every connection made to it. */
-class Inside {
-  server!: http.Server;
-  port = 0;
-  connections = 0;
-  requests = 0;
-  answer: (res: http.ServerResponse) => void = (res) => res.writeHead(200).end('internal secret');
-  constructor(readonly host: string) {}
-  async start(): Promise<this> {
-    this.server = http.createServer((req, res) => {
-      this.requests++;
-      req.resume();
-      req.on('end', () => this.answer(res));
-    });
-    this.server.on('connection', () => this.connections++);
-    await new Promise<void>((resolve) => this.server.listen(0, this.host, resolve));
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
-  }
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
-  }
-}
 
 let inside: Inside;
 let inside6: Inside;
@@ -73,7 +50,7 @@ async function start(allow: string[]) {
   t = await landingTestApp({ outboundAllowCidrs: allow }, { resolveHost });
   owner = await shopAccount(t, 'owner1', 'shop-owner');
   landingId = await openLanding(t);
-  for (const l of [inside, inside6]) Object.assign(l, { connections: 0, requests: 0, answer: (res: http.ServerResponse) => res.writeHead(200).end('internal secret') });
+  for (const l of [inside, inside6]) Object.assign(l, { connections: 0, requests: 0, answer: (_req: http.IncomingMessage, res: http.ServerResponse) => res.writeHead(200).end('internal secret') });
 }
 afterEach(async () => {
   await t.close();
@@ -203,7 +180,7 @@ describe('with the operator’s range allowed (OUTBOUND_ALLOW_CIDRS=127.0.0.1/32
     for (const id of ids) expect(await attemptsOf(id)).toEqual([{ status: 'succeeded', error: null, response_code: 200, response_excerpt: 'internal secret' }]);
 
     // Any other answer's words stay unshown, in the test send and in the history.
-    inside.answer = (res) => res.writeHead(500).end('internal secret');
+    inside.answer = (_req, res) => res.writeHead(500).end('internal secret');
     for (const id of ids) expect((await owner.post(`${base()}/${id}/test`)).json()).toMatchObject({ ok: false, status: 500, excerpt: null });
     await lead('010-5000-0004');
     expect(await sendDue()).toBe(2);
@@ -215,7 +192,7 @@ describe('with the operator’s range allowed (OUTBOUND_ALLOW_CIDRS=127.0.0.1/32
     await start(['127.0.0.1/32']);
     const target = await new Inside('127.0.0.2').start();
     try {
-      inside.answer = (res) => res.writeHead(307, { location: `http://127.0.0.2:${target.port}/secret` }).end('see there');
+      inside.answer = (_req, res) => res.writeHead(307, { location: `http://127.0.0.2:${target.port}/secret` }).end('see there');
       const hook = await owner.post(base(), webhook(`http://127.0.0.1:${inside.port}/hook`));
       const test = (await owner.post(`${base()}/${hook.json().id}/test`)).json();
       expect(test).toMatchObject({ ok: false, status: 307, excerpt: null });

@@ -36,7 +36,6 @@ export function inlineWriter(db: Kysely<Database>): BatchWriter {
  * unacknowledged is ever reported as stored).
  */
 export function threadWriter(file: string, onError: (err: unknown) => void): BatchWriter {
-  // Two batches in flight: one is written while the one before it is flushed to disk.
   let worker: Worker | null = null;
   let seq = 0;
   const pending = new Map<number, { resolve: (o: Outcome[]) => void; reject: (e: Error) => void }>();
@@ -62,7 +61,6 @@ export function threadWriter(file: string, onError: (err: unknown) => void): Bat
 
   worker = spawn();
   return {
-    concurrency: 2,
     commit(items, now) {
       const w = (worker ??= spawn());
       const id = ++seq;

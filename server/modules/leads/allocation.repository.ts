@@ -5,17 +5,14 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { paginate } from '../../db/paging.ts';
 import { OPEN_STATUSES } from '../../../contracts/leads.ts';
-import { phoneDigits } from './leads.repository.ts';
+import { phoneDigits, shopCounselors } from './leads.repository.ts';
 import type { AllocationHistoryQuery, CounselorSettingsInput } from '../../../contracts/allocation.ts';
 
 export function allocationRepository(db: Kysely<Database>) {
   return {
     /** The shop's counselors with their settings, today's assignments and open leads. */
     counselorLoads: (shopId: number, todayStart: string) =>
-      db
-        .selectFrom('accounts as a')
-        .innerJoin('account_types as t', 't.id', 'a.account_type_id')
-        .innerJoin('shop_permissions as p', 'p.account_id', 'a.id')
+      shopCounselors(db, shopId)
         .leftJoin('counselor_settings as cs', (j) => j.onRef('cs.account_id', '=', 'a.id').on('cs.shop_id', '=', shopId))
         .select(['a.id', 'a.name', 'a.login_id', 'cs.weight', 'cs.daily_cap', 'cs.max_open', 'cs.available'])
         .select((eb) => [
@@ -24,10 +21,6 @@ export function allocationRepository(db: Kysely<Database>) {
           eb.selectFrom('leads as l').select(eb.fn.countAll<number>().as('n'))
             .whereRef('l.assignee_id', '=', 'a.id').where('l.shop_id', '=', shopId).where('l.cs_status', 'in', [...OPEN_STATUSES]).where('l.deleted_at', 'is', null).as('open'),
         ])
-        .where('p.shop_id', '=', shopId)
-        .where('t.area', '=', 'shop')
-        .where('t.data_scope', '=', 'assigned')
-        .where('a.status', '!=', 'disabled')
         .orderBy('a.id')
         .execute(),
 

@@ -150,6 +150,20 @@ export function phoneDigits(q: string): string | null {
 /** The next string after every string that starts with `prefix` (digits only): a prefix as an index range. */
 const after = (prefix: string) => prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 
+/**
+ * Accounts leads can be assigned to in a shop: permitted to it, of a shop-area type that sees
+ * only its own leads, not disabled (the counselors of DB 현황's filter and of allocation).
+ */
+export const shopCounselors = (db: Kysely<Database>, shopId: number) =>
+  db
+    .selectFrom('accounts as a')
+    .innerJoin('account_types as t', 't.id', 'a.account_type_id')
+    .innerJoin('shop_permissions as p', 'p.account_id', 'a.id')
+    .where('p.shop_id', '=', shopId)
+    .where('t.area', '=', 'shop')
+    .where('t.data_scope', '=', 'assigned')
+    .where('a.status', '!=', 'disabled');
+
 /** The queries of the lead screens (the writes of intake are the compiled statements above). */
 export function leadsRepository(db: Kysely<Database>) {
   /** The shop's leads the asker may see: not deleted, and a counselor's own. */
@@ -275,18 +289,7 @@ export function leadsRepository(db: Kysely<Database>) {
       db.selectFrom('lead_events').select(['id', 'lead_id', 'account_id', 'at']).where('id', '=', eventId).where('action', '=', 'view').executeTakeFirst(),
 
     /** Accounts leads can be assigned to in a shop: permitted to it, of a shop-area type that sees only its own leads. */
-    counselors: (shopId: number) =>
-      db
-        .selectFrom('accounts as a')
-        .innerJoin('account_types as t', 't.id', 'a.account_type_id')
-        .innerJoin('shop_permissions as p', 'p.account_id', 'a.id')
-        .select(['a.id', 'a.name', 'a.login_id'])
-        .where('p.shop_id', '=', shopId)
-        .where('t.area', '=', 'shop')
-        .where('t.data_scope', '=', 'assigned')
-        .where('a.status', '!=', 'disabled')
-        .orderBy('a.name')
-        .execute(),
+    counselors: (shopId: number) => shopCounselors(db, shopId).select(['a.id', 'a.name', 'a.login_id']).orderBy('a.name').execute(),
 
     settings: (shopId: number) => db.selectFrom('lead_settings').selectAll().where('shop_id', '=', shopId).executeTakeFirst(),
 
