@@ -5,8 +5,9 @@ import { QuestionCircleOutlined } from '@ant-design/icons';
 import type { ReactNode } from 'react';
 import { formatNumber } from '@/lib/format.ts';
 
+// Red 7 and green 8 of antd's palette: both read at 4.5:1 or more on white (green 7 does not: 3.46).
 export const ABOVE_COLOR = '#cf1322';
-export const BELOW_COLOR = '#389e0d';
+export const BELOW_COLOR = '#237804';
 
 /** KRW, or "-" when there is none. */
 export const formatWon = (n: number | null | undefined) => (n == null ? '-' : `${formatNumber(n)}원`);
