@@ -35,13 +35,18 @@ export function useLeadFilters(shopId: number, o: { counselors?: boolean } = {})
   ];
 }
 
-/** The list's period and filters as the URL holds them (query-string forms, as the list endpoint reads them). */
-export function useLeadFilterValues(from: string, to: string): Record<string, string> {
-  const [search] = useSearchParams();
+/** The list's period and filters as `search` holds them (query-string forms, as the list endpoint reads them). */
+export function leadFilterValues(search: URLSearchParams, from: string, to: string): Record<string, string> {
   const out: Record<string, string> = { from, to };
   for (const name of LEAD_FILTER_NAMES) {
     const v = search.get(name);
     if (v) out[name] = v;
   }
   return out;
+}
+
+/** The list's period and filters as the URL holds them. */
+export function useLeadFilterValues(from: string, to: string): Record<string, string> {
+  const [search] = useSearchParams();
+  return leadFilterValues(search, from, to);
 }

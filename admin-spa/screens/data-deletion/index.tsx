@@ -18,13 +18,14 @@ import { formatNumber } from '@/lib/format.ts';
 import { usePeriod } from '@/components/period-picker.tsx';
 import { LeadPeriodTable } from '@/components/leads/lead-period-table.tsx';
 import { readOnlyLeadColumns, tagsColumn } from '@/components/leads/lead-columns.tsx';
-import { useLeadFilterValues, useLeadFilters } from '@/components/lead-filters.tsx';
+import { leadFilterValues, useLeadFilters } from '@/components/lead-filters.tsx';
 import { ReasonModal } from '@/components/reason-modal.tsx';
 
 /** What a deletion changes: every view of leads, and 삭제 DB 관리. */
 const DELETION_VIEWS = [leadsApi.list, leadsApi.get, leadDeletionApi.deleted, leadDeletionApi.deleters, leadDeletionApi.upcoming];
 
-type Target = { kind: 'chosen'; ids: number[] } | { kind: 'matching'; count: number };
+/** What the confirmation deletes: chosen rows, or what the list's conditions found when it was asked (counted and deleted alike). */
+type Target = { kind: 'chosen'; ids: number[] } | { kind: 'matching'; count: number; filter: Record<string, string> };
 
 export default function DataDeletion() {
   const shop = useCurrentShop();
@@ -34,7 +35,6 @@ export default function DataDeletion() {
   const period = usePeriod(7);
   const { from, to } = period;
   const filters = useLeadFilters(shop.id);
-  const filter = useLeadFilterValues(from, to);
   const settings = useCall(leadDeletionApi.settings, { params }, { enabled: can('deleted-data-management') });
   const graceDays = settings.data?.graceDays ?? DEFAULT_GRACE_DAYS;
   const [selected, setSelected] = useState<number[]>([]);
@@ -48,16 +48,22 @@ export default function DataDeletion() {
     tagsColumn(),
   ];
 
-  /** How many leads the list's period and filters find now (the confirmation says it). */
+  /**
+   * How many leads the list's period and filters find now (the confirmation says it). The
+   * conditions are read from the address bar at the click — the list on screen shows them — and
+   * the deletion takes the very ones counted.
+   */
   const deleteMatching = async () => {
     setCounting(true);
     setCountError(null);
     try {
+      const live = new URLSearchParams(window.location.search);
+      const filter = leadFilterValues(live, live.get('from') ?? from, live.get('to') ?? to);
       const { total } = await call(leadsApi.list, { params, query: { ...filter, page: 1, pageSize: 1 } });
       if (!total) setCountError('조건에 맞는 DB가 없습니다.');
       else if (total > DELETE_MATCHING_MAX) {
         setCountError(`조건에 맞는 DB가 ${formatNumber(total)}건입니다. 한 번에 ${formatNumber(DELETE_MATCHING_MAX)}건까지 삭제할 수 있으니 기간이나 조건을 좁히세요.`);
-      } else setTarget({ kind: 'matching', count: total });
+      } else setTarget({ kind: 'matching', count: total, filter });
     } catch (err) {
       setCountError((err as Error).message);
     } finally {
@@ -103,13 +109,13 @@ export default function DataDeletion() {
             type="warning"
             showIcon
             title={target?.kind === 'matching'
-              ? `접수 기간 ${from} ~ ${to}, 지금 목록의 조건에 맞는 DB ${formatNumber(count)}건을 삭제합니다.`
+              ? `접수 기간 ${target.filter.from} ~ ${target.filter.to}, 지금 목록의 조건에 맞는 DB ${formatNumber(count)}건을 삭제합니다.`
               : `선택한 DB ${formatNumber(count)}건을 삭제합니다.`}
             description={`삭제한 DB는 ${graceDays}일 안에 삭제 DB 관리에서 복구할 수 있고, 그 뒤에는 자동으로 파기됩니다.`}
           />
         }
         submit={async (reason) => {
-          const body = target?.kind === 'chosen' ? { ids: target.ids, reason } : { filter, reason };
+          const body = target?.kind === 'chosen' ? { ids: target.ids, reason } : { filter: target!.filter, reason };
           const { deleted } = await call(leadDeletionApi.remove, { params, body });
           await invalidate(queryClient, DELETION_VIEWS);
           return `${formatNumber(deleted)}건을 삭제했습니다.`;
