@@ -2,7 +2,6 @@
 // privacy policy version and builds and publishes a landing through the UI; visitors on a phone
 // submit it with and without JavaScript; the leads are on disk with their UTM and consent.
 import path from 'node:path';
-import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -10,6 +9,7 @@ import { DEFAULT_THANK_YOU } from '../contracts/landings.ts';
 import { MIN_FILL_MS } from '../contracts/intake.ts';
 import { seoulDay } from '../contracts/kst.ts';
 import { DEMO_PASSWORD, login, newPage, screenshot, setupProduct, WAIT } from './harness.ts';
+import { gradientPng } from '../server/db/demo-landings.ts';
 
 const e2e = setupProduct();
 
@@ -18,42 +18,6 @@ const HEADLINE = '여름 맞이 치아 미백 1회 체험 9,900원';
 const CTA = '체험 신청하기';
 /** Server work (rendering, re-rendering on publish) may take a moment. */
 const MOBILE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
-
-/** A 1200×630 PNG (a soft diagonal gradient) for the hero upload. */
-function heroPng(): Buffer {
-  const width = 1200;
-  const height = 630;
-  const raw = Buffer.alloc((width * 3 + 1) * height);
-  for (let y = 0; y < height; y++) {
-    const row = y * (width * 3 + 1);
-    raw[row] = 0;
-    for (let x = 0; x < width; x++) {
-      const t = (x / width + y / height) / 2;
-      const i = row + 1 + x * 3;
-      raw[i] = Math.round(22 + t * 120);
-      raw[i + 1] = Math.round(119 + t * 90);
-      raw[i + 2] = Math.round(255 - t * 40);
-    }
-  }
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(zlib.crc32(body) >>> 0, 8 + data.length);
-    return out;
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', zlib.deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 interface LeadRow {
   name: string;
@@ -150,7 +114,7 @@ describe('landing pages', () => {
     const eventType = await chooseOption(page, 'landing-editor_eventTypeId', null);
 
     await drawer.getByRole('tab', { name: '콘텐츠' }).click();
-    await drawer.locator('input[type=file]').setInputFiles({ name: 'hero.png', mimeType: 'image/png', buffer: heroPng() });
+    await drawer.locator('input[type=file]').setInputFiles({ name: 'hero.png', mimeType: 'image/png', buffer: await gradientPng([22, 119, 255], [142, 209, 215]) });
     await expect.poll(() => drawer.getByText('1200×630px').isVisible(), WAIT).toBe(true);
     await drawer.getByLabel('대체 텍스트').fill('미백 전후 비교');
     await drawer.getByLabel('대표 문구').fill(HEADLINE);

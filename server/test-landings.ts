@@ -154,13 +154,15 @@ export async function shopAccount(t: LandingTestApp, loginId: string, builtinKey
 
 /**
  * A fresh landing test app with one open landing for every test of the calling file (registers
- * beforeEach and afterEach); `use` hands them to the file's own variables.
+ * beforeEach and afterEach); `use` hands them to the file's own variables. With `listen`, the app also
+ * listens on 127.0.0.1 and `base` is its address (http://127.0.0.1:port).
  */
-export function eachLandingTest(use: (t: LandingTestApp, landingId: number) => void): void {
+export function eachLandingTest(use: (t: LandingTestApp, landingId: number, base: string) => void, opts: { listen?: boolean } = {}): void {
   let current: LandingTestApp | undefined;
   beforeEach(async () => {
     current = await landingTestApp();
-    use(current, await openLanding(current));
+    const landingId = await openLanding(current);
+    use(current, landingId, opts.listen ? await current.app.listen({ host: '127.0.0.1', port: 0 }) : '');
   });
   afterEach(async () => {
     await current?.close();

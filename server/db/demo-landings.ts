@@ -1,36 +1,21 @@
 // Demo data, part two: a published privacy policy and one open landing per demo shop, with
 // a generated hero image, so a first `npm start` shows working public pages at once.
 import crypto from 'node:crypto';
-import zlib from 'node:zlib';
+import sharp from 'sharp';
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 import type { FormField, LandingContent } from '../../contracts/landings.ts';
 
-/** A 1200×630 PNG: a diagonal gradient between two colours (no image library needed). */
-function gradientPng(from: [number, number, number], to: [number, number, number], width = 1200, height = 630): Buffer {
-  const raw = Buffer.alloc((width * 3 + 1) * height);
+/** A PNG (1200×630 unless told): a diagonal gradient between two colours. */
+export function gradientPng(from: [number, number, number], to: [number, number, number], width = 1200, height = 630): Promise<Buffer> {
+  const raw = Buffer.alloc(width * height * 3);
   for (let y = 0; y < height; y++) {
-    const row = y * (width * 3 + 1);
     for (let x = 0; x < width; x++) {
       const t = (x / width + y / height) / 2;
-      for (let c = 0; c < 3; c++) raw[row + 1 + x * 3 + c] = Math.round(from[c]! + (to[c]! - from[c]!) * t);
+      for (let c = 0; c < 3; c++) raw[(y * width + x) * 3 + c] = Math.round(from[c]! + (to[c]! - from[c]!) * t);
     }
   }
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(zlib.crc32(body), 8 + data.length);
-    return out;
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return sharp(raw, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 9 }).toBuffer();
 }
 
 interface DemoLanding {
@@ -116,7 +101,7 @@ export async function seedDemoLandings(db: Kysely<Database>): Promise<void> {
         officer_name: null, officer_contact: null, body: '', published_at: now, created_by: null, created_at: now, updated_at: now,
       })
       .execute();
-    const png = gradientPng(...d.gradient);
+    const png = await gradientPng(...d.gradient);
     const key = crypto.randomBytes(16).toString('base64url');
     await db
       .insertInto('uploads')

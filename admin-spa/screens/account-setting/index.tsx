@@ -11,11 +11,15 @@ import { call } from '@/lib/api.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { formatDateTime } from '@/lib/format.ts';
 import { useAccountTypeOptions, useShopOptions } from '@/lib/options.ts';
-import { zodRule } from '@/lib/zod-rule.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { ResourceForm, useFormModal } from '@/components/resource-form.tsx';
 import { ConfirmAction } from '@/components/confirm-action.tsx';
 import { actionsColumn, CreateButton, RowButton, saveWith } from '@/components/crud.tsx';
+import { schemaItem } from '@/components/schema-item.tsx';
+
+const AccountCreateItem = schemaItem(accountCreate);
+const AccountUpdateItem = schemaItem(accountUpdate);
+const ResetPasswordBodyItem = schemaItem(resetPasswordBody);
 
 const STATUS_COLORS: Record<Account['status'], string> = { active: 'green', locked: 'orange', disabled: 'default' };
 const PASSWORD_HELP = '영문·숫자·특수문자 중 2종류로 10자 이상, 또는 3종류로 8자 이상';
@@ -102,38 +106,18 @@ export default function AccountSetting() {
           <Row gutter={16}>
             {!editing && (
               <>
-                <Col span={12}>
-                  <Form.Item label="아이디" name="loginId" required rules={[zodRule(accountCreate, 'loginId')]}>
-                    <Input maxLength={30} autoComplete="off" />
-                  </Form.Item>
-                </Col>
-                <Col span={12}>
-                  <Form.Item label="초기 비밀번호" name="password" required rules={[zodRule(accountCreate, 'password')]} extra={PASSWORD_HELP}>
-                    <Input.Password autoComplete="new-password" />
-                  </Form.Item>
-                </Col>
+                <AccountCreateItem half label="아이디" name="loginId" required><Input maxLength={30} autoComplete="off" /></AccountCreateItem>
+                <AccountCreateItem half label="초기 비밀번호" name="password" required extra={PASSWORD_HELP}>
+                  <Input.Password autoComplete="new-password" />
+                </AccountCreateItem>
               </>
             )}
-            <Col span={12}>
-              <Form.Item label="이름" name="name" required rules={[zodRule(accountUpdate, 'name')]}>
-                <Input maxLength={30} />
-              </Form.Item>
-            </Col>
-            <Col span={12}>
-              <Form.Item label="계정 유형" name="accountTypeId" required rules={[zodRule(accountUpdate, 'accountTypeId')]}>
-                <Select options={types.options} placeholder="선택" />
-              </Form.Item>
-            </Col>
-            <Col span={12}>
-              <Form.Item label="연락처" name="phone" rules={[zodRule(accountUpdate, 'phone')]}>
-                <Input placeholder="010-1234-5678" maxLength={20} />
-              </Form.Item>
-            </Col>
-            <Col span={12}>
-              <Form.Item label="이메일" name="email" rules={[zodRule(accountUpdate, 'email')]}>
-                <Input maxLength={120} />
-              </Form.Item>
-            </Col>
+            <AccountUpdateItem half label="이름" name="name" required><Input maxLength={30} /></AccountUpdateItem>
+            <AccountUpdateItem half label="계정 유형" name="accountTypeId" required>
+              <Select options={types.options} placeholder="선택" />
+            </AccountUpdateItem>
+            <AccountUpdateItem half label="연락처" name="phone"><Input placeholder="010-1234-5678" maxLength={20} /></AccountUpdateItem>
+            <AccountUpdateItem half label="이메일" name="email"><Input maxLength={120} /></AccountUpdateItem>
             <Col span={24}>
               <ShopChoice form={form} types={types.types} editing={editing} />
             </Col>
@@ -160,9 +144,9 @@ export default function AccountSetting() {
         invalidates={[accountsApi.list]}
         successMessage="비밀번호를 초기화했습니다. 잠금도 해제되었습니다. 다음 로그인 때 본인이 새 비밀번호를 정합니다."
       >
-        <Form.Item label="새 비밀번호" name="password" required rules={[zodRule(resetPasswordBody, 'password')]} extra={PASSWORD_HELP}>
+        <ResetPasswordBodyItem label="새 비밀번호" name="password" required extra={PASSWORD_HELP}>
           <Input.Password autoComplete="new-password" />
-        </Form.Item>
+        </ResetPasswordBodyItem>
       </ResourceForm>
     </>
   );

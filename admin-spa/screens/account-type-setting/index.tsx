@@ -6,12 +6,14 @@ import { AREA_LABELS, DATA_SCOPES, DATA_SCOPE_LABELS, SIDE_LABELS } from '@contr
 import { SIDES } from '@contracts/screens.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { formatDateTime } from '@/lib/format.ts';
-import { zodRule } from '@/lib/zod-rule.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { OrderAndActiveFields, ResourceForm, useFormModal } from '@/components/resource-form.tsx';
 import { DeleteAction } from '@/components/confirm-action.tsx';
 import { actionsColumn, CreateButton, RowButton, saveWith } from '@/components/crud.tsx';
 import { Link } from 'react-router-dom';
+import { schemaItem } from '@/components/schema-item.tsx';
+
+const AccountTypeItem = schemaItem(accountTypeInput);
 
 export default function AccountTypeSetting() {
   const { can } = useAuth();
@@ -84,35 +86,30 @@ export default function AccountTypeSetting() {
       >
         {(form) => (
           <>
-            <Form.Item label="이름" name="name" required rules={[zodRule(accountTypeInput, 'name')]}>
+            <AccountTypeItem label="이름" name="name" required>
               <Input maxLength={30} />
-            </Form.Item>
-            <Form.Item label="영역" name="area" required rules={[zodRule(accountTypeInput, 'area')]} extra="관리자 영역 유형은 모든 업체에 들어갈 수 있고, 업체 영역 유형은 허용된 업체에만 들어갑니다.">
+            </AccountTypeItem>
+            <AccountTypeItem label="영역" name="area" required extra="관리자 영역 유형은 모든 업체에 들어갈 수 있고, 업체 영역 유형은 허용된 업체에만 들어갑니다.">
               <Select
                 disabled={editing?.builtinKey === 'superadmin'}
                 options={(['admin', 'shop'] as const).map((a) => ({ value: a, label: AREA_LABELS[a] }))}
                 // Every administrator-area type is the agency's (it spans every shop).
                 onChange={(area) => area === 'admin' && form.setFieldValue('side', 'agency')}
               />
-            </Form.Item>
+            </AccountTypeItem>
             <Form.Item noStyle dependencies={['area']}>
               {() => (
-                <Form.Item
-                  label="구분"
-                  name="side"
-                  rules={[zodRule(accountTypeInput, 'side')]}
-                  extra="고객사 유형은 대행사 전용 화면(CPA 관리·광고 현황·랜딩 스크립트, 계약 관리 편집)과 수치(광고비·목표 CPA·CPA·마진)를 받을 수 없습니다. 대행사 직원의 유형만 대행사로 두세요."
-                >
+                <AccountTypeItem label="구분" name="side" extra="고객사 유형은 대행사 전용 화면(CPA 관리·광고 현황·랜딩 스크립트, 계약 관리 편집)과 수치(광고비·목표 CPA·CPA·마진)를 받을 수 없습니다. 대행사 직원의 유형만 대행사로 두세요.">
                   <Select
                     disabled={!!editing?.builtinKey || form.getFieldValue('area') === 'admin'}
                     options={SIDES.map((v) => ({ value: v, label: SIDE_LABELS[v] }))}
                   />
-                </Form.Item>
+                </AccountTypeItem>
               )}
             </Form.Item>
-            <Form.Item label="데이터 범위" name="dataScope" required rules={[zodRule(accountTypeInput, 'dataScope')]}>
+            <AccountTypeItem label="데이터 범위" name="dataScope" required>
               <Select options={DATA_SCOPES.map((d) => ({ value: d, label: DATA_SCOPE_LABELS[d] }))} />
-            </Form.Item>
+            </AccountTypeItem>
             <OrderAndActiveFields schema={accountTypeInput} />
           </>
         )}

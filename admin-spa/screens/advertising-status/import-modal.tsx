@@ -4,8 +4,7 @@
 // before the confirmation; with refused rows, only when the person chooses to leave them out.
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Checkbox, Col, Form, Modal, Progress, Row, Select, Space, Table, Tag, Typography, Upload } from 'antd';
-import { InboxOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Checkbox, Col, Form, Modal, Progress, Row, Select, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import {
   AD_IMPORT_ACCEPT, AD_IMPORT_FIELD_LABELS, AD_IMPORT_MAX_BYTES, AD_IMPORT_PLATFORMS, WHOLE_MEDIUM, WHOLE_MEDIUM_LABEL, adSpendApi,
@@ -13,6 +12,7 @@ import {
 } from '@contracts/ad-spend.ts';
 import { ApiError, call } from '@/lib/api.ts';
 import { invalidate } from '@/lib/use-call.ts';
+import { FileDrop } from '@/components/file-drop.tsx';
 import { uploadWithProgress } from './upload.ts';
 import { dayWithWeekday, formatCount, formatWon } from './format.ts';
 
@@ -113,23 +113,12 @@ function UploadStep({ f, mediaTypeId, setMediaTypeId, landingId, setLandingId, p
           <Typography.Text type="secondary">{progress < 100 ? '파일을 올리는 중입니다…' : '파일을 읽고 행마다 검사하는 중입니다…'}</Typography.Text>
         </div>
       ) : (
-        <Upload.Dragger
+        <FileDrop
           accept={AD_IMPORT_ACCEPT}
-          multiple={false}
-          showUploadList={false}
-          beforeUpload={(file) => {
-            void upload(file);
-            return false;
-          }}
-        >
-          <p className="ant-upload-drag-icon">
-            <InboxOutlined />
-          </p>
-          <p className="ant-upload-text">광고 플랫폼에서 내려받은 일별 보고서(CSV 또는 .xlsx)를 끌어 놓거나 눌러서 고르세요</p>
-          <p className="ant-upload-hint">
-            UTF-8, EUC-KR(엑셀 기본), UTF-16 모두 읽습니다. 같은 날짜의 행(캠페인별 행)은 더해서 하루치로 저장하고, 합계 행은 건너뜁니다.
-          </p>
-        </Upload.Dragger>
+          onFile={(file) => void upload(file)}
+          text="광고 플랫폼에서 내려받은 일별 보고서(CSV 또는 .xlsx)를 끌어 놓거나 눌러서 고르세요"
+          hint="UTF-8, EUC-KR(엑셀 기본), UTF-16 모두 읽습니다. 같은 날짜의 행(캠페인별 행)은 더해서 하루치로 저장하고, 합계 행은 건너뜁니다."
+        />
       )}
       {problem && problem.field !== 'mediaTypeId' && <Alert type="error" showIcon title="가져올 수 없는 파일입니다" description={problem.message} />}
       <div>

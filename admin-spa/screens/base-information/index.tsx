@@ -1,7 +1,7 @@
 // The current shop's own details: business information shown on its landing pages and
 // privacy policy, and its privacy officer. Read-only without write permission.
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Col, Descriptions, Divider, Form, Input, Row, Skeleton, Space, Tag } from 'antd';
+import { Alert, Button, Card, Descriptions, Divider, Form, Input, Row, Skeleton, Space, Tag } from 'antd';
 import { SHOP_STATUS_LABELS, shopDetails, shopsApi, type Shop, type ShopDetails } from '@contracts/shops.ts';
 import { authApi } from '@contracts/auth.ts';
 import { formatBusinessNumber, formatPhone } from '@contracts/rules.ts';
@@ -12,7 +12,9 @@ import { useDraft } from '@/lib/use-draft.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { formatDateTime, formatNumber } from '@/lib/format.ts';
 import { useCurrentShop } from '@/lib/shop.tsx';
-import { zodRule } from '@/lib/zod-rule.ts';
+import { schemaItem } from '@/components/schema-item.tsx';
+
+const ShopDetailsItem = schemaItem(shopDetails);
 
 type FormValues = { [K in keyof ShopDetails]: string };
 
@@ -70,51 +72,21 @@ function DetailsForm({ shop, writable }: { shop: Shop; writable: boolean }) {
         {!writable && <Alert type="info" showIcon style={{ marginBottom: 16 }} title="편집 권한이 없어 볼 수만 있습니다." />}
         <Form form={form} name="base-information" layout="vertical" requiredMark="optional" initialValues={toForm(shop)} disabled={!writable} onFinish={save}>
           <Row gutter={16}>
-            <Col xs={24} md={12}>
-              <Form.Item label="업체명" name="name" required rules={[zodRule(shopDetails, 'name')]}>
-                <Input maxLength={60} />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item label="상호" name="companyName" rules={[zodRule(shopDetails, 'companyName')]} extra="랜딩 하단과 처리방침에 표시됩니다.">
-                <Input maxLength={60} />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item label="대표자" name="representative" rules={[zodRule(shopDetails, 'representative')]}>
-                <Input maxLength={30} />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item label="사업자등록번호" name="businessNumber" rules={[zodRule(shopDetails, 'businessNumber')]} extra="국세청 검증 규칙으로 확인합니다.">
-                <Input placeholder="123-45-67890" maxLength={12} />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item label="대표 전화" name="phone" rules={[zodRule(shopDetails, 'phone')]}>
-                <Input placeholder="02-1234-5678" maxLength={20} />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item label="주소" name="address" rules={[zodRule(shopDetails, 'address')]}>
-                <Input maxLength={200} />
-              </Form.Item>
-            </Col>
+            <ShopDetailsItem half label="업체명" name="name" required><Input maxLength={60} /></ShopDetailsItem>
+            <ShopDetailsItem half label="상호" name="companyName" extra="랜딩 하단과 처리방침에 표시됩니다."><Input maxLength={60} /></ShopDetailsItem>
+            <ShopDetailsItem half label="대표자" name="representative"><Input maxLength={30} /></ShopDetailsItem>
+            <ShopDetailsItem half label="사업자등록번호" name="businessNumber" extra="국세청 검증 규칙으로 확인합니다.">
+              <Input placeholder="123-45-67890" maxLength={12} />
+            </ShopDetailsItem>
+            <ShopDetailsItem half label="대표 전화" name="phone"><Input placeholder="02-1234-5678" maxLength={20} /></ShopDetailsItem>
+            <ShopDetailsItem half label="주소" name="address"><Input maxLength={200} /></ShopDetailsItem>
           </Row>
           <Divider titlePlacement="start" plain>
             개인정보 보호책임자
           </Divider>
           <Row gutter={16}>
-            <Col xs={24} md={12}>
-              <Form.Item label="이름" name="privacyOfficerName" rules={[zodRule(shopDetails, 'privacyOfficerName')]}>
-                <Input maxLength={30} />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item label="연락처" name="privacyOfficerContact" rules={[zodRule(shopDetails, 'privacyOfficerContact')]} extra="전화 또는 이메일">
-                <Input maxLength={60} />
-              </Form.Item>
-            </Col>
+            <ShopDetailsItem half label="이름" name="privacyOfficerName"><Input maxLength={30} /></ShopDetailsItem>
+            <ShopDetailsItem half label="연락처" name="privacyOfficerContact" extra="전화 또는 이메일"><Input maxLength={60} /></ShopDetailsItem>
           </Row>
           {writable && (
             <Space>

@@ -10,13 +10,15 @@ import { call } from '@/lib/api.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { formatDateTime } from '@/lib/format.ts';
 import { useCodeOptions } from '@/lib/options.ts';
-import { zodRule } from '@/lib/zod-rule.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { ResourceForm, useFormModal } from '@/components/resource-form.tsx';
 import { ConfirmAction } from '@/components/confirm-action.tsx';
 import { actionsColumn, CreateButton, RowButton, saveWith } from '@/components/crud.tsx';
 import { OperatorCard } from './operator-card.tsx';
 import { BusinessFields } from '@/components/business-fields.tsx';
+import { schemaItem } from '@/components/schema-item.tsx';
+
+const ShopItem = schemaItem(shopInput);
 
 /** Shops show in this list, the header's shop selector and the shop pickers. */
 const SHOP_LISTS = [shopsApi.list, authApi.shops, shopPermissionsApi.shops];
@@ -87,22 +89,12 @@ export default function ClientSetting() {
         invalidates={SHOP_LISTS}
       >
         <Row gutter={16}>
-          <Col span={12}>
-            <Form.Item label="업체명" name="name" required rules={[zodRule(shopInput, 'name')]}>
-              <Input maxLength={60} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item
-              label="업체 코드"
-              name="shopCode"
-              required
-              rules={[zodRule(shopInput, 'shopCode')]}
-              extra={editing && editing.leadCount > 0 ? 'DB가 있는 업체의 코드는 바꿀 수 없습니다.' : '랜딩 주소에 쓰입니다: /view/업체코드/랜딩코드'}
-            >
-              <Input maxLength={40} disabled={!!editing && editing.leadCount > 0} />
-            </Form.Item>
-          </Col>
+          <ShopItem half label="업체명" name="name" required>
+            <Input maxLength={60} />
+          </ShopItem>
+          <ShopItem half label="업체 코드" name="shopCode" required extra={editing && editing.leadCount> 0 ? 'DB가 있는 업체의 코드는 바꿀 수 없습니다.' : '랜딩 주소에 쓰입니다: /view/업체코드/랜딩코드'}>
+            <Input maxLength={40} disabled={!!editing && editing.leadCount > 0} />
+          </ShopItem>
           <Col span={12}>
             <Form.Item label="업체 유형" name="clientTypeId">
               <Select allowClear options={clientTypes.options} placeholder="선택" />

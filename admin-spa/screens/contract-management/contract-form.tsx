@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Col, DatePicker, Form, Input, InputNumber, Row, Select, Space, Switch, Typography } from 'antd';
+import { Alert, App, DatePicker, Form, Input, InputNumber, Row, Select, Space, Switch, Typography } from 'antd';
 import type { Rule } from 'antd/es/form/index.js';
 import { contractInput, shopContractsApi, type ContractInput, type ContractItem } from '@contracts/shop-contracts.ts';
 import { landingsApi } from '@contracts/landings.ts';
@@ -14,12 +14,14 @@ import { vatOf, won0 } from '@contracts/money.ts';
 import { call } from '@/lib/api.ts';
 import { invalidate, useCall } from '@/lib/use-call.ts';
 import { useCodeOptions } from '@/lib/options.ts';
-import { zodRule } from '@/lib/zod-rule.ts';
 import { useDraft } from '@/lib/use-draft.ts';
 import { useTrackChanges } from '@/lib/close-guard.ts';
 import { formatNumber } from '@/lib/format.ts';
 import { CONTRACT_VIEWS } from '@/components/contracts/contract-views.ts';
 import { DrawerForm, useDrawerFormSubmit, type DrawerFormBody } from '@/components/drawer-form.tsx';
+import { schemaItem } from '@/components/schema-item.tsx';
+
+const ContractField = schemaItem(contractInput);
 
 const DAY = 'YYYY-MM-DD';
 
@@ -127,29 +129,19 @@ function FormBody({ formName, shopId, editing, guard, onSaving, onClose }: Drawe
   return (
     <Form form={form} name={formName} layout="vertical" requiredMark="optional" initialValues={initial} onFinish={submit} scrollToFirstError={{ block: 'center' }}>
       {refusal}
-      <Form.Item label="계약명" name="name" required rules={[zodRule(contractInput, 'name')]}>
+      <ContractField label="계약명" name="name" required>
         <Input maxLength={60} placeholder="예: 12월 임플란트 DB 500건" />
-      </Form.Item>
+      </ContractField>
       <Form.Item label="계약 기간" name="period" required rules={[periodRule]} extra="시작일과 종료일 모두 포함합니다 (한국 시간 기준).">
         <DatePicker.RangePicker format={DAY} style={{ width: '100%' }} placeholder={['시작일', '종료일']} aria-label="계약 기간" />
       </Form.Item>
       <Row gutter={16}>
-        <Col span={12}>
-          <Form.Item label="계약 수량" name="quantity" required rules={[zodRule(contractInput, 'quantity')]} extra="정산 대상이 되는 유효 DB 수입니다.">
-            <InputNumber min={1} max={10_000_000} precision={0} suffix="건" style={{ width: '100%' }} {...thousands} />
-          </Form.Item>
-        </Col>
-        <Col span={12}>
-          <Form.Item
-            label="단가 (VAT 별도)"
-            name="unitPrice"
-            required
-            rules={[zodRule(contractInput, 'unitPrice')]}
-            extra={price === null ? '유효 DB 1건의 공급가입니다.' : `부가세 ${won0(vatOf(price))} · 합계 ${won0(price + vatOf(price))}`}
-          >
-            <InputNumber min={0} max={100_000_000} precision={0} suffix="원" style={{ width: '100%' }} {...thousands} />
-          </Form.Item>
-        </Col>
+        <ContractField half label="계약 수량" name="quantity" required extra="정산 대상이 되는 유효 DB 수입니다.">
+          <InputNumber min={1} max={10_000_000} precision={0} suffix="건" style={{ width: '100%' }} {...thousands} />
+        </ContractField>
+        <ContractField half label="단가 (VAT 별도)" name="unitPrice" required extra={price === null ? '유효 DB 1건의 공급가입니다.' : `부가세 ${won0(vatOf(price))} · 합계 ${won0(price + vatOf(price))}`}>
+          <InputNumber min={0} max={100_000_000} precision={0} suffix="원" style={{ width: '100%' }} {...thousands} />
+        </ContractField>
       </Row>
       {supply !== null && (
         <Alert
@@ -166,26 +158,22 @@ function FormBody({ formName, shopId, editing, guard, onSaving, onClose }: Drawe
           }
         />
       )}
-      <Form.Item label="일 한도" name="dailyCap" rules={[zodRule(contractInput, 'dailyCap')]} extra="하루에 정산 대상으로 집계할 최대 건수입니다. 비워 두면 한도 없이 집계합니다.">
+      <ContractField label="일 한도" name="dailyCap" extra="하루에 정산 대상으로 집계할 최대 건수입니다. 비워 두면 한도 없이 집계합니다.">
         <InputNumber min={1} precision={0} suffix="건" placeholder="한도 없음" style={{ width: 200 }} {...thousands} />
-      </Form.Item>
-      <Form.Item label="집계 랜딩" name="landingIds" rules={[zodRule(contractInput, 'landingIds')]} extra="비워 두면 이 업체의 모든 랜딩에서 들어온 DB를 집계합니다.">
+      </ContractField>
+      <ContractField label="집계 랜딩" name="landingIds" extra="비워 두면 이 업체의 모든 랜딩에서 들어온 DB를 집계합니다.">
         <Select mode="multiple" allowClear placeholder="전체 랜딩" options={landingOptions} loading={landings.isLoading} optionFilterProp="label" aria-label="집계 랜딩" />
-      </Form.Item>
-      <Form.Item label="집계 매체" name="mediaTypeIds" rules={[zodRule(contractInput, 'mediaTypeIds')]} extra="비워 두면 모든 매체의 DB를 집계합니다.">
+      </ContractField>
+      <ContractField label="집계 매체" name="mediaTypeIds" extra="비워 두면 모든 매체의 DB를 집계합니다.">
         <Select mode="multiple" allowClear placeholder="전체 매체" options={media.options} loading={media.isLoading} optionFilterProp="label" aria-label="집계 매체" />
-      </Form.Item>
+      </ContractField>
       <Row gutter={16}>
-        <Col span={12}>
-          <Form.Item label="반품 기간" name="returnWindowDays" required rules={[zodRule(contractInput, 'returnWindowDays')]} extra="접수 후 이 기간 안에 무효 교체를 요청할 수 있습니다.">
-            <InputNumber min={0} max={90} precision={0} suffix="일" style={{ width: '100%' }} />
-          </Form.Item>
-        </Col>
-        <Col span={12}>
-          <Form.Item label="최대 반품률" name="maxReturnRate" required rules={[zodRule(contractInput, 'maxReturnRate')]} extra="공급한 DB 중 반품할 수 있는 비율입니다.">
-            <InputNumber min={0} max={100} precision={0} suffix="%" style={{ width: '100%' }} />
-          </Form.Item>
-        </Col>
+        <ContractField half label="반품 기간" name="returnWindowDays" required extra="접수 후 이 기간 안에 무효 교체를 요청할 수 있습니다.">
+          <InputNumber min={0} max={90} precision={0} suffix="일" style={{ width: '100%' }} />
+        </ContractField>
+        <ContractField half label="최대 반품률" name="maxReturnRate" required extra="공급한 DB 중 반품할 수 있는 비율입니다.">
+          <InputNumber min={0} max={100} precision={0} suffix="%" style={{ width: '100%' }} />
+        </ContractField>
       </Row>
       <Form.Item
         label="자동 마감"
@@ -195,9 +183,9 @@ function FormBody({ formName, shopId, editing, guard, onSaving, onClose }: Drawe
       >
         <Switch checkedChildren="사용" unCheckedChildren="안 함" />
       </Form.Item>
-      <Form.Item label="메모" name="memo" rules={[zodRule(contractInput, 'memo')]}>
+      <ContractField label="메모" name="memo">
         <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={1000} showCount />
-      </Form.Item>
+      </ContractField>
     </Form>
   );
 }

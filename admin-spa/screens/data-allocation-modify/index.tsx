@@ -1,7 +1,7 @@
 // DB 배분 수정: take leads back from a counselor (to 미배분) or hand them to another, always with
 // a reason; below, the history of every allocation and move — who, when, from whom to whom, why.
 import { useState } from 'react';
-import { App, Button, Form, Input, Modal, Select, Space, Tag, Typography } from 'antd';
+import { Button, Form, Input, Modal, Select, Space, Tag, Typography } from 'antd';
 import { SwapOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import { useQueryClient } from '@tanstack/react-query';
@@ -13,7 +13,7 @@ import { useAuth } from '@/lib/auth.tsx';
 import { useCurrentShop } from '@/lib/shop.tsx';
 import { formatDateTime, formatNumber } from '@/lib/format.ts';
 import { zodRule } from '@/lib/zod-rule.ts';
-import { useCloseGuard, useTrackChanges } from '@/lib/close-guard.ts';
+import { useChangeModal } from '@/components/change-modal.tsx';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
 import { StatusTag } from '@/components/status-tag.tsx';
@@ -106,38 +106,17 @@ function MoveModal({ open, shopId, ids, options, onClose }: {
   options: Array<{ id: number; name: string }>;
   onClose: (done: boolean) => void;
 }) {
-  const [form] = Form.useForm<{ to: number; reason: string }>();
-  const [busy, setBusy] = useState(false);
   const queryClient = useQueryClient();
-  const { message } = App.useApp();
-  const guard = useCloseGuard(() => onClose(false));
-  useTrackChanges(guard, form, open);
+  const { form, modalProps, errorAlert } = useChangeModal<{ to: number; reason: string }>({ open, onCancel: () => onClose(false), fields: ['to', 'reason'], failure: '옮기지 못했습니다.' });
+  const move = async (v: { to: number; reason: string }) => {
+    const { moved } = await call(allocationApi.reassign, { params: { shopId }, body: { leadIds: ids, to: v.to === RETURN ? null : v.to, reason: v.reason } });
+    await invalidate(queryClient, [leadsApi.list, leadsApi.get, allocationApi.history, allocationApi.state]);
+    return `${formatNumber(moved)}건을 ${v.to === RETURN ? '미배분으로 회수' : '옮겼'}습니다.`;
+  };
   return (
-    <Modal
-      open={open}
-      title={`선택한 ${ids.length}건 옮기기`}
-      okText="옮기기"
-      cancelText="취소"
-      confirmLoading={busy}
-      destroyOnHidden
-      onCancel={guard.requestClose}
-      onOk={async () => {
-        const v = await form.validateFields().catch(() => null);
-        if (!v) return;
-        setBusy(true);
-        try {
-          const { moved } = await call(allocationApi.reassign, { params: { shopId }, body: { leadIds: ids, to: v.to === RETURN ? null : v.to, reason: v.reason } });
-          await invalidate(queryClient, [leadsApi.list, leadsApi.get, allocationApi.history, allocationApi.state]);
-          message.success(`${formatNumber(moved)}건을 ${v.to === RETURN ? '미배분으로 회수' : '옮겼'}습니다.`);
-          onClose(true);
-        } catch (err) {
-          message.error((err as Error).message);
-        } finally {
-          setBusy(false);
-        }
-      }}
-    >
+    <Modal open={open} title={`선택한 ${ids.length}건 옮기기`} okText="옮기기" {...modalProps(move, () => onClose(true))}>
       <Form form={form} layout="vertical" requiredMark="optional">
+        {errorAlert}
         <Form.Item label="옮길 곳" name="to" required rules={[{ required: true, message: '옮길 담당을 고르세요.' }]}>
           <Select
             placeholder="상담원 또는 미배분"

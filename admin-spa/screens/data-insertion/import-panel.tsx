@@ -4,9 +4,9 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Form, Popconfirm, Progress, Result, Row, Select, Space, Table, Tag, Typography, Upload } from 'antd';
+import { Alert, App, Button, Card, Form, Popconfirm, Progress, Result, Row, Select, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface.js';
-import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
+import { DownloadOutlined } from '@ant-design/icons';
 import {
   ENCODING_LABELS, IMPORT_ACCEPT, IMPORT_CANCELLED, IMPORT_FIELDS, IMPORT_FIELD_LABELS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, IMPORT_WAIT_MINUTES,
   IMPORT_WAIT_NOTICE, dataInsertionApi, importMapping, importStartInput, type ConsentBasis, type ImportDetail, type ImportField, type ImportItem,
@@ -17,6 +17,7 @@ import { ApiError, call, download } from '@/lib/api.ts';
 import { apiKey, invalidate, useCall } from '@/lib/use-call.ts';
 import { formatDateTime, formatNumber } from '@/lib/format.ts';
 import { fieldErrors } from '@/lib/zod-rule.ts';
+import { FileDrop } from '@/components/file-drop.tsx';
 import { ConsentFields } from './consent-fields.tsx';
 
 /** What an import changes on other screens. */
@@ -89,24 +90,13 @@ function UploadStep({ shopId, onUploaded }: { shopId: number; onUploaded: (id: n
   return (
     <Card variant="borderless" title="파일 올리기">
       <Space orientation="vertical" size={16} style={{ width: '100%' }}>
-        <Upload.Dragger
+        <FileDrop
           accept={IMPORT_ACCEPT}
-          multiple={false}
-          showUploadList={false}
           disabled={busy}
-          beforeUpload={(file) => {
-            void upload(file);
-            return false;
-          }}
-        >
-          <p className="ant-upload-drag-icon">
-            <InboxOutlined />
-          </p>
-          <p className="ant-upload-text">{busy ? '파일을 읽는 중입니다…' : 'CSV 또는 엑셀(.xlsx) 파일을 끌어 놓거나 눌러서 고르세요'}</p>
-          <p className="ant-upload-hint">
-            첫 행은 열 이름입니다. {IMPORT_MAX_BYTES / 1024 / 1024}MB, {formatNumber(IMPORT_MAX_ROWS)}행까지. CSV는 UTF-8과 EUC-KR(엑셀 기본) 모두 읽습니다.
-          </p>
-        </Upload.Dragger>
+          onFile={(file) => void upload(file)}
+          text={busy ? '파일을 읽는 중입니다…' : 'CSV 또는 엑셀(.xlsx) 파일을 끌어 놓거나 눌러서 고르세요'}
+          hint={`첫 행은 열 이름입니다. ${IMPORT_MAX_BYTES / 1024 / 1024}MB, ${formatNumber(IMPORT_MAX_ROWS)}행까지. CSV는 UTF-8과 EUC-KR(엑셀 기본) 모두 읽습니다.`}
+        />
         {error && <Alert type="error" showIcon title="가져올 수 없는 파일입니다" description={error} />}
         <Typography.Text type="secondary">
           주민등록번호·카드번호·계좌번호가 든 파일은 올릴 수 없습니다. 해당 열을 지우고 올려 주세요. {IMPORT_WAIT_NOTICE}

@@ -15,9 +15,11 @@ import { formatPhone } from '@contracts/rules.ts';
 import { call } from '@/lib/api.ts';
 import { invalidate, useCall } from '@/lib/use-call.ts';
 import { formatDateTime } from '@/lib/format.ts';
-import { zodRule } from '@/lib/zod-rule.ts';
 import { useFormSave } from '@/components/resource-form.tsx';
 import { ConsentFields } from './consent-fields.tsx';
+import { schemaItem } from '@/components/schema-item.tsx';
+
+const ManualLeadItem = schemaItem(manualLeadInput);
 
 interface Values {
   name: string;
@@ -139,16 +141,12 @@ export function ManualForm({ shopId }: { shopId: number }) {
       <Card variant="borderless" title="DB 직접 입력" data-content={options.data ? 'ready' : undefined}>
         <Form<Values> form={form} name="manual-lead" layout="vertical" requiredMark="optional" onFinish={submit} initialValues={{ answers: [] }}>
           <Row gutter={16}>
-            <Col xs={24} md={12}>
-              <Form.Item label="이름" name="name" required rules={[zodRule(manualLeadInput, 'name')]}>
-                <Input maxLength={30} autoComplete="off" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item label="연락처" name="phone" required rules={[zodRule(manualLeadInput, 'phone')]}>
-                <Input placeholder="010-1234-5678" maxLength={20} autoComplete="off" inputMode="tel" />
-              </Form.Item>
-            </Col>
+            <ManualLeadItem half label="이름" name="name" required>
+              <Input maxLength={30} autoComplete="off" />
+            </ManualLeadItem>
+            <ManualLeadItem half label="연락처" name="phone" required>
+              <Input placeholder="010-1234-5678" maxLength={20} autoComplete="off" inputMode="tel" />
+            </ManualLeadItem>
             <Col xs={24} md={12}>
               <Form.Item label="랜딩" name="landingId" extra="고르면 그 랜딩의 중복 기준·처리방침·매체를 따르고, 질문이 답변 칸에 채워집니다.">
                 <Select
@@ -161,20 +159,18 @@ export function ManualForm({ shopId }: { shopId: number }) {
                 />
               </Form.Item>
             </Col>
-            <Col xs={24} md={12}>
-              <Form.Item label="매체" name="mediaTypeId" rules={[zodRule(manualLeadInput, 'mediaTypeId')]}>
-                <Select
-                  allowClear
-                  placeholder={landing?.mediaTypeId ? `랜딩의 매체 (${mediaName(landing.mediaTypeId) ?? '-'})` : '매체 없음'}
-                  loading={options.isLoading}
-                  options={(options.data?.mediaTypes ?? []).map((m) => ({ value: m.id, label: m.name }))}
-                />
-              </Form.Item>
-            </Col>
+            <ManualLeadItem half label="매체" name="mediaTypeId">
+              <Select
+                allowClear
+                placeholder={landing?.mediaTypeId ? `랜딩의 매체 (${mediaName(landing.mediaTypeId) ?? '-'})` : '매체 없음'}
+                loading={options.isLoading}
+                options={(options.data?.mediaTypes ?? []).map((m) => ({ value: m.id, label: m.name }))}
+              />
+            </ManualLeadItem>
             <Col xs={24}>
-              <Form.Item label="메모" name="memo" rules={[zodRule(manualLeadInput, 'memo')]}>
+              <ManualLeadItem label="메모" name="memo">
                 <Input.TextArea rows={3} maxLength={2000} showCount />
-              </Form.Item>
+              </ManualLeadItem>
             </Col>
           </Row>
 

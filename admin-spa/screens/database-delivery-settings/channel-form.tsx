@@ -30,6 +30,12 @@ import { formatPhone } from '@contracts/rules.ts';
 import { SmsTemplateInput } from './sms-template.tsx';
 import { SignatureHelp, type ShownSecret } from './secret-modal.tsx';
 import { CHANNEL_VIEWS } from './views.ts';
+import { schemaItem } from '@/components/schema-item.tsx';
+
+const DeliveryChannelItem = schemaItem(deliveryChannelInput);
+const EmailConfigItem = schemaItem(emailConfigInput);
+const SmsConfigItem = schemaItem(smsConfigInput);
+const WebhookConfigItem = schemaItem(webhookConfigInput);
 
 const HHMM = 'HH:mm';
 
@@ -126,18 +132,12 @@ export function ChannelForm({ shopId, open, editing, kind, onClose, onSecret }: 
 function WebhookFields({ editing }: { editing: DeliveryChannel | null }) {
   return (
     <>
-      <Form.Item
-        label="받을 주소 (URL)"
-        name="url"
-        required
-        rules={[zodRule(webhookConfigInput, 'url')]}
-        extra="https:// 주소를 쓰세요 (내부망 주소와 http://는 운영자가 허용한 곳만 됩니다). 연락처는 전체 번호로 보냅니다 (업체 시스템으로 암호화해 보내므로)."
-      >
+      <WebhookConfigItem label="받을 주소 (URL)" name="url" required extra="https:// 주소를 쓰세요 (내부망 주소와 http://는 운영자가 허용한 곳만 됩니다). 연락처는 전체 번호로 보냅니다 (업체 시스템으로 암호화해 보내므로).">
         <Input placeholder="https://crm.example.com/leadroom/webhook" inputMode="url" />
-      </Form.Item>
-      <Form.Item label="응답 대기 시간" name="timeoutMs" rules={[zodRule(webhookConfigInput, 'timeoutMs')]} extra="이 시간 안에 2xx로 답하지 않으면 실패로 보고 나중에 다시 보냅니다.">
+      </WebhookConfigItem>
+      <WebhookConfigItem label="응답 대기 시간" name="timeoutMs" extra="이 시간 안에 2xx로 답하지 않으면 실패로 보고 나중에 다시 보냅니다.">
         <InputNumber min={1000} max={30000} step={1000} precision={0} suffix="ms" style={{ width: 200 }} />
-      </Form.Item>
+      </WebhookConfigItem>
       {editing ? (
         <Alert
           type="info"
@@ -171,18 +171,12 @@ function EmailFields({ smtpMissing }: { smtpMissing: boolean }) {
           description="서버에 SMTP_URL이 설정되어 있지 않아 지금은 메일을 보낼 수 없습니다. 채널은 저장되며, 관리자에게 SMTP_URL 설정을 요청하세요."
         />
       )}
-      <Form.Item
-        label="받는 사람"
-        name="recipients"
-        required
-        rules={[zodRule(emailConfigInput, 'recipients')]}
-        extra="이메일을 입력하고 Enter를 누르세요. 10명까지 받을 수 있습니다."
-      >
+      <EmailConfigItem label="받는 사람" name="recipients" required extra="이메일을 입력하고 Enter를 누르세요. 10명까지 받을 수 있습니다.">
         <Select mode="tags" tokenSeparators={[',', ' ', ';']} open={false} suffixIcon={null} placeholder="desk@example.com" aria-label="받는 사람" />
-      </Form.Item>
-      <Form.Item label="제목 머리말" name="subjectPrefix" rules={[zodRule(emailConfigInput, 'subjectPrefix')]} extra="비워 두면 [Leadroom] 으로 시작합니다.">
+      </EmailConfigItem>
+      <EmailConfigItem label="제목 머리말" name="subjectPrefix" extra="비워 두면 [Leadroom] 으로 시작합니다.">
         <Input maxLength={30} placeholder="[Leadroom]" style={{ width: 260 }} />
-      </Form.Item>
+      </EmailConfigItem>
     </>
   );
 }
@@ -223,14 +217,14 @@ function SmsFields({ form, editing, initial, preset, templateCode }: {
     <>
       <Row gutter={16}>
         <Col span={10}>
-          <Form.Item label="게이트웨이" name="preset" required rules={[zodRule(smsConfigInput, 'preset')]}>
+          <SmsConfigItem label="게이트웨이" name="preset" required>
             <Select options={SMS_PRESETS.map((p) => ({ value: p, label: SMS_PRESET_LABELS[p] }))} onChange={onPreset} aria-label="게이트웨이" />
-          </Form.Item>
+          </SmsConfigItem>
         </Col>
         <Col span={14}>
-          <Form.Item label="게이트웨이 주소" name="gatewayUrl" required rules={[zodRule(smsConfigInput, 'gatewayUrl')]}>
+          <SmsConfigItem label="게이트웨이 주소" name="gatewayUrl" required>
             <Input inputMode="url" />
-          </Form.Item>
+          </SmsConfigItem>
         </Col>
       </Row>
       {preset === 'generic' && (
@@ -259,21 +253,15 @@ function SmsFields({ form, editing, initial, preset, templateCode }: {
           </Col>
         )}
       </Row>
-      <Form.Item label="발신번호" name="sender" required rules={[zodRule(smsConfigInput, 'sender')]} extra="게이트웨이에 등록된 발신번호여야 합니다.">
+      <SmsConfigItem label="발신번호" name="sender" required extra="게이트웨이에 등록된 발신번호여야 합니다.">
         <Input placeholder="02-1234-5678" inputMode="tel" style={{ width: 220 }} />
-      </Form.Item>
-      <Form.Item
-        label="받을 전화번호"
-        name="receivers"
-        required
-        rules={[zodRule(smsConfigInput, 'receivers')]}
-        extra="DB가 들어오면 알릴 담당자 휴대폰입니다. 번호를 입력하고 Enter를 누르세요 (5개까지)."
-      >
+      </SmsConfigItem>
+      <SmsConfigItem label="받을 전화번호" name="receivers" required extra="DB가 들어오면 알릴 담당자 휴대폰입니다. 번호를 입력하고 Enter를 누르세요 (5개까지).">
         <Select mode="tags" tokenSeparators={[',', ' ', ';']} open={false} suffixIcon={null} placeholder="010-1234-5678" aria-label="받을 전화번호" />
-      </Form.Item>
-      <Form.Item label="문자 내용" name="template" required rules={[zodRule(smsConfigInput, 'template')]}>
+      </SmsConfigItem>
+      <SmsConfigItem label="문자 내용" name="template" required>
         <SmsTemplateInput />
-      </Form.Item>
+      </SmsConfigItem>
       <Collapse
         size="small"
         style={{ marginBottom: 16 }}
@@ -288,11 +276,9 @@ function SmsFields({ form, editing, initial, preset, templateCode }: {
                 {preset === 'aligo' && <> 알리고는 알림톡 주소({ALIGO_ALIMTALK_URL})로 게이트웨이 주소를 바꾸세요.</>}
               </Typography.Paragraph>
               <Row gutter={16}>
-                <Col span={12}>
-                  <Form.Item label="템플릿 코드" name="kakaoTemplateCode" rules={[zodRule(smsConfigInput, 'kakaoTemplateCode')]}>
-                    <Input maxLength={40} placeholder="예: TM_1234" />
-                  </Form.Item>
-                </Col>
+                <SmsConfigItem half label="템플릿 코드" name="kakaoTemplateCode">
+                  <Input maxLength={40} placeholder="예: TM_1234" />
+                </SmsConfigItem>
                 {preset === 'aligo' && (
                   <Col span={12}>
                     <Form.Item label="발신 프로필 키" name="kakaoSenderKey" required={!!templateCode} rules={[senderKeyRule, zodRule(smsConfigInput, 'kakaoSenderKey')]}>
@@ -423,9 +409,9 @@ function FormBody({ formName, shopId, editing, kind, guard, onSaving, onClose, o
       </Form.Item>
       <Row gutter={16}>
         <Col flex="auto">
-          <Form.Item label="채널 이름" name="name" required rules={[zodRule(deliveryChannelInput, 'name')]}>
+          <DeliveryChannelItem label="채널 이름" name="name" required>
             <Input maxLength={60} placeholder={currentKind === 'webhook' ? '예: 우리 병원 CRM' : currentKind === 'email' ? '예: 상담실 메일' : '예: 원장님 문자'} />
-          </Form.Item>
+          </DeliveryChannelItem>
         </Col>
         <Col>
           <Form.Item label="사용" name="enabled" valuePropName="checked">
@@ -456,9 +442,9 @@ function FormBody({ formName, shopId, editing, kind, guard, onSaving, onClose, o
       {currentKind !== 'sms' && (
         <>
           <Divider titlePlacement="start" plain>보낼 항목</Divider>
-          <Form.Item name="fields" rules={[zodRule(deliveryChannelInput, 'fields')]}>
+          <DeliveryChannelItem name="fields">
             <Checkbox.Group options={DELIVERY_FIELDS.map((f) => ({ value: f, label: DELIVERY_FIELD_LABELS[f] }))} />
-          </Form.Item>
+          </DeliveryChannelItem>
         </>
       )}
     </Form>

@@ -32,6 +32,9 @@ import { landingRule, newLandingValues, parseInput, toEditorValues, type EditorF
 import { STATE_COLORS } from './state.ts';
 import { warnContractGap } from './contract-gap.tsx';
 import { beforeToday } from '@/lib/seoul-time.ts';
+import { schemaItem } from '@/components/schema-item.tsx';
+
+const LandingItem = schemaItem(landingInput);
 
 type TabKey = 'basics' | 'content' | 'form' | 'finish';
 
@@ -325,22 +328,12 @@ function BasicsTab({ form, landing, shopCode, code, media, events, policies, pol
   const locked = !!landing?.publishedAt;
   return (
     <Row gutter={16}>
-      <Col xs={24} md={12}>
-        <Form.Item label="랜딩 이름" name="title" required rules={[zodRule(landingInput, 'title')]} extra="관리 화면에서 구분하는 이름입니다.">
-          <Input maxLength={60} placeholder="예: 11월 임플란트 이벤트" />
-        </Form.Item>
-      </Col>
-      <Col xs={24} md={12}>
-        <Form.Item
-          label="랜딩 코드"
-          name="landingCode"
-          required
-          rules={[zodRule(landingInput, 'landingCode')]}
-          extra={locked ? '게시한 적이 있는 랜딩의 코드는 바꿀 수 없습니다.' : `공개 주소: ${landingPath(shopCode, code || '랜딩코드')}`}
-        >
-          <Input maxLength={40} placeholder="nov-implant" disabled={locked} />
-        </Form.Item>
-      </Col>
+      <LandingItem half label="랜딩 이름" name="title" required extra="관리 화면에서 구분하는 이름입니다.">
+        <Input maxLength={60} placeholder="예: 11월 임플란트 이벤트" />
+      </LandingItem>
+      <LandingItem half label="랜딩 코드" name="landingCode" required extra={locked ? '게시한 적이 있는 랜딩의 코드는 바꿀 수 없습니다.' : `공개 주소: ${landingPath(shopCode, code || '랜딩코드')}`}>
+        <Input maxLength={40} placeholder="nov-implant" disabled={locked} />
+      </LandingItem>
       <Col xs={24} md={12}>
         <Form.Item label="매체" name="mediaTypeId">
           <Select allowClear options={media} placeholder="선택" />
@@ -367,16 +360,9 @@ function BasicsTab({ form, landing, shopCode, code, media, events, policies, pol
           />
         </Form.Item>
       </Col>
-      <Col xs={24} md={12}>
-        <Form.Item
-          label="중복 판단 기간"
-          name="duplicateWindowDays"
-          rules={[zodRule(landingInput, 'duplicateWindowDays')]}
-          extra="이 기간 안에 같은 연락처로 다시 신청하면 중복으로 표시합니다 (0일: 확인 안 함)."
-        >
-          <InputNumber min={0} max={365} suffix="일" style={{ width: 160 }} />
-        </Form.Item>
-      </Col>
+      <LandingItem half label="중복 판단 기간" name="duplicateWindowDays" extra="이 기간 안에 같은 연락처로 다시 신청하면 중복으로 표시합니다 (0일: 확인 안 함).">
+        <InputNumber min={0} max={365} suffix="일" style={{ width: 160 }} />
+      </LandingItem>
       <Col xs={24} md={12}>
         <Form.Item
           label="개인정보 처리방침"
@@ -467,22 +453,16 @@ function ContentTab({ form, shopId, disabled }: { form: FormInstance<EditorValue
 function FinishTab({ form, thankYouMode, marketingEnabled }: { form: FormInstance<EditorValues>; thankYouMode: 'message' | 'url'; marketingEnabled: boolean }) {
   return (
     <>
-      <Form.Item
-        label="개인정보 수집·이용 동의 문구"
-        name="privacyConsentText"
-        required
-        rules={[zodRule(landingInput, 'privacyConsentText')]}
-        extra="필수 동의 항목입니다. 이 랜딩이 받는 항목과 처리방침의 보유 기간이 함께 표시됩니다."
-      >
+      <LandingItem label="개인정보 수집·이용 동의 문구" name="privacyConsentText" required extra="필수 동의 항목입니다. 이 랜딩이 받는 항목과 처리방침의 보유 기간이 함께 표시됩니다.">
         <Input.TextArea autoSize={{ minRows: 3, maxRows: 8 }} maxLength={2000} />
-      </Form.Item>
+      </LandingItem>
       <Form.Item label="마케팅 정보 수신 동의 받기" name="marketingEnabled" valuePropName="checked">
         <Switch />
       </Form.Item>
       {marketingEnabled && (
-        <Form.Item label="마케팅 정보 수신 동의 문구" name="marketingConsentText" rules={[zodRule(landingInput, 'marketingConsentText')]} extra="선택 동의 항목으로 표시됩니다.">
+        <LandingItem label="마케팅 정보 수신 동의 문구" name="marketingConsentText" extra="선택 동의 항목으로 표시됩니다.">
           <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={1000} />
-        </Form.Item>
+        </LandingItem>
       )}
       <Form.Item label="신청 완료 후" name="thankYouMode">
         <Radio.Group
@@ -503,9 +483,9 @@ function FinishTab({ form, thankYouMode, marketingEnabled }: { form: FormInstanc
           <Input maxLength={500} placeholder="https://example.com/thanks" />
         </Form.Item>
       ) : (
-        <Form.Item label="완료 문구" name="thankYouMessage" required rules={[zodRule(landingInput, 'thankYouMessage')]}>
+        <LandingItem label="완료 문구" name="thankYouMessage" required>
           <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={300} />
-        </Form.Item>
+        </LandingItem>
       )}
     </>
   );

@@ -12,11 +12,14 @@ import { useCall } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
 import { formatDateTime } from '@/lib/format.ts';
 import { useCurrentShop } from '@/lib/shop.tsx';
-import { zodRule } from '@/lib/zod-rule.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { RowButton, saveWith } from '@/components/crud.tsx';
 import { ResourceForm, useFormModal } from '@/components/resource-form.tsx';
 import { ConfirmAction, DeleteAction } from '@/components/confirm-action.tsx';
+import { schemaItem } from '@/components/schema-item.tsx';
+
+const PrivacyPolicyItem = schemaItem(privacyPolicyInput);
+const ThirdPartyItem = schemaItem(thirdParty);
 
 type FormValues = Omit<PrivacyPolicyInput, 'officerName' | 'officerContact'> & { officerName?: string | null; officerContact?: string | null };
 
@@ -151,34 +154,22 @@ export default function PrivacyManagement() {
 function PolicyFields() {
   return (
     <>
-      <Form.Item
-        label="개인정보를 수집하는 자"
-        name="collector"
-        required
-        rules={[zodRule(privacyPolicyInput, 'collector')]}
-        extra="운영사가 수집하면 처리방침에 운영사를 수집자로, 이 업체를 제공받는 자로 적습니다. 업체가 직접 수집하면 업체를 수집자로, 운영사를 처리를 위탁받은 자로 적습니다."
-      >
+      <PrivacyPolicyItem label="개인정보를 수집하는 자" name="collector" required extra="운영사가 수집하면 처리방침에 운영사를 수집자로, 이 업체를 제공받는 자로 적습니다. 업체가 직접 수집하면 업체를 수집자로, 운영사를 처리를 위탁받은 자로 적습니다.">
         <Radio.Group options={COLLECTORS.map((c) => ({ value: c, label: COLLECTOR_LABELS[c] }))} />
-      </Form.Item>
-      <Form.Item label="수집·이용 목적" name="purpose" required rules={[zodRule(privacyPolicyInput, 'purpose')]}>
+      </PrivacyPolicyItem>
+      <PrivacyPolicyItem label="수집·이용 목적" name="purpose" required>
         <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={1000} />
-      </Form.Item>
+      </PrivacyPolicyItem>
       <Row gutter={16}>
         <Col xs={24} md={16}>
-          <Form.Item
-            label="수집 항목"
-            name="items"
-            required
-            rules={[zodRule(privacyPolicyInput, 'items')]}
-            extra="이 업체의 모든 랜딩이 받는 항목을 쓰세요(예: 관심 진료). 랜딩의 동의 문구와 처리방침 페이지에는 그 랜딩이 받는 항목만 표시하고, 빠진 항목은 게시할 때 알려 드립니다."
-          >
+          <PrivacyPolicyItem label="수집 항목" name="items" required extra="이 업체의 모든 랜딩이 받는 항목을 쓰세요(예: 관심 진료). 랜딩의 동의 문구와 처리방침 페이지에는 그 랜딩이 받는 항목만 표시하고, 빠진 항목은 게시할 때 알려 드립니다.">
             <Input maxLength={500} placeholder="이름, 연락처" />
-          </Form.Item>
+          </PrivacyPolicyItem>
         </Col>
         <Col xs={24} md={8}>
-          <Form.Item label="보유 기간" name="retentionDays" required rules={[zodRule(privacyPolicyInput, 'retentionDays')]} extra="지나면 DB를 자동 파기합니다.">
+          <PrivacyPolicyItem label="보유 기간" name="retentionDays" required extra="지나면 DB를 자동 파기합니다.">
             <InputNumber min={1} max={3650} suffix="일" style={{ width: '100%' }} />
-          </Form.Item>
+          </PrivacyPolicyItem>
         </Col>
       </Row>
       <Divider titlePlacement="start" plain>
@@ -197,26 +188,18 @@ function PolicyFields() {
                   </Button>
                 </div>
                 <Row gutter={12}>
-                  <Col xs={24} md={12}>
-                    <Form.Item label="제공받는 자" name={[name, 'recipient']} required rules={[zodRule(thirdParty, 'recipient')]}>
-                      <Input maxLength={60} />
-                    </Form.Item>
-                  </Col>
-                  <Col xs={24} md={12}>
-                    <Form.Item label="보유·이용 기간" name={[name, 'period']} required rules={[zodRule(thirdParty, 'period')]}>
-                      <Input maxLength={100} placeholder="상담 완료 후 1년" />
-                    </Form.Item>
-                  </Col>
-                  <Col xs={24} md={12}>
-                    <Form.Item label="제공 목적" name={[name, 'purpose']} required rules={[zodRule(thirdParty, 'purpose')]}>
-                      <Input maxLength={200} />
-                    </Form.Item>
-                  </Col>
-                  <Col xs={24} md={12}>
-                    <Form.Item label="제공 항목" name={[name, 'items']} required rules={[zodRule(thirdParty, 'items')]}>
-                      <Input maxLength={200} />
-                    </Form.Item>
-                  </Col>
+                  <ThirdPartyItem half label="제공받는 자" name={[name, 'recipient']} required>
+                    <Input maxLength={60} />
+                  </ThirdPartyItem>
+                  <ThirdPartyItem half label="보유·이용 기간" name={[name, 'period']} required>
+                    <Input maxLength={100} placeholder="상담 완료 후 1년" />
+                  </ThirdPartyItem>
+                  <ThirdPartyItem half label="제공 목적" name={[name, 'purpose']} required>
+                    <Input maxLength={200} />
+                  </ThirdPartyItem>
+                  <ThirdPartyItem half label="제공 항목" name={[name, 'items']} required>
+                    <Input maxLength={200} />
+                  </ThirdPartyItem>
                 </Row>
               </div>
             ))}
@@ -230,20 +213,16 @@ function PolicyFields() {
         개인정보 보호책임자
       </Divider>
       <Row gutter={16}>
-        <Col xs={24} md={12}>
-          <Form.Item label="이름" name="officerName" rules={[zodRule(privacyPolicyInput, 'officerName')]} extra="비우면 수집하는 자(운영사 또는 이 업체)의 보호책임자를 표시합니다.">
-            <Input maxLength={30} />
-          </Form.Item>
-        </Col>
-        <Col xs={24} md={12}>
-          <Form.Item label="연락처" name="officerContact" rules={[zodRule(privacyPolicyInput, 'officerContact')]}>
-            <Input maxLength={60} placeholder="전화 또는 이메일" />
-          </Form.Item>
-        </Col>
+        <PrivacyPolicyItem half label="이름" name="officerName" extra="비우면 수집하는 자(운영사 또는 이 업체)의 보호책임자를 표시합니다.">
+          <Input maxLength={30} />
+        </PrivacyPolicyItem>
+        <PrivacyPolicyItem half label="연락처" name="officerContact">
+          <Input maxLength={60} placeholder="전화 또는 이메일" />
+        </PrivacyPolicyItem>
       </Row>
-      <Form.Item label="추가 내용" name="body" rules={[zodRule(privacyPolicyInput, 'body')]} extra="위 항목 아래에 표시됩니다. 빈 줄로 문단을 나눕니다.">
+      <PrivacyPolicyItem label="추가 내용" name="body" extra="위 항목 아래에 표시됩니다. 빈 줄로 문단을 나눕니다.">
         <Input.TextArea autoSize={{ minRows: 4, maxRows: 14 }} maxLength={20000} />
-      </Form.Item>
+      </PrivacyPolicyItem>
     </>
   );
 }

@@ -9,10 +9,7 @@ import { ACCESS_ACTION_LABELS, REVIEW_THRESHOLDS, type AccessRecordItem } from '
 
 let t: LandingTestApp;
 let landingId: number;
-eachLandingTest((app, landing) => {
-  t = app;
-  landingId = landing;
-});
+eachLandingTest((app, landing) => ([t, landingId] = [app, landing]));
 
 const record = (query = '') => `/api/shops/${t.shopId}/access-record${query ? `?${query}` : ''}`;
 const at = (iso: string) => void (t.clock.current = new Date(iso));

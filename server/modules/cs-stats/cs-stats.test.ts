@@ -4,10 +4,7 @@ import { createShop, type Client } from '../../test-helpers.ts';
 
 let t: LandingTestApp;
 let landingId: number;
-eachLandingTest((app, landing) => {
-  t = app;
-  landingId = landing;
-});
+eachLandingTest((app, landing) => ([t, landingId] = [app, landing]));
 
 const stats = () => `/api/shops/${t.shopId}/cs-stats`;
 const at = (iso: string) => void (t.clock.current = new Date(iso));

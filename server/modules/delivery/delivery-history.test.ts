@@ -9,10 +9,7 @@ import { formatJobIds, parseJobIds } from '../../../contracts/delivery-history.t
 
 let t: LandingTestApp;
 let landingId: number;
-eachLandingTest((app, landing) => {
-  t = app;
-  landingId = landing;
-});
+eachLandingTest((app, landing) => ([t, landingId] = [app, landing]));
 
 const shop = () => `/api/shops/${t.shopId}`;
 const send = (c: Client, body: Record<string, unknown>) => c.post(`${shop()}/deliveries`, body);

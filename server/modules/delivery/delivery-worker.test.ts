@@ -27,6 +27,7 @@ import { MAX_ATTEMPTS, type WebhookBody } from '../../../contracts/delivery.ts';
 import { TEST_OUTBOUND, TEST_OUTBOUND_ALLOW } from '../../test-helpers.ts';
 import { OUTBOUND_UNREACHABLE } from '../../lib/outbound.ts';
 import { importsSettled } from '../data-insertion/data-insertion.service.ts';
+import { verified } from '../../test-webhooks.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const pgUrl = process.env.LR_TEST_DIALECT === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
@@ -93,18 +94,6 @@ class Receiver {
       });
     }
   }
-}
-
-/** What a receiver does with the signature header: the secrets among `secrets` one of its v1 values matches. */
-function verified(header: unknown, body: string, secrets: string[]): string[] {
-  if (typeof header !== 'string') return [];
-  const parts = header.split(',').map((p) => p.split('=') as [string, string]);
-  const t = parts.find(([k]) => k === 't')?.[1];
-  const sigs = parts.filter(([k]) => k === 'v1').map(([, v]) => Buffer.from(v, 'hex'));
-  return secrets.filter((s) => {
-    const expected = crypto.createHmac('sha256', s).update(`${t}.${body}`).digest();
-    return sigs.some((sig) => sig.length === expected.length && crypto.timingSafeEqual(sig, expected));
-  });
 }
 
 // ── Rows ────────────────────────────────────────────────────────────────────────────────

@@ -1,22 +1,13 @@
 // The JSON intake hot path answers before Fastify: over a real socket it must give the
 // same answers, and store the same rows, as the route does through inject().
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AddressInfo } from 'node:net';
-import { countRows, landingTestApp, leadBody, openLanding, submit, type LandingTestApp } from '../../test-landings.ts';
+import { describe, expect, it } from 'vitest';
+import { countRows, eachLandingTest, leadBody, submit, type LandingTestApp } from '../../test-landings.ts';
 import { INTAKE_BODY_LIMIT } from './intake.routes.ts';
 
 let t: LandingTestApp;
 let landingId: number;
 let base: string;
-beforeEach(async () => {
-  t = await landingTestApp();
-  landingId = await openLanding(t);
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-});
-afterEach(async () => {
-  await t.close();
-});
+eachLandingTest((app, landing, address) => ([t, landingId, base] = [app, landing, address]), { listen: true });
 
 const post = (body: string, headers: Record<string, string> = {}) =>
   fetch(`${base}/api/public/leads`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });

@@ -11,10 +11,7 @@ import { openpyxlMissing, readWithOpenpyxl } from '../../test-openpyxl.ts';
 
 let t: LandingTestApp;
 let landingId: number;
-eachLandingTest((app, landing) => {
-  t = app;
-  landingId = landing;
-});
+eachLandingTest((app, landing) => ([t, landingId] = [app, landing]));
 
 const url = () => `/api/shops/${t.shopId}/leads/export`;
 const exportAs = (c: Client, body: Record<string, unknown>) => c.request('POST', url(), body);

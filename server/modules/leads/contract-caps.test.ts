@@ -1,15 +1,13 @@
 // Contract caps in lead intake: a contract with automatic closing refuses leads past its caps,
 // closes the landings it covers at once (the public page answers 410), reopens them at the next
 // Seoul midnight, and records each closing and reopening — on both engines, with two writers.
-import { sharedDatabase } from '../../test-databases.ts';
+import { eachTwoWriters } from '../../test-writers.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { type DbHandle } from '../../db/dialect.ts';
 import { inTransaction } from '../../db/dialect-sql.ts';
 import { landingTestApp, leadBody, openLanding, submit, type LandingTestApp } from '../../test-landings.ts';
-import { commitBatch, type Outcome, type PendingLead } from '../intake/intake-batch.ts';
-import { threadWriter, type BatchWriter } from '../intake/intake-writer.ts';
+import { commitBatch, type PendingLead } from '../intake/intake-batch.ts';
 import { reopenJob } from '../../worker/reopen.ts';
 import { build } from '../../app.ts';
 import { reviewContractCaps } from './contract-caps.ts';
@@ -418,33 +416,11 @@ describe('contract caps in intake', () => {
 // Two writers (two processes on PostgreSQL, each with its own pool; on SQLite this thread and
 // the writer thread on one file) committing at the same moment against one last place.
 describe('contract caps with two writers', () => {
-  const pgUrl = process.env.LR_TEST_DIALECT === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
-  let handles: DbHandle[] = [];
-  let cleanup: () => Promise<void>;
-  let writer: BatchWriter | undefined;
-
-  beforeEach(async () => {
-    const shared = await sharedDatabase([3, 3]);
-    handles = shared.handles;
-    cleanup = shared.close;
-  });
-  afterEach(async () => {
-    await writer?.close();
-    writer = undefined;
-    await cleanup();
-  });
-
-  function committers(): Array<(items: PendingLead[], now: Date) => Promise<Outcome[]>> {
-    const first = (items: PendingLead[], now: Date) => commitBatch(handles[0]!.db, items, now);
-    if (pgUrl) return [first, (items, now) => commitBatch(handles[1]!.db, items, now)];
-    const w = (writer = threadWriter(handles[0]!.sqliteFile!, (err) => {
-      throw err;
-    }));
-    return [first, (items, now) => w.commit(items, now)];
-  }
+  const writers = eachTwoWriters([3, 3]);
+  const handles = () => writers.handles();
 
   it('accepts exactly one of two leads racing for the last place, round after round', async () => {
-    const db = handles[0]!.db;
+    const db = handles()[0]!.db;
     const at = '2026-11-21T00:00:00.000Z';
     const { id: shopId } = await db
       .insertInto('shops')
@@ -457,7 +433,7 @@ describe('contract caps with two writers', () => {
       .returning('id')
       .executeTakeFirstOrThrow();
     const contractId = await contract(db, { shopId, quantity: 1, landings: [landingId] });
-    const [a, b] = committers();
+    const [a, b] = writers.committers();
     const now = new Date('2026-11-21T01:00:00.000Z');
     await b!([], now); // both are up
 

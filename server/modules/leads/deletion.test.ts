@@ -8,10 +8,7 @@ import { PURGED_NAME } from '../../../contracts/lead-deletion.ts';
 
 let t: LandingTestApp;
 let landingId: number;
-eachLandingTest((app, landing) => {
-  t = app;
-  landingId = landing;
-});
+eachLandingTest((app, landing) => ([t, landingId] = [app, landing]));
 
 const shop = () => `/api/shops/${t.shopId}`;
 const enc = encodeURIComponent;

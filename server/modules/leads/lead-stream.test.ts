@@ -1,8 +1,8 @@
 // The live lead stream over real HTTP (server-sent events): what intake accepts reaches open
 // lists within two seconds, a counselor's stream carries only their own leads, and on
 // PostgreSQL a lead taken by one app instance reaches the browsers of another.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { leadBody, openLanding, shopAccount, submit, type LandingTestApp, landingTestApp } from '../../test-landings.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { eachLandingTest, leadBody, shopAccount, submit, type LandingTestApp } from '../../test-landings.ts';
 import { build } from '../../app.ts';
 import { openDatabase } from '../../db/dialect.ts';
 import type { Client } from '../../test-helpers.ts';
@@ -12,14 +12,7 @@ import { readStream } from '../../test-streams.ts';
 let t: LandingTestApp;
 let landingId: number;
 let base: string;
-beforeEach(async () => {
-  t = await landingTestApp();
-  landingId = await openLanding(t);
-  base = await t.app.listen({ host: '127.0.0.1', port: 0 });
-});
-afterEach(async () => {
-  await t.close();
-});
+eachLandingTest((app, landing, address) => ([t, landingId, base] = [app, landing, address]), { listen: true });
 
 /** Reads a lead stream over HTTP and collects its events. */
 const listen = (origin: string, client: Client, shopId: number) =>

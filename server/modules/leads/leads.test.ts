@@ -4,10 +4,7 @@ import type { Client } from '../../test-helpers.ts';
 
 let t: LandingTestApp;
 let landingId: number;
-eachLandingTest((app, landing) => {
-  t = app;
-  landingId = landing;
-});
+eachLandingTest((app, landing) => ([t, landingId] = [app, landing]));
 
 const base = () => `/api/shops/${t.shopId}/leads`;
 

@@ -4,13 +4,11 @@
 // `since=nextCursor` the whole time. At the end it has every lead exactly once, in feed order.
 // On PostgreSQL a lead that took its id first and commits last is the case an id cursor would
 // lose: it is made to happen on purpose, and the feed's numbers follow the commits.
-import { sharedDatabase } from '../../test-databases.ts';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { eachTwoWriters } from '../../test-writers.ts';
+import { describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { type DbHandle } from '../../db/dialect.ts';
 import { commitBatch, type Outcome, type PendingLead } from '../intake/intake-batch.ts';
-import { threadWriter, type BatchWriter } from '../intake/intake-writer.ts';
 import { assignFeedSeq, insertAccepted } from '../leads/leads.entry.ts';
 import { pullApiService } from './pull-api.service.ts';
 import type { ApiKeyCaller } from '../../plugins/route.ts';
@@ -40,32 +38,12 @@ async function shop(db: Kysely<Database>, code: string): Promise<number> {
 }
 
 describe('the pull feed while leads arrive', () => {
-  let handles: DbHandle[] = [];
-  let cleanup: () => Promise<void>;
-  let writer: BatchWriter | undefined;
-
-  beforeEach(async () => {
-    // The reader's process and two writers' processes.
-    const shared = await sharedDatabase([3, 4, 4]);
-    handles = shared.handles;
-    cleanup = shared.close;
-  });
-  afterEach(async () => {
-    await writer?.close();
-    writer = undefined;
-    await cleanup();
-  });
-
-  /** Two committers: the two writer processes (PostgreSQL), or this thread and the writer thread (SQLite). */
-  function committers(): Array<(items: PendingLead[]) => Promise<Outcome[]>> {
-    if (pgUrl) return [(items) => commitBatch(handles[1]!.db, items, NOW), (items) => commitBatch(handles[2]!.db, items, NOW)];
-    const w = (writer = threadWriter(handles[0]!.sqliteFile!, (err) => {
-      throw err;
-    }));
-    return [(items) => commitBatch(handles[0]!.db, items, NOW), (items) => w.commit(items, NOW)];
-  }
+  // The reader's process and two writers' processes.
+  const writers = eachTwoWriters([3, 4, 4]);
+  const handles = () => writers.handles();
+  const committers = () => writers.committers().map((commit) => (items: PendingLead[]) => commit(items, NOW));
   /** Where the scheduled numbering runs besides the reader: every process. */
-  const numberers = () => (pgUrl ? handles.map((h) => h.db) : [handles[0]!.db]);
+  const numberers = () => (pgUrl ? handles().map((h) => h.db) : [handles()[0]!.db]);
 
   function reader(db: Kysely<Database>, key: ApiKeyCaller, limit: number) {
     const service = pullApiService(db, () => NOW);
@@ -86,7 +64,7 @@ describe('the pull feed while leads arrive', () => {
   const decode = (cursor: string) => Number(atob(cursor.replace(/-/g, '+').replace(/_/g, '/')));
 
   it('hands every lead out exactly once, in feed order, round after round of concurrent writers', async () => {
-    const db = handles[0]!.db;
+    const db = handles()[0]!.db;
     const shopId = await shop(db, 'feed');
     const otherShopId = await shop(db, 'other');
     const key: ApiKeyCaller = { id: 1, shopId, name: 'CRM', prefix: 'lr_live_test', fullPhone: false };
@@ -127,7 +105,7 @@ describe('the pull feed while leads arrive', () => {
   });
 
   it.skipIf(!pgUrl)('hands out a lead that took its id first and committed last in its commit order, never below one already seen', async () => {
-    const db = handles[0]!.db;
+    const db = handles()[0]!.db;
     const shopId = await shop(db, 'late');
     const key: ApiKeyCaller = { id: 1, shopId, name: 'CRM', prefix: 'lr_live_test', fullPhone: false };
     const r = reader(db, key, 100);
@@ -139,7 +117,7 @@ describe('the pull feed while leads arrive', () => {
       let slowId = 0;
       let taken!: () => void;
       const tookId = new Promise<void>((resolve) => (taken = resolve));
-      const slow = handles[1]!.db.transaction().execute(async (trx) => {
+      const slow = handles()[1]!.db.transaction().execute(async (trx) => {
         const [created] = await insertAccepted(trx, [{ lead: pending(shopId, 1000 + round).lead, duplicateWindowDays: 0 }], NOW);
         slowId = created!.leadId;
         taken();
@@ -148,7 +126,7 @@ describe('the pull feed while leads arrive', () => {
       await tookId;
       // … while a fast writer's later lead waits for the feed's counter: it commits only after the slow one.
       let fastDone = false;
-      const fast = commitBatch(handles[2]!.db, [pending(shopId, 2000 + round)], NOW).finally(() => (fastDone = true));
+      const fast = commitBatch(handles()[2]!.db, [pending(shopId, 2000 + round)], NOW).finally(() => (fastDone = true));
       await new Promise((resolve) => setTimeout(resolve, 100));
       const seenBefore = r.seen.length;
       while (await r.pull());

@@ -84,6 +84,12 @@ function toItem(c: ContractRow, s: Scope, counted: number, today: string): Contr
 }
 
 /** The contract (other than `selfId`) that would count the same leads, if any: a 409 naming it and its days. */
+/** A contract's terms as its row stores them (what create and update both write). */
+const termsRow = (input: ContractInput) => ({
+  name: input.name, starts_on: input.startsOn, ends_on: input.endsOn, quantity: input.quantity, unit_price: input.unitPrice, daily_cap: input.dailyCap,
+  return_window_days: input.returnWindowDays, max_return_rate: input.maxReturnRate, auto_close: input.autoClose ? 1 : 0, memo: input.memo ?? null,
+});
+
 async function refuseOverlap(repo: Repo, shopId: number, candidate: { startsOn: string; lastDay: string; landingIds: number[]; mediaTypeIds: number[] }, selfId?: number) {
   const others = (await repo.contracts(shopId)).filter((c) => c.id !== selfId);
   const scopes = await scopesOf(repo, others.map((c) => c.id));
@@ -227,46 +233,33 @@ function contractWrites({ db, clock, links, item }: Core) {
     return id;
   }
 
-  return {
-    async create(shopId: number, input: ContractInput, actor: Actor): Promise<ContractItem> {
-      const id = await withCaps(shopId, actor, async (trx, now) => {
-        const r = shopContractsRepository(trx);
-        const scope = await checkedScope(r, shopId, input);
-        await refuseOverlap(r, shopId, { startsOn: input.startsOn, lastDay: input.endsOn, ...scope });
-        const at = now.toISOString();
-        const contractId = await r.insert({
-          shop_id: shopId, name: input.name, starts_on: input.startsOn, ends_on: input.endsOn, quantity: input.quantity, unit_price: input.unitPrice,
-          daily_cap: input.dailyCap, return_window_days: input.returnWindowDays, max_return_rate: input.maxReturnRate, auto_close: input.autoClose ? 1 : 0,
-          stopped_at: null, memo: input.memo ?? null, created_by: actor.id, created_at: at, updated_at: at,
-        });
-        await r.setScope(contractId, scope.landingIds, scope.mediaTypeIds);
-        await auditBy(trx, actor, { action: 'contract-create', target: 'shop-contract', targetId: contractId, detail: { shopId, ...input, ...scope } }, now);
-        return contractId;
-      });
-      return item(shopId, id);
-    },
+  /** 등록 (no id) or 수정: its scope checked, no overlap with another contract, its terms and scope written, audited. */
+  async function save(shopId: number, id: number | null, input: ContractInput, actor: Actor): Promise<ContractItem> {
+    const saved = await withCaps(shopId, actor, async (trx, now) => {
+      const r = shopContractsRepository(trx);
+      const before = id === null ? null : await foundOr404(r.contract(shopId, id), CONTRACT_NOT_FOUND);
+      const scope = await checkedScope(r, shopId, input);
+      const stopped = before && stoppedOn(before);
+      await refuseOverlap(r, shopId, { startsOn: input.startsOn, lastDay: stopped && stopped < input.endsOn ? stopped : input.endsOn, ...scope }, before?.id);
+      const at = now.toISOString();
+      const contractId = before
+        ? (await r.update(before.id, { ...termsRow(input), updated_at: at }), before.id)
+        : await r.insert({ shop_id: shopId, ...termsRow(input), stopped_at: null, created_by: actor.id, created_at: at, updated_at: at });
+      await r.setScope(contractId, scope.landingIds, scope.mediaTypeIds);
+      await auditBy(trx, actor, before
+        ? {
+            action: 'contract-update', target: 'shop-contract', targetId: contractId,
+            detail: { shopId, before: { name: before.name, startsOn: before.starts_on, endsOn: before.ends_on, quantity: before.quantity, unitPrice: before.unit_price, dailyCap: before.daily_cap }, after: { ...input, ...scope } },
+          }
+        : { action: 'contract-create', target: 'shop-contract', targetId: contractId, detail: { shopId, ...input, ...scope } }, now);
+      return contractId;
+    });
+    return item(shopId, saved);
+  }
 
-    async update(shopId: number, id: number, input: ContractInput, actor: Actor): Promise<ContractItem> {
-      await withCaps(shopId, actor, async (trx, now) => {
-        const r = shopContractsRepository(trx);
-        const before = await foundOr404(r.contract(shopId, id), CONTRACT_NOT_FOUND);
-        const scope = await checkedScope(r, shopId, input);
-        const stopped = stoppedOn(before);
-        await refuseOverlap(r, shopId, { startsOn: input.startsOn, lastDay: stopped && stopped < input.endsOn ? stopped : input.endsOn, ...scope }, id);
-        await r.update(id, {
-          name: input.name, starts_on: input.startsOn, ends_on: input.endsOn, quantity: input.quantity, unit_price: input.unitPrice, daily_cap: input.dailyCap,
-          return_window_days: input.returnWindowDays, max_return_rate: input.maxReturnRate, auto_close: input.autoClose ? 1 : 0, memo: input.memo ?? null,
-          updated_at: now.toISOString(),
-        });
-        await r.setScope(id, scope.landingIds, scope.mediaTypeIds);
-        await auditBy(trx, actor, {
-          action: 'contract-update', target: 'shop-contract', targetId: id,
-          detail: { shopId, before: { name: before.name, startsOn: before.starts_on, endsOn: before.ends_on, quantity: before.quantity, unitPrice: before.unit_price, dailyCap: before.daily_cap }, after: { ...input, ...scope } },
-        }, now);
-        return id;
-      });
-      return item(shopId, id);
-    },
+  return {
+    create: (shopId: number, input: ContractInput, actor: Actor) => save(shopId, null, input, actor),
+    update: (shopId: number, id: number, input: ContractInput, actor: Actor) => save(shopId, id, input, actor),
 
     /** 중지: it counts no lead after the day it is stopped on; its days after that are free for another contract. */
     async stop(shopId: number, id: number, input: ContractStopInput, actor: Actor): Promise<ContractItem> {

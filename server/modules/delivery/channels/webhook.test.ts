@@ -11,6 +11,7 @@ import { TEST_OUTBOUND } from '../../../test-helpers.ts';
 import { OUTBOUND_REFUSED, OUTBOUND_UNREACHABLE, outboundNoAnswer } from '../../../lib/outbound.ts';
 import type { DeliveryLeadRow, SendChannel, SendInput } from '../channel.ts';
 import type { WebhookBody } from '../../../../contracts/delivery.ts';
+import { verified } from '../../../test-webhooks.ts';
 
 interface Hit {
   method: string;
@@ -61,18 +62,6 @@ const deps = { outbound: TEST_OUTBOUND };
 const input = (extra: Partial<SendInput> = {}): SendInput => ({
   channel: channel(), items: [{ jobId: 11, idempotencyKey: 'key-11', lead: lead(101) }], event: 'lead.created', attempt: 1, now: NOW, ...extra,
 });
-
-/** What a receiver does with the signature header: every v1 that matches one of its secrets. */
-function verified(header: string | undefined, body: string, secrets: string[]): string[] {
-  if (!header) return [];
-  const parts = header.split(',').map((p) => p.split('=') as [string, string]);
-  const t = parts.find(([k]) => k === 't')?.[1];
-  const sigs = parts.filter(([k]) => k === 'v1').map(([, v]) => Buffer.from(v, 'hex'));
-  return secrets.filter((s) => {
-    const expected = crypto.createHmac('sha256', s).update(`${t}.${body}`).digest();
-    return sigs.some((sig) => sig.length === expected.length && crypto.timingSafeEqual(sig, expected));
-  });
-}
 
 describe('webhook sender', () => {
   it('posts the chosen fields as JSON with its headers and a signature the receiver verifies', async () => {
