@@ -79,7 +79,6 @@ export function ResourceForm<V extends object>({
       onCancel={guard.requestClose}
       maskClosable={false}
       destroyOnHidden
-      forceRender
     >
       <Form form={form} name={formName} layout="vertical" requiredMark="optional" onFinish={onOk} style={{ marginTop: 16 }}>
         {typeof children === 'function' ? children(form) : children}

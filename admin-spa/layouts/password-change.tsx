@@ -96,7 +96,6 @@ export function PasswordChangeModal({ open, onClose }: { open: boolean; onClose:
       onCancel={guard.requestClose}
       maskClosable={false}
       destroyOnHidden
-      forceRender
     >
       <Typography.Paragraph type="secondary">바꾸면 이 브라우저를 뺀 다른 곳의 로그인은 모두 종료됩니다.</Typography.Paragraph>
       {fields}

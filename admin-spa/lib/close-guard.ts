@@ -47,7 +47,15 @@ export function useCloseGuard(onClose: () => void, options: CloseGuardOptions = 
       cancelText: '계속 편집',
       // Enter (or a second Esc) keeps the work.
       autoFocusButton: 'cancel',
-      onOk: () => latest.current.onClose(),
+      // Answered is no longer asking, at once: afterClose waits for the question to leave the
+      // screen, and an Esc pressed meanwhile would be ignored.
+      onOk: () => {
+        asking.current = false;
+        latest.current.onClose();
+      },
+      onCancel: () => {
+        asking.current = false;
+      },
       afterClose: () => {
         asking.current = false;
       },
