@@ -525,6 +525,20 @@ describe('the outbox', () => {
     expect(byLead.sort((a, b) => a - b)).toEqual(created.flatMap((c) => [c.leadId, c.leadId]));
     expect(new Set((await jobs(t.app.db)).map((j) => j.idempotency_key)).size).toBe(4);
   });
+
+  it('keys the jobs in the order they are written (time-ordered UUIDs: the key index grows at its end, not at random pages)', async () => {
+    await addChannel(t.app.db, t.shopId, { url: 'https://crm.example.com/hook' });
+    await addChannel(t.app.db, t.shopId, { url: 'https://backup.example.com/hook', name: '백업' });
+    for (const batch of [['01011112222', '01011113333', '01011114444'], ['01011115555', '01011116666']]) {
+      await t.app.db.transaction().execute((trx) => insertAccepted(trx, batch.map(accepted), t.clock.now()));
+    }
+    const written = (await jobs(t.app.db)).sort((a, b) => a.id - b.id).map((j) => j.idempotency_key);
+    expect(written).toHaveLength(10);
+    // UUID version 7, RFC 9562: the version nibble is 7, the variant bits 10.
+    for (const key of written) expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect([...written].sort()).toEqual(written);
+    expect(new Set(written).size).toBe(10);
+  });
 });
 
 // ── Several workers on one database ───────────────────────────────────────────────────────

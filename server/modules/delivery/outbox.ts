@@ -6,7 +6,7 @@
 // once, a digest channel's at its next HH:mm (Seoul). The manual send enqueues chosen leads
 // here too. Intake commits thousands of leads a second through this step, so it costs one
 // query for a whole batch (the shops' enabled channels) and one multi-row insert.
-import crypto from 'node:crypto';
+import { v7 as timeOrderedUuid } from 'uuid';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
@@ -78,7 +78,7 @@ function matches(r: ChannelRule, l: OutboxLead): boolean {
 function job(shopId: number, channelId: number, leadId: number, dueAt: string, nowIso: string, o: { trigger?: JobTrigger; reason?: string | null; by?: number | null } = {}): NewJob {
   return {
     shop_id: shopId, channel_id: channelId, lead_id: leadId, status: 'pending', trigger: o.trigger ?? 'intake', reason: o.reason ?? null, attempts: 0,
-    next_attempt_at: dueAt, lease_until: null, claimed_by: null, idempotency_key: crypto.randomUUID(), last_error: null, response_code: null,
+    next_attempt_at: dueAt, lease_until: null, claimed_by: null, idempotency_key: timeOrderedUuid(), last_error: null, response_code: null,
     delivered_at: null, created_by: o.by ?? null, created_at: nowIso, updated_at: nowIso,
   };
 }
