@@ -21,6 +21,7 @@ import * as agencySide from './migrations/2026-12-01-agency-side.ts';
 import * as leadFeedCounter from './migrations/2026-12-05-lead-feed-counter.ts';
 import * as leanLeadIndexes from './migrations/2026-12-05-lead-indexes.ts';
 import * as intakeIndexes from './migrations/2026-12-06-intake-indexes.ts';
+import * as recordAccountIndex from './migrations/2026-12-06-record-account-index.ts';
 
 /**
  * Migrations in name order (the order Kysely runs them in); file names are dated and frozen, and a
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-12-05-lead-feed-counter': leadFeedCounter,
   '2026-12-05-lead-indexes': leanLeadIndexes,
   '2026-12-06-intake-indexes': intakeIndexes,
+  '2026-12-06-record-account-index': recordAccountIndex,
 };
 
 /** Every migration's name, as MIGRATIONS lists them. */
