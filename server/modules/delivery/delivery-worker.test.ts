@@ -28,6 +28,7 @@ import { TEST_OUTBOUND, TEST_OUTBOUND_ALLOW } from '../../test-helpers.ts';
 import { OUTBOUND_UNREACHABLE } from '../../lib/outbound.ts';
 import { importsSettled } from '../data-insertion/data-insertion.service.ts';
 import { verified } from '../../test-webhooks.ts';
+import { openDatabase } from '../../db/dialect.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const pgUrl = process.env.LR_TEST_DIALECT === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
@@ -629,6 +630,39 @@ describe('several workers', () => {
     expect(byWorker.map((r) => r.worker)).toEqual(['worker-1', 'worker-2']);
     expect(await count(db, 'delivery_attempts')).toBe(n);
   }, 200_000);
+
+  it('a worker that finds nothing due takes no write lock: its claim answers while another writer holds the database', async () => {
+    shared = await sharedDatabase([5, 5]);
+    const db = shared.handles[0]!.db;
+    const s = await seed(db, receiver.url, 1);
+    // A digest's job, due tomorrow: under intake load most wake-ups find only such jobs.
+    await addJobs(db, s, 1);
+    await db.updateTable('delivery_jobs').set({ next_attempt_at: new Date(Date.now() + 86_400_000).toISOString() }).execute();
+    // Another writer (intake's writer thread; on PostgreSQL a lock that a claim's row locks would wait for) holds on.
+    const other = shared.file ? await openDatabase({ url: shared.file }) : shared.handle(1);
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const holder = other.db.transaction().execute(async (trx) => {
+      if (pgUrl) await sql`lock table delivery_jobs in exclusive mode`.execute(trx);
+      else await trx.updateTable('shops').set({ name: '경주치과 (잠김)' }).where('id', '=', s.shopId).execute();
+      locked();
+      await released;
+    });
+    await isLocked;
+    const w = deliveryWorker(db, () => new Date(), { id: 'idle', deps: { outbound: TEST_OUTBOUND } });
+    try {
+      // Waiting for the lock would fail this (SQLite: busy after its timeout; PostgreSQL: the test's).
+      expect(await w.tick()).toBe(0);
+    } finally {
+      release();
+      await holder;
+      if (shared.file) await other.close();
+    }
+    expect((await jobs(db)).map((j) => j.status)).toEqual(['pending']);
+    expect(receiver.receipts).toEqual([]);
+  });
 
   it('a worker killed by SIGKILL mid-delivery loses nothing: the next one takes the job once the lease runs out', async () => {
     shared = await sharedDatabase([5]);

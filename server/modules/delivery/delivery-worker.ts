@@ -41,6 +41,8 @@ const CLAIM_MIN = 20;
 const UNRECORDED_PER_SLOT = 10;
 /** How often the running loop looks for jobs whose lease ran out (tick() always does). */
 const EXPIRED_EVERY_MS = 1000;
+/** After a claim that found nothing, the least time before the next (wake-ups meanwhile are gathered into it). */
+const IDLE_CLAIM_GAP_MS = 20;
 /** How long a stop waits for sends still out before handing their jobs back. */
 const STOP_GRACE_MS = 5000;
 
@@ -381,7 +383,9 @@ export function deliveryWorker(db: Kysely<Database>, clock: Clock, o: DeliveryWo
         onError(err);
       }
       // All it asked for: more may be due. Fewer: nothing more is due until jobs are written (a
-      // wake-up) or come due (the poll).
+      // wake-up) or come due (the poll). Under intake load wake-ups come with every batch; after
+      // a claim that found nothing, they are gathered for a moment rather than each claimed alone.
+      if (running && n === 0) await wait(IDLE_CLAIM_GAP_MS, 'completion');
       if (running && n < limit) await wait(pollMs, 'wake');
     }
   }
