@@ -78,6 +78,7 @@ import { maintenancePlugin } from './plugins/maintenance.ts';
 import { reservationsJob } from './worker/reservations.ts';
 import { pullApiRoutes } from './modules/pull-api/pull-api.routes.ts';
 import { feedSeqJob } from './worker/lead-feed-seq.ts';
+import { slaJob } from './worker/sla.ts';
 
 const MODULES: readonly ResourceModule[] = [
   authRoutes, codeItemsRoutes, accountTypesRoutes, accountsRoutes, shopsRoutes, shopPermissionsRoutes, denyRulesRoutes,
@@ -257,6 +258,7 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
       purgeJob(app.db, app.clock, { announce: links.leadsChanged, onRun: (run) => app.log.info({ run }, 'automatic purge') }),
       reopenJob(app.db, app.clock, { changed: links.landingsChanged }),
       feedSeqJob(app.db),
+      slaJob(app.db, app.clock, { announce: links.leadsChanged, onRun: (steps) => app.log.info({ steps: steps.length }, 'speed to lead escalation') }),
       abandonedImportsJob(app.db, app.clock, { dataDir: config.dataDir, onRun: (ids) => app.log.info({ importIds: ids }, 'abandoned imports cancelled') }),
       reservationsJob(app.db, app.clock, {
         setLandingStatus: links.setLandingStatus,

@@ -148,6 +148,11 @@ async function applyPlan(
 
 const todayStartOf = (now: Date) => seoulDayStart(seoulDay(now)).toISOString();
 
+/** The shop's counselors with their settings and load today (Seoul), as `db` (a transaction holding the allocation lock) sees them. */
+export async function counselorLoadsAt(db: Kysely<Database>, shopId: number, now: Date): Promise<CounselorLoad[]> {
+  return (await allocationRepository(db).counselorLoads(shopId, todayStartOf(now))).map(toLoad);
+}
+
 /**
  * The automatic rule on intake, inside the transaction that stores the leads: each shop with a
  * rule gets its new, non-duplicate leads allocated before the commit, so none is stored
