@@ -324,6 +324,8 @@ interface CounselorSettingsTable {
 export interface LeadSlaSettingsTable {
   shop_id: number;
   enabled: number;
+  /** When it was last turned on: leads that arrived earlier are not escalated. */
+  enabled_at: string | null;
   /** Working minutes to the first contact. */
   minutes: number;
   /** Percent of `minutes` at which the holder is reminded; null: no reminder. */

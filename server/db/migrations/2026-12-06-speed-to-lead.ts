@@ -5,7 +5,8 @@
 // to the manager's queue). lead_sla_state holds, per lead escalation has touched, the clock of its
 // current holder (`clock_from`: arrival or the last re-route), the reminder sent, the re-routes and
 // who let it lapse. Intake writes neither table: a lead without a state row is on its arrival's
-// clock, and only the escalation job writes rows, conditioned on `version`.
+// clock, and only the escalation job writes rows, conditioned on `version`. Turning the SLA on
+// (`enabled_at`) does not reach back: leads that arrived before wait as they did.
 // lead_sla_state_running_idx (shop_id, stage, clock_from): the job's scan of a shop's running clocks.
 // Never edit; add a new dated migration instead.
 import type { Kysely } from 'kysely';
@@ -15,6 +16,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('lead_sla_settings')
     .addColumn('shop_id', 'integer', (c) => c.primaryKey().references('shops.id').onDelete('cascade'))
     .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(0))
+    // When it was last turned on: only leads arriving (and clocks restarted) since then are escalated.
+    .addColumn('enabled_at', 'text')
     .addColumn('minutes', 'integer', (c) => c.notNull())
     .addColumn('remind_percent', 'integer')
     .addColumn('on_deadline', 'text', (c) => c.notNull())

@@ -10,6 +10,7 @@ import { LONG_SESSIONS, landingTestApp, leadBody, openLanding, shopAccount, subm
 import { createShop } from '../../test-helpers.ts';
 import { sharedDatabase, type SharedDatabase } from '../../test-databases.ts';
 import type { Database } from '../../db/schema.ts';
+import type { LeadChange } from '../../../contracts/leads.ts';
 
 /** A Seoul wall-clock time ('2026-12-07 10:00') as an instant. 2026-12-04 is a Friday, 12-07 a Monday. */
 const kst = (s: string) => new Date(`${s.replace(' ', 'T')}:00+09:00`);
@@ -140,30 +141,48 @@ describe('escalation', () => {
     await counselor('csa1', { maxOpen: 1 });
     const [a, b] = [await lead(), await lead()];
     at('2026-12-07 10:30');
-    const steps = await escalate();
+    const changes: LeadChange[] = [];
+    const steps = await escalateDue(t.app.db, t.clock.now(), { announce: (c) => changes.push(c) });
     // One counselor with room for one: the older lead goes to csa1, the other to the manager's queue.
     expect(steps.map((s) => [s.leadId, s.action, s.to])).toEqual([[a, 'sla-notify', null], [a, 'sla-reroute', ids.csa1], [b, 'sla-notify', null], [b, 'sla-manager', null]]);
     expect((await slaEvents(b))[1]!.after).toMatchObject({ reason: 'no-counselor', reroutes: 0 });
     expect([await holder(a), await holder(b)]).toEqual([ids.csa1, null]);
+    // The lead that moved is announced (lists and the new holder's stream hear of it); the one left unassigned did not move.
+    expect(changes).toEqual([{ shopId: t.shopId, kind: 'changed', leads: [{ id: a, assigneeId: ids.csa1, previousAssigneeId: null }] }]);
   });
 
-  it('leaves alone contacted, deleted and duplicate leads, and shops without an SLA', async () => {
+  it('leaves alone contacted, deleted and duplicate leads, and leads of a shop whose SLA is off or was turned on after they came', async () => {
+    at('2026-12-07 09:00');
+    expect((await t.admin.put(sla(), SLA)).statusCode).toBe(200);
     at('2026-12-07 10:00');
     const contacted = await lead();
     const deleted = await lead();
     const original = await lead();
     const dup = await submit(t, leadBody(t, landingId, { phone: `010-4444-${String(phone - 1).padStart(4, '0')}` }));
     expect(dup.statusCode).toBe(201);
-    at('2026-12-07 12:00');
-    expect(await escalate()).toEqual([]);
-    expect((await t.admin.put(sla(), { ...SLA, enabled: false })).statusCode).toBe(200);
-    expect(await escalate()).toEqual([]);
-    expect((await t.admin.put(sla(), SLA)).statusCode).toBe(200);
+    at('2026-12-07 10:10');
     expect((await t.admin.request('PATCH', `/api/shops/${t.shopId}/leads/${contacted}`, { csStatus: '통화완료' })).statusCode).toBe(200);
     expect((await t.admin.post(`/api/shops/${t.shopId}/leads/delete`, { ids: [deleted], reason: '테스트' })).statusCode).toBe(200);
+    at('2026-12-07 12:00');
+    expect((await escalate()).map((s) => [s.leadId, s.action])).toEqual([[original, 'sla-reroute']]);
+
+    // Off: nothing is escalated. On again: the leads that came meanwhile are not reached back for.
+    expect((await t.admin.put(sla(), { ...SLA, enabled: false })).statusCode).toBe(200);
+    const whileOff = await lead();
+    at('2026-12-07 13:00');
+    expect(await escalate()).toEqual([]);
+    expect((await t.admin.put(sla(), SLA)).statusCode).toBe(200);
+    at('2026-12-07 13:05');
+    const afterOn = await lead();
+    // Saving it again while on keeps the time it was turned on.
+    at('2026-12-07 13:10');
+    expect((await t.admin.put(sla(), { ...SLA, maxReroutes: 3 })).statusCode).toBe(200);
+    at('2026-12-07 14:00');
     const steps = await escalate();
-    expect(steps.map((s) => [s.leadId, s.action])).toEqual([[original, 'sla-reroute']]);
+    expect(steps.map((s) => s.leadId)).toEqual([afterOn]);
+    expect(steps.map((s) => s.leadId)).not.toContain(whileOff);
   });
+
 });
 
 describe('the SLA settings', () => {
@@ -264,7 +283,7 @@ async function seedRace(db: Kysely<Database>, n: number, created: Date) {
     counselors.push(id);
   }
   await db.insertInto('lead_sla_settings').values({
-    shop_id: shopId, enabled: 1, minutes: 30, remind_percent: 80, on_deadline: 'reroute', max_reroutes: 2, work_days: '[1,2,3,4,5]',
+    shop_id: shopId, enabled: 1, enabled_at: now, minutes: 30, remind_percent: 80, on_deadline: 'reroute', max_reroutes: 2, work_days: '[1,2,3,4,5]',
     work_start: '09:00', work_end: '18:00', holidays: '[]', updated_by: null, updated_at: now,
   }).execute();
   const rows = Array.from({ length: n }, (_, i) => ({

@@ -26,7 +26,11 @@ const DAY_MS = 86_400_000;
  * working time, so only a run of holidays longer than a week could leave a lead waiting longer.
  */
 const WINDOW_MS = 14 * DAY_MS;
-/** Candidates read per shop and run; leads past them wait for the next run (seconds later). */
+/**
+ * Candidates read per shop and run, oldest clock first; leads past them wait for the next run
+ * (seconds later). The due instant grows with the clock's start, so among new arrivals those due
+ * always come first; only restarted clocks whose reminder went out can hold up later ones' reminders.
+ */
 const SCAN_LIMIT = 1000;
 /** Steps per transaction: the allocation lock intake's automatic rule waits for is held briefly. */
 const STEP_BATCH = 200;
@@ -44,6 +48,8 @@ function toSettings(r: SettingsRow | undefined): LeadSlaSettings {
 
 interface Rule {
   shopId: number;
+  /** When the SLA was turned on: earlier arrivals and clocks are not escalated. */
+  since: string;
   minutes: number;
   remindPercent: number | null;
   onDeadline: SlaOnDeadline;
@@ -54,7 +60,7 @@ interface Rule {
 const ruleOf = (r: SettingsRow): Rule => {
   const s = toSettings(r);
   return {
-    shopId: r.shop_id, minutes: s.minutes, remindPercent: s.remindPercent, onDeadline: s.onDeadline, maxReroutes: s.maxReroutes,
+    shopId: r.shop_id, since: r.enabled_at ?? r.updated_at, minutes: s.minutes, remindPercent: s.remindPercent, onDeadline: s.onDeadline, maxReroutes: s.maxReroutes,
     calendar: { days: s.workDays, start: s.workStart, end: s.workEnd, holidays: s.holidays },
   };
 };
@@ -175,15 +181,13 @@ function rerouter(trx: Transaction<Database>, shopId: number, now: Date) {
         cursor = settings?.rr_cursor ?? 0;
       }
       const open = loads.filter((c) => !lapsed.includes(c.id));
-      const planned = plan(mode, open, 1, cursor);
-      const id = planned.to[0];
-      if (id === null || id === undefined) return null;
-      cursor = planned.cursor;
-      return open.find((c) => c.id === id) ?? null;
+      const id = plan(mode, open, 1, cursor).to[0];
+      return (id !== null && open.find((c) => c.id === id)) || null;
     },
-    /** Counts the lead on its new holder (and off its old one) for the next pick of this transaction. */
+    /** Counts the lead on its new holder (and off its old one) for the next pick of this transaction; round-robin goes on after them. */
     took(next: CounselorLoad, from: number | null) {
       moved = true;
+      cursor = next.id;
       next.today += 1;
       next.open += 1;
       const old = loads?.find((c) => c.id === from);
@@ -200,7 +204,8 @@ async function dueLeads(db: Kysely<Database>, rule: Rule, now: Date): Promise<{ 
   const repo = slaRepository(db);
   // No step comes before the reminder's (or the deadline's) span in wall time since the clock started.
   const first = Math.min(rule.minutes, remindMinutes(rule) ?? Infinity);
-  const fromIso = new Date(now.getTime() - WINDOW_MS).toISOString();
+  const window = new Date(now.getTime() - WINDOW_MS).toISOString();
+  const fromIso = rule.since > window ? rule.since : window;
   const toIso = new Date(now.getTime() - first * 60_000).toISOString();
   const candidates = [
     ...(await repo.arrivals(rule.shopId, fromIso, toIso, SCAN_LIMIT)).map((r) => ({ ...r, reminded_at: null })),
@@ -253,8 +258,11 @@ export function slaService(db: Kysely<Database>, clock: Clock) {
       if (actor.side !== 'agency') throw forbidden('대행사 전용 기능입니다. 고객사 계정에는 열리지 않습니다.');
       const now = clock();
       await inTransaction(db, async (trx) => {
+        const before = await slaRepository(trx).settings(shopId);
+        // Turning it on starts the watch now; saving it on again keeps the time it was turned on.
+        const enabledAt = !input.enabled ? null : before?.enabled ? before.enabled_at : now.toISOString();
         await slaRepository(trx).saveSettings({
-          shop_id: shopId, enabled: input.enabled ? 1 : 0, minutes: input.minutes, remind_percent: input.remindPercent, on_deadline: input.onDeadline,
+          shop_id: shopId, enabled: input.enabled ? 1 : 0, enabled_at: enabledAt, minutes: input.minutes, remind_percent: input.remindPercent, on_deadline: input.onDeadline,
           max_reroutes: input.maxReroutes, work_days: JSON.stringify(input.workDays), work_start: input.workStart, work_end: input.workEnd,
           holidays: JSON.stringify(input.holidays), updated_by: actor.id, updated_at: now.toISOString(),
         });
