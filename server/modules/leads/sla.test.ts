@@ -5,10 +5,12 @@
 // hours — and every step once with two workers racing on one database.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
-import { escalateDue } from './sla.ts';
+import { escalateDue, type SlaStep } from './sla.ts';
+import { slaJob } from '../../worker/sla.ts';
 import { LONG_SESSIONS, landingTestApp, leadBody, openLanding, shopAccount, submit, type LandingTestApp } from '../../test-landings.ts';
 import { createShop } from '../../test-helpers.ts';
 import { sharedDatabase, type SharedDatabase } from '../../test-databases.ts';
+import { openDatabase, type DbHandle } from '../../db/dialect.ts';
 import type { Database } from '../../db/schema.ts';
 import type { LeadChange } from '../../../contracts/leads.ts';
 
@@ -185,6 +187,24 @@ describe('escalation', () => {
 
 });
 
+describe('the worker’s job', () => {
+  it('escalates on the clock it is given, and reports what it did', async () => {
+    at('2026-12-07 10:00');
+    expect((await t.admin.put(sla(), { ...SLA, remindPercent: null })).statusCode).toBe(200);
+    const id = await lead();
+    const runs: SlaStep[][] = [];
+    const changes: LeadChange[] = [];
+    const job = slaJob(t.app.db, t.clock.now, { announce: (c) => changes.push(c), onRun: (steps) => runs.push(steps) });
+    expect(job.everyMs).toBe(5_000);
+    expect(await job.run()).toEqual([]);
+    at('2026-12-07 10:30');
+    expect((await job.run()).map((s) => s.action)).toEqual(['sla-reroute']);
+    expect(await job.run()).toEqual([]);
+    expect(runs.map((r) => r.map((s) => s.leadId))).toEqual([[id]]);
+    expect(changes.map((c) => c.leads[0]!.id)).toEqual([id]);
+  });
+});
+
 describe('the SLA settings', () => {
   it('reads the defaults, saves what the agency sets and records who changed it', async () => {
     expect((await t.admin.get(sla())).json()).toMatchObject({ enabled: false, minutes: 30, remindPercent: 80, onDeadline: 'both', workDays: [1, 2, 3, 4, 5], updatedAt: null });
@@ -230,15 +250,19 @@ describe('the SLA settings', () => {
 
 describe('two workers', () => {
   let shared: SharedDatabase | undefined;
+  let second: DbHandle | undefined;
   afterEach(async () => {
+    await second?.close();
     await shared?.close();
-    shared = undefined;
+    shared = second = undefined;
   });
 
   it('take each step once, racing on one database', async () => {
     shared = await sharedDatabase([4, 4]);
     const pg = !shared.file;
-    const [a, b] = [shared.handle(0).db, shared.handle(pg ? 1 : 0).db];
+    // PostgreSQL: two pools, as two processes; SQLite: a second connection to the file, as a second process.
+    second = pg ? undefined : await openDatabase({ url: shared.file! });
+    const [a, b] = [shared.handle(0).db, pg ? shared.handle(1).db : second!.db];
     const n = pg ? 300 : 120;
     const { shopId, counselors, leadIds } = await seedRace(a, n, kst('2026-12-07 10:00'));
     const race = (now: Date) => Promise.all([escalateDue(a, now), escalateDue(b, now), escalateDue(a, now), escalateDue(b, now)]);
