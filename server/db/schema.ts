@@ -320,7 +320,7 @@ interface CounselorSettingsTable {
   updated_at: string;
 }
 
-/** Per shop: the speed-to-lead promise and its escalation (2026-12-06-speed-to-lead). */
+/** Per shop: the speed-to-lead promise and its escalation (2026-12-08-speed-to-lead). */
 export interface LeadSlaSettingsTable {
   shop_id: number;
   enabled: number;

@@ -169,7 +169,7 @@ export async function autoAllocate(trx: Transaction<Database>, leads: Array<{ le
     if (mode === 'off') continue;
     await lockKeys(trx, [`allocation:${shopId}`]);
     const mine = leads.filter((l) => l.lead.shop_id === shopId && !l.duplicateOf);
-    const counselors = (await repo.counselorLoads(shopId, todayStartOf(now))).map(toLoad);
+    const counselors = await counselorLoadsAt(trx, shopId, now);
     const planned = plan(mode, counselors, mine.length, settings?.rr_cursor ?? 0);
     const done = await applyPlan(trx, shopId, mine.map((l) => l.leadId), counselors, planned, { id: null, ip: null }, `auto-${mode}`, at);
     const placed = new Map(done.map((d) => [d.id, d.assigneeId]));
@@ -181,7 +181,7 @@ export function allocationService(db: Kysely<Database>, clock: Clock, announce: 
   const repo = allocationData(db);
 
   async function loads(shopId: number) {
-    return (await repo.counselorLoads(shopId, todayStartOf(clock()))).map(toLoad);
+    return counselorLoadsAt(db, shopId, clock());
   }
 
   async function state(shopId: number): Promise<AllocationState> {
@@ -242,7 +242,7 @@ export function allocationService(db: Kysely<Database>, clock: Clock, announce: 
       const { result, done } = await inTransaction(db, async (trx) => {
         await lockKeys(trx, [`allocation:${shopId}`]);
         const r = allocationData(trx);
-        const counselors = chosen((await r.counselorLoads(shopId, todayStartOf(now))).map(toLoad), input);
+        const counselors = chosen(await counselorLoadsAt(trx, shopId, now), input);
         const leads = await r.unassigned(shopId, targetOf(input), MAX_LEADS);
         const settings = await r.settings(shopId);
         const planned = plan(input.mode, counselors, leads.length, settings?.rr_cursor ?? 0);
