@@ -298,6 +298,12 @@ interface LeadFeedCounterTable {
   seq: number;
 }
 
+/** How far in the pull feed's order intake's leads have their follow-ups (created event, delivery jobs): one row. */
+interface LeadFollowUpTable {
+  id: number;
+  seq: number;
+}
+
 export interface LeadSettingsTable {
   shop_id: number;
   overdue_minutes: ColumnType<number, number | undefined, number>;
@@ -601,6 +607,7 @@ export interface Database {
   lead_events: LeadEventsTable;
   lead_settings: LeadSettingsTable;
   lead_feed_counter: LeadFeedCounterTable;
+  lead_follow_up: LeadFollowUpTable;
   counselor_settings: CounselorSettingsTable;
   blocked_submissions: BlockedSubmissionsTable;
   visits: VisitsTable;
