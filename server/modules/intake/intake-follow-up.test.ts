@@ -9,6 +9,7 @@ import { sharedDatabase, type SharedDatabase } from '../../test-databases.ts';
 import { commitBatch, type PendingLead } from './intake-batch.ts';
 import { assignFeedSeq, followUpLeads, insertAccepted } from '../leads/leads.entry.ts';
 import { followUpJob } from '../../worker/lead-follow-up.ts';
+import { leadsRepository } from '../leads/leads.repository.ts';
 
 const pg = process.env.LR_TEST_DIALECT === 'postgres' && !!process.env.TEST_DATABASE_URL;
 let shared: SharedDatabase;
@@ -124,5 +125,16 @@ describe("intake's follow-ups", () => {
     const cursor = await a.selectFrom('lead_follow_up').select('seq').executeTakeFirstOrThrow();
     const counter = await a.selectFrom('lead_feed_counter').select('seq').executeTakeFirstOrThrow();
     expect(Number(cursor.seq)).toBe(Number(counter.seq));
+  });
+});
+
+describe("a lead's history", () => {
+  it("reads its `created` event first though the allocation's `assign` of the same instant was written before it", async () => {
+    const db = shared.handle(0).db;
+    const [o] = await commitBatch(db, [lead(phoneOf(1))], new Date(AT));
+    const leadId = (o as { leadId: number }).leadId;
+    await db.insertInto('lead_events').values({ lead_id: leadId, shop_id: shopId, account_id: null, action: 'assign', before: null, after: '{"assigneeId":1}', ip: null, at: AT }).execute();
+    await followUpLeads(db, new Date(AT));
+    expect((await leadsRepository(db).history(leadId)).map((e) => e.action)).toEqual(['assign', 'created']);
   });
 });
