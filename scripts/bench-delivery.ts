@@ -8,7 +8,7 @@
 //      the receipts over the time from the first receipt to the last.
 //   2. end-to-end latency: --leads leads submitted through the public intake of a running app
 //      (build(), listening on 127.0.0.1, its delivery worker in process as in `npm start`), 10 ms
-//      apart: from the intake's answer (the lead and its job committed) to the receiver's receipt,
+//      apart: from the intake's answer (the lead committed; its job follows with the batch's follow-ups, ~50 ms) to the receiver's receipt,
 //      p50 / p99 (goal p99 ≤ 1 s).
 //   3. catch-up: --backlog jobs that piled up while the receiver was down all come due at once
 //      (the receiver is back, their backoff over), with the workers each engine runs at scale

@@ -180,8 +180,8 @@ export const demoLead = (token: string, prefix: string) => (n: number) => {
 
 /**
  * The demoLead() leads of a database (a SQLite file, or a PostgreSQL schema) whose phone starts
- * with `prefix`: phone → whether its access-record event ('created', written in the same
- * transaction) is there too.
+ * with `prefix`: phone → whether its access-record event ('created', written a moment after its
+ * batch committed, by intake or, after a crash, by the restarted worker) is there too.
  */
 export async function storedLeads(database: { url: string; pgSchema?: string }, prefix: string): Promise<Map<string, boolean>> {
   const { db, close } = await openDatabase({ ...database, poolSize: 2 });

@@ -78,6 +78,7 @@ import { maintenancePlugin } from './plugins/maintenance.ts';
 import { reservationsJob } from './worker/reservations.ts';
 import { pullApiRoutes } from './modules/pull-api/pull-api.routes.ts';
 import { feedSeqJob } from './worker/lead-feed-seq.ts';
+import { followUpJob } from './worker/lead-follow-up.ts';
 import { slaJob } from './worker/sla.ts';
 
 const MODULES: readonly ResourceModule[] = [
@@ -227,6 +228,7 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
     landingsChanged: (ids) => pageLinks.changed(ids),
     pagesStale: () => pageLinks.stale(),
     flushVisits,
+    leadFollowUps: async () => late.intake?.followUps(),
     renderPreview: (view) => pages.preview(view),
     leadsChanged: (change) => void feed.publish(change).catch((err) => app.log.error({ err }, 'lead feed')),
     watchLeads: (shopId, fn) => feed.watch(shopId, fn),
@@ -258,6 +260,7 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
       purgeJob(app.db, app.clock, { announce: links.leadsChanged, onRun: (run) => app.log.info({ run }, 'automatic purge') }),
       reopenJob(app.db, app.clock, { changed: links.landingsChanged }),
       feedSeqJob(app.db),
+      followUpJob(app.db, app.clock, { deliveriesQueued: links.deliveriesQueued }),
       slaJob(app.db, app.clock, { announce: links.leadsChanged, onRun: (steps) => app.log.info({ steps: steps.length }, 'speed to lead escalation') }),
       abandonedImportsJob(app.db, app.clock, { dataDir: config.dataDir, onRun: (ids) => app.log.info({ importIds: ids }, 'abandoned imports cancelled') }),
       reservationsJob(app.db, app.clock, {

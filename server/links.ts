@@ -33,6 +33,8 @@ export interface ModuleLinks {
   /** Something every public page may show changed (the agency's details): pages whose inputs moved render anew. */
   pagesStale(): Promise<void>;
   /** Counted visits still in memory reach the database (before statistics are read). */
+  /** Writes the `created` events and delivery jobs of the leads this process's intake committed so far (they follow each batch by a moment). */
+  leadFollowUps(): Promise<void>;
   flushVisits(): Promise<void>;
   /** The landing editor's preview of a view. */
   renderPreview(view: LandingView): Promise<string>;

@@ -114,13 +114,13 @@ export interface SubmitOptions {
   headers?: Record<string, string>;
 }
 
-export function submit(t: LandingTestApp, body: Record<string, unknown>, o: SubmitOptions = {}) {
+export async function submit(t: LandingTestApp, body: Record<string, unknown>, o: SubmitOptions = {}) {
   const payload = o.form
     ? new URLSearchParams(
         Object.entries(body).flatMap(([k, v]): Array<[string, string]> => (Array.isArray(v) ? v.map((x) => [k, String(x)]) : v === undefined ? [] : [[k, String(v)]])),
       ).toString()
     : JSON.stringify(body);
-  return t.app.inject({
+  const res = await t.app.inject({
     method: 'POST', url: '/api/public/leads', remoteAddress: o.ip ?? '203.0.113.7', payload,
     headers: {
       host: 'localhost', 'user-agent': 'Mozilla/5.0 (iPhone) test',
@@ -128,6 +128,9 @@ export function submit(t: LandingTestApp, body: Record<string, unknown>, o: Subm
       ...o.headers,
     },
   });
+  // A lead's `created` event and delivery jobs follow its commit by a moment: here, at once.
+  await t.app.links.leadFollowUps();
+  return res;
 }
 
 /** A valid submission for a landing made with landingInput(). */

@@ -77,6 +77,7 @@ describe('with one trusted hop, a forged left-most X-Forwarded-For', () => {
     expect(statuses).toEqual([201, 201, 429]);
     const leads = await t.app.db.selectFrom('leads').select(['id', 'ip']).execute();
     expect(leads.map((l) => l.ip)).toEqual([CLIENT, CLIENT]);
+    await t.app.links.leadFollowUps();
     const events = await t.app.db.selectFrom('lead_events').select('ip').where('action', '=', 'created').execute();
     expect(events.map((e) => e.ip)).toEqual([CLIENT, CLIENT]);
   });

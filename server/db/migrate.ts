@@ -22,6 +22,7 @@ import * as leadFeedCounter from './migrations/2026-12-05-lead-feed-counter.ts';
 import * as leanLeadIndexes from './migrations/2026-12-05-lead-indexes.ts';
 import * as intakeIndexes from './migrations/2026-12-06-intake-indexes.ts';
 import * as recordAccountIndex from './migrations/2026-12-06-record-account-index.ts';
+import * as leadFollowUp from './migrations/2026-12-07-lead-follow-up.ts';
 import * as speedToLead from './migrations/2026-12-08-speed-to-lead.ts';
 
 /**
@@ -51,6 +52,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-12-05-lead-indexes': leanLeadIndexes,
   '2026-12-06-intake-indexes': intakeIndexes,
   '2026-12-06-record-account-index': recordAccountIndex,
+  '2026-12-07-lead-follow-up': leadFollowUp,
   '2026-12-08-speed-to-lead': speedToLead,
 };
 

@@ -298,6 +298,12 @@ interface LeadFeedCounterTable {
   seq: number;
 }
 
+/** How far in the pull feed's order intake's leads have their follow-ups (created event, delivery jobs): one row. */
+interface LeadFollowUpTable {
+  id: number;
+  seq: number;
+}
+
 export interface LeadSettingsTable {
   shop_id: number;
   overdue_minutes: ColumnType<number, number | undefined, number>;
@@ -640,6 +646,7 @@ export interface Database {
   lead_events: LeadEventsTable;
   lead_settings: LeadSettingsTable;
   lead_feed_counter: LeadFeedCounterTable;
+  lead_follow_up: LeadFollowUpTable;
   counselor_settings: CounselorSettingsTable;
   lead_sla_settings: LeadSlaSettingsTable;
   lead_sla_state: LeadSlaStateTable;

@@ -565,6 +565,13 @@ async function seed(db: Kysely<Database>, url: string, leads: number, channel: P
   for (let i = 0; i < rows.length; i += 500) {
     leadIds.push(...(await db.insertInto('leads').values(rows.slice(i, i + 500) as never).returning('id').execute()).map((r) => r.id));
   }
+  // Each with its `created` event, as every writer of leads leaves them: a lead without one is
+  // an intake lead waiting for its follow-ups, which a worker's backstop would give it (a job too).
+  for (let i = 0; i < leadIds.length; i += 500) {
+    await db.insertInto('lead_events').values(leadIds.slice(i, i + 500).map((id) => ({
+      lead_id: id, shop_id: shopId, account_id: null, action: 'created', before: null, after: '{"source":"landing"}', ip: null, at,
+    }))).execute();
+  }
   return { shopId, channelId, leadIds };
 }
 

@@ -1,11 +1,13 @@
-// The delivery outbox: accepting leads writes their delivery jobs in the same transaction (a
-// same-transaction step of the leads module's insertAccepted, through delivery.entry.ts), so no
-// lead commits without its jobs and no job without its lead; the delivery worker
+// The delivery outbox: manual entry and imports write their leads' delivery jobs in the same
+// transaction (a same-transaction step of the leads module's insertAccepted, through
+// delivery.entry.ts); intake's leads get theirs a moment after their batch commits, for many
+// batches at once (the leads module's followUpLeads: a cursor in commit order, so each lead gets
+// them exactly once, even after a crash in between). No job without its lead; the delivery worker
 // (delivery-worker.ts, run by server/worker/) sends them afterwards. Each enabled
 // channel of the lead's shop whose filters match gets one job: an instant channel's is due at
 // once, a digest channel's at its next HH:mm (Seoul). The manual send enqueues chosen leads
-// here too. Intake commits thousands of leads a second through this step, so it costs one
-// query for a whole batch (the shops' enabled channels) and one multi-row insert.
+// here too. Thousands of leads a second come through this step, so it costs one query for a
+// whole batch (the shops' enabled channels) and one multi-row insert.
 import { v7 as timeOrderedUuid } from 'uuid';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -83,12 +85,12 @@ function job(shopId: number, channelId: number, leadId: number, dueAt: string, n
   };
 }
 
-/** The same-transaction step: the delivery jobs of leads just written in `trx`. */
-export async function writeDeliveryJobs(trx: Transaction<Database>, leads: readonly OutboxLead[], now: Date): Promise<void> {
-  if (!leads.length) return;
+/** The delivery jobs of leads written in `trx` (a same-transaction step) or just before it (intake's follow-ups); answers how many. */
+export async function writeDeliveryJobs(trx: Transaction<Database>, leads: readonly OutboxLead[], now: Date): Promise<number> {
+  if (!leads.length) return 0;
   const repo = deliveryOutboxRepository(trx);
   const channels = await repo.enabledChannels([...new Set(leads.map((l) => l.lead.shop_id))]);
-  if (!channels.length) return;
+  if (!channels.length) return 0;
   const byShop = new Map<number, ChannelRule[]>();
   for (const c of channels) {
     const list = byShop.get(c.shop_id) ?? [];
@@ -101,6 +103,7 @@ export async function writeDeliveryJobs(trx: Transaction<Database>, leads: reado
     for (const r of byShop.get(l.lead.shop_id) ?? []) if (matches(r, l)) jobs.push(job(l.lead.shop_id, r.id, l.leadId, r.dueAt, nowIso));
   }
   if (jobs.length) await repo.insertJobs(jobs);
+  return jobs.length;
 }
 
 /** Chosen leads to send to one channel now (the manual send). */

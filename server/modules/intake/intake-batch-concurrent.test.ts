@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sharedDatabase, type SharedDatabase } from '../../test-databases.ts';
 import { commitBatch, type Outcome, type PendingLead } from './intake-batch.ts';
-import { insertAccepted } from '../leads/leads.entry.ts';
+import { followUpLeads, insertAccepted } from '../leads/leads.entry.ts';
 import { GroupCommit } from '../../lib/group-commit.ts';
 import { concurrentWriters } from '../../db/dialect-sql.ts';
 
@@ -40,6 +40,8 @@ const phoneOf = (i: number) => `0105555${String(i).padStart(4, '0')}`;
 /** Every lead of the shop by phone, in id order, with its `created` event's duplicateOf. */
 async function byPhone() {
   const db = shared.handle(0).db;
+  // The `created` events follow the batches' commits.
+  await followUpLeads(db, new Date());
   const rows = await db.selectFrom('leads').select(['id', 'phone', 'duplicate_of', 'cs_status']).where('shop_id', '=', shopId).orderBy('id').execute();
   const events = await db.selectFrom('lead_events').select(['lead_id', 'after']).where('action', '=', 'created').where('shop_id', '=', shopId).execute();
   const eventOf = new Map(events.map((e) => [e.lead_id, JSON.parse(e.after!) as { duplicateOf?: number }]));

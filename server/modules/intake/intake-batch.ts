@@ -61,7 +61,9 @@ export function commitBatch(db: Kysely<Database>, items: Array<PendingLead | Pen
     // gate per lead once it knows whether the lead is a duplicate (duplicates use no place).
     const caps = await contractCapGate(trx, accepted.map((a) => a.item), now);
     const refused = new Set<PendingLead>();
+    // The leads' `created` events and delivery jobs follow just after the commit (followUpLeads).
     const created = await insertAccepted(trx, accepted.map((a) => a.item), now, {
+      followUpLater: true,
       admit(item, duplicateOf) {
         if (caps.admit(item, duplicateOf)) return true;
         refused.add(item);

@@ -20,6 +20,7 @@ describe('JSON intake over HTTP', () => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     const [lead] = await t.app.db.selectFrom('leads').selectAll().execute();
     expect(lead).toMatchObject({ phone: '01012345678', utm_source: 'meta', ip: '127.0.0.1', duplicate_of: null });
+    await t.app.links.leadFollowUps();
     expect(await countRows(t, 'lead_events')).toBe(1);
   });
 

@@ -5,6 +5,7 @@ import type { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { commitBatch, type Outcome, type PendingBlock, type PendingLead } from './intake-batch.ts';
+import { followUpLeads } from '../leads/leads.entry.ts';
 import { startWorker } from '../../lib/worker.ts';
 import { concurrentWriters } from '../../db/dialect-sql.ts';
 
@@ -13,20 +14,25 @@ export type BatchItem = PendingLead | PendingBlock;
 export interface BatchWriter {
   /** Commits one batch in one transaction; one outcome per item, in order. */
   commit(items: BatchItem[], now: Date): Promise<Outcome[]>;
+  /** Writes the committed leads' follow-ups (followUpLeads); answers the delivery jobs written. */
+  followUp(now: Date): Promise<number>;
   close(): Promise<void>;
   /** Batches it commits at once (default one). */
   concurrency?: number;
 }
 
-export type WriterRequest = { kind: 'commit'; id: number; items: BatchItem[]; now: string } | { kind: 'close' };
-export type WriterReply = { ready: true } | { id: number; outcomes: Outcome[] } | { id: number; error: string; code?: string };
+export type WriterRequest = { kind: 'commit'; id: number; items: BatchItem[]; now: string } | { kind: 'follow-up'; id: number; now: string } | { kind: 'close' };
+export type WriterReply = { ready: true } | { id: number; outcomes: Outcome[] } | { id: number; jobs: number } | { id: number; error: string; code?: string };
 
 /**
  * On PostgreSQL a few batches commit at once: the duplicate rule stays exact because each batch
  * locks its shops' phones (insertAccepted) and the contracts (the cap gate) until it commits.
  */
 export function inlineWriter(db: Kysely<Database>): BatchWriter {
-  return { commit: (items, now) => commitBatch(db, items, now), close: async () => {}, concurrency: concurrentWriters(db) };
+  return {
+    commit: (items, now) => commitBatch(db, items, now), followUp: async (now) => (await followUpLeads(db, now)).jobs, close: async () => {},
+    concurrency: concurrentWriters(db),
+  };
 }
 
 /**
@@ -38,7 +44,7 @@ export function inlineWriter(db: Kysely<Database>): BatchWriter {
 export function threadWriter(file: string, onError: (err: unknown) => void): BatchWriter {
   let worker: Worker | null = null;
   let seq = 0;
-  const pending = new Map<number, { resolve: (o: Outcome[]) => void; reject: (e: Error) => void }>();
+  const pending = new Map<number, { resolve: (r: WriterReply) => void; reject: (e: Error) => void }>();
 
   function spawn(): Worker {
     const w = startWorker(import.meta.url, 'intake-writer.worker', { file });
@@ -48,7 +54,7 @@ export function threadWriter(file: string, onError: (err: unknown) => void): Bat
       if (!p) return;
       pending.delete(m.id);
       if ('error' in m) p.reject(Object.assign(new Error(`intake writer: ${m.error}`), m.code ? { code: m.code } : {}));
-      else p.resolve(m.outcomes);
+      else p.resolve(m);
     });
     w.on('error', onError);
     w.on('exit', (code) => {
@@ -59,15 +65,23 @@ export function threadWriter(file: string, onError: (err: unknown) => void): Bat
     return w;
   }
 
+  function ask(m: Extract<WriterRequest, { id: number }>): Promise<WriterReply> {
+    const w = (worker ??= spawn());
+    return new Promise<WriterReply>((resolve, reject) => {
+      pending.set(m.id, { resolve, reject });
+      w.postMessage(m satisfies WriterRequest);
+    });
+  }
+
   worker = spawn();
   return {
-    commit(items, now) {
-      const w = (worker ??= spawn());
-      const id = ++seq;
-      return new Promise<Outcome[]>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        w.postMessage({ kind: 'commit', id, items, now: now.toISOString() } satisfies WriterRequest);
-      });
+    async commit(items, now) {
+      const r = await ask({ kind: 'commit', id: ++seq, items, now: now.toISOString() });
+      return 'outcomes' in r ? r.outcomes : [];
+    },
+    async followUp(now) {
+      const r = await ask({ kind: 'follow-up', id: ++seq, now: now.toISOString() });
+      return 'jobs' in r ? r.jobs : 0;
     },
     async close() {
       const w = worker;

@@ -1,9 +1,11 @@
 // The intake writer thread: its own connection to the SQLite file, committing the batches
 // the event loop hands it. SQLite work (and the fsync of each commit) happens here, so the
-// event loop goes on reading and checking the next submissions meanwhile.
+// event loop goes on reading and checking the next submissions meanwhile. The leads' follow-ups
+// (their `created` events and delivery jobs, for many batches at once) are written here too.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../../db/dialect.ts';
 import { commitBatch } from './intake-batch.ts';
+import { followUpLeads } from '../leads/leads.entry.ts';
 import type { WriterReply, WriterRequest } from './intake-writer.ts';
 
 const port = parentPort!;
@@ -18,7 +20,9 @@ port.on('message', async (m: WriterRequest) => {
   }
   let reply: WriterReply;
   try {
-    reply = { id: m.id, outcomes: await commitBatch(handle.db, m.items, new Date(m.now)) };
+    reply = m.kind === 'commit'
+      ? { id: m.id, outcomes: await commitBatch(handle.db, m.items, new Date(m.now)) }
+      : { id: m.id, jobs: (await followUpLeads(handle.db, new Date(m.now))).jobs };
   } catch (err) {
     // The engine's code goes along: the event loop tells a busy database (503) from a bug (500) by it.
     const code = (err as { code?: unknown })?.code;

@@ -25,6 +25,8 @@ export interface IntakeHandle {
   flushVisits(): Promise<void>;
   /** Landings changed: forget their definitions. */
   forget(): void;
+  /** Writes the `created` events and delivery jobs of every lead committed so far (they follow each batch by a moment). */
+  followUps(): Promise<void>;
 }
 
 /** A form post from a browser without JavaScript (the inline script asks for JSON). */
@@ -91,6 +93,8 @@ export async function intakeRoutes(app: FastifyInstance, links: ModuleLinks): Pr
       : inlineWriter(app.db),
     announce: links.leadsChanged,
     landingsClosed: (ids) => links.landingsChanged(ids).catch((err: unknown) => app.log.error({ err, landingIds: ids }, 'closed landings not refreshed')),
+    deliveriesQueued: links.deliveriesQueued,
+    onError: (err) => app.log.error({ err }, 'lead follow-ups (created events, delivery jobs) not written; the worker writes them'),
   });
   app.addHook('onClose', async () => service.close());
 
@@ -198,5 +202,5 @@ export async function intakeRoutes(app: FastifyInstance, links: ModuleLinks): Pr
       return reply.code(204).send();
     },
   });
-  return { flushVisits: service.flushVisits, forget: service.forget };
+  return { flushVisits: service.flushVisits, forget: service.forget, followUps: service.followUps };
 }

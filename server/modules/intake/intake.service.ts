@@ -98,6 +98,48 @@ interface IntakeOptions {
    * hold them as open): their pages and definitions go. Awaited before the batch is answered.
    */
   landingsClosed?: (landingIds: number[]) => Promise<void>;
+  /** Delivery jobs were written (the leads' follow-ups): the delivery workers of every process look. */
+  deliveriesQueued?: () => void;
+  /** A follow-up run failed (the worker's backstop writes them later). */
+  onError?: (err: unknown) => void;
+}
+
+/** How long after a batch commits its follow-ups run: the batches of that moment share one run (one commit). */
+export const FOLLOW_UP_GAP_MS = 50;
+
+/**
+ * Runs `run` a moment after it is poked, one run at a time; a poke during a run asks for another
+ * after it. settle() runs it now and resolves once everything poked before has been covered.
+ */
+function followUpRunner(run: () => Promise<void>, gapMs: number) {
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let again = false;
+  const start = () => {
+    timer = null;
+    running = run().finally(() => {
+      running = null;
+      if (again) {
+        again = false;
+        poke();
+      }
+    });
+  };
+  const poke = () => {
+    if (running) again = true;
+    else if (!timer) timer = setTimeout(start, gapMs);
+  };
+  return {
+    poke,
+    async settle() {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      while (running) await running;
+      again = false;
+      start();
+      await running;
+    },
+  };
 }
 
 /** A raw form value as text, without control characters (they never reach a database). */
@@ -140,8 +182,16 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
     return ok === true || ok === false ? ok : await ok;
   };
   const { writer } = opts;
+  const followUps = followUpRunner(async () => {
+    try {
+      if ((await writer.followUp(clock())) > 0) opts.deliveriesQueued?.();
+    } catch (err) {
+      opts.onError?.(err);
+    }
+  }, FOLLOW_UP_GAP_MS);
   const committer = new GroupCommit<PendingLead | PendingBlock, Outcome>(async (items) => {
     const outcomes = await writer.commit(items, clock());
+    if (outcomes.some((o) => o.status === 'created')) followUps.poke();
     if (opts.announce) announceBatch(items, outcomes, opts.announce);
     const closed = opts.landingsClosed ? closedLandings(items, outcomes) : [];
     // The batch has committed: a failure to refresh caches must not fail it (nor have it retried).
@@ -278,9 +328,12 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
     flushVisits,
     /** Landings changed: forget their definitions. */
     forget: () => definitions.clear(),
+    /** Writes the follow-ups of every lead committed so far (tests, and before a shutdown). */
+    followUps: () => followUps.settle(),
     async close() {
       clearInterval(visitTimer);
       await committer.idle();
+      await followUps.settle();
       await writer.close();
       await flushVisits();
     },

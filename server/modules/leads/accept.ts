@@ -1,7 +1,9 @@
 // Accepting leads: the one way a lead is written. Intake (its writer thread or the event loop),
 // manual entry and import all call insertAccepted inside the transaction they already hold, so a
-// lead and everything that must happen with it commit together: the duplicate rule, its
-// `created` event, and the same-transaction steps (allocation, contract caps, the delivery outbox).
+// lead and everything its answer depends on commit together: the duplicate rule, the
+// same-transaction steps (allocation, contract caps), and — for manual entry and imports — its
+// `created` event and delivery jobs. Intake's leads get those two just after their batch commits
+// (followUpLater; follow-up.ts), for many batches at once.
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { lockKeys, reserveIds } from '../../db/dialect-sql.ts';
@@ -10,6 +12,7 @@ import { autoAllocate } from './allocation.ts';
 import { closeAtCaps, lockRunningContracts } from './contract-caps.ts';
 import { numberInTransaction } from './lead-feed-seq.ts';
 import { writeDeliveryJobs } from '../delivery/delivery.entry.ts';
+import { createdEvent } from './follow-up.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -45,6 +48,11 @@ export interface InsertOptions<T extends AcceptedLead> {
    * (assignFeedSeq), so intake meanwhile is not held behind the feed's counter.
    */
   numberFeed?: boolean;
+  /**
+   * Intake's batches: the leads' `created` events and delivery jobs are left to followUpLeads,
+   * which writes them just after the commit for many batches at once (follow-up.ts).
+   */
+  followUpLater?: boolean;
 }
 
 /**
@@ -53,7 +61,9 @@ export interface InsertOptions<T extends AcceptedLead> {
  * outbox's jobs). Statically listed: no module registers itself at run time.
  */
 type SameTransactionStep = (trx: Transaction<Database>, leads: Array<AcceptedLead & CreatedLead>, now: Date) => Promise<void>;
-const SAME_TRANSACTION_STEPS: readonly SameTransactionStep[] = [autoAllocate, closeAtCaps, writeDeliveryJobs];
+const SAME_TRANSACTION_STEPS: readonly SameTransactionStep[] = [autoAllocate, closeAtCaps, async (trx, leads, now) => void (await writeDeliveryJobs(trx, leads, now))];
+/** The steps when the delivery jobs are a follow-up (followUpLater). */
+const STEPS_BEFORE_FOLLOW_UP: readonly SameTransactionStep[] = [autoAllocate, closeAtCaps];
 
 /** Distinct phones of one shop beyond which a call locks the shop's phones as a whole (an import's batches). */
 const PHONE_LOCKS_PER_SHOP = 256;
@@ -145,21 +155,19 @@ export async function insertAccepted<T extends AcceptedLead>(trx: Transaction<Da
   }
   await withLeadRows(trx, async (rows) => {
     await rows.insertWithIds(values);
+    if (o.followUpLater) return;
     await rows.insertEvents(
       out.map((c) => {
         const { lead, by } = c.item;
-        return {
-          lead_id: c.leadId, shop_id: lead.shop_id, account_id: by?.accountId ?? null, action: 'created', before: null, ip: by?.ip ?? lead.ip ?? null, at: nowIso,
-          after: JSON.stringify({
-            source: lead.source, landingId: lead.landing_id, ...(c.duplicateOf ? { duplicateOf: c.duplicateOf } : {}),
-            ...(lead.consent_basis ? { consentBasis: lead.consent_basis } : {}), ...(lead.import_id ? { importId: lead.import_id } : {}),
-          }),
-        };
+        return createdEvent({
+          leadId: c.leadId, shopId: lead.shop_id, source: lead.source, landingId: lead.landing_id ?? null, duplicateOf: c.duplicateOf,
+          consentBasis: lead.consent_basis ?? null, importId: lead.import_id ?? null, ip: by?.ip ?? lead.ip ?? null, accountId: by?.accountId ?? null, at: nowIso,
+        });
       }),
     );
   });
   const written: Array<AcceptedLead & CreatedLead> = out.map(({ item, ...c }) => ({ ...item, ...c }));
-  for (const step of SAME_TRANSACTION_STEPS) await step(trx, written, now);
+  for (const step of o.followUpLater ? STEPS_BEFORE_FOLLOW_UP : SAME_TRANSACTION_STEPS) await step(trx, written, now);
   return written.map((w) => ({
     leadId: w.leadId, duplicateOf: w.duplicateOf, assigneeId: w.assigneeId ?? null, ...(w.closedLandingIds ? { closedLandingIds: w.closedLandingIds } : {}),
   }));

@@ -4,6 +4,8 @@
 
 // Accepting leads (accept.ts): intake, manual entry and import, in their own transaction.
 export { insertAccepted, type AcceptedLead, type CreatedLead } from './accept.ts';
+// Intake's leads' `created` events and delivery jobs, just after their batches commit (follow-up.ts).
+export { followUpLeads } from './follow-up.ts';
 export type { NewLead } from './leads.repository.ts';
 // Contract caps (contract-caps.ts): intake's gate, the review after a contract changed, the reopening at midnight.
 export { contractCapGate, reopenDue, reviewContractCaps, type CapChanges, type CapGate } from './contract-caps.ts';

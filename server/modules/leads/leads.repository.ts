@@ -268,6 +268,9 @@ export function leadsRepository(db: Kysely<Database>) {
         .select(['e.id', 'e.at', 'e.action', 'a.name as account_name', 'e.before', 'e.after', 'e.ip'])
         .where('e.lead_id', '=', id)
         .orderBy('e.at', 'desc')
+        // An intake lead's `created` event is written just after its commit (follow-up.ts), so after
+        // the automatic allocation's `assign` of the same instant: it still reads first.
+        .orderBy(sql`case when e.action = 'created' then 1 else 0 end`)
         .orderBy('e.id', 'desc')
         .limit(200)
         .execute(),
