@@ -79,6 +79,7 @@ import { reservationsJob } from './worker/reservations.ts';
 import { pullApiRoutes } from './modules/pull-api/pull-api.routes.ts';
 import { feedSeqJob } from './worker/lead-feed-seq.ts';
 import { followUpJob } from './worker/lead-follow-up.ts';
+import { slaJob } from './worker/sla.ts';
 
 const MODULES: readonly ResourceModule[] = [
   authRoutes, codeItemsRoutes, accountTypesRoutes, accountsRoutes, shopsRoutes, shopPermissionsRoutes, denyRulesRoutes,
@@ -260,6 +261,7 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
       reopenJob(app.db, app.clock, { changed: links.landingsChanged }),
       feedSeqJob(app.db),
       followUpJob(app.db, app.clock, { deliveriesQueued: links.deliveriesQueued }),
+      slaJob(app.db, app.clock, { announce: links.leadsChanged, onRun: (steps) => app.log.info({ steps: steps.length }, 'speed to lead escalation') }),
       abandonedImportsJob(app.db, app.clock, { dataDir: config.dataDir, onRun: (ids) => app.log.info({ importIds: ids }, 'abandoned imports cancelled') }),
       reservationsJob(app.db, app.clock, {
         setLandingStatus: links.setLandingStatus,

@@ -13,6 +13,7 @@ import { shopsApi } from '../contracts/shops.ts';
 import { shopPermissionsApi } from '../contracts/shop-permissions.ts';
 import { denyRulesApi } from '../contracts/deny-rules.ts';
 import { leadsApi } from '../contracts/leads.ts';
+import { leadSlaApi } from '../contracts/lead-sla.ts';
 import { leadCalendarApi } from '../contracts/lead-calendar.ts';
 import { shopDashboardApi } from '../contracts/shop-dashboard.ts';
 import { allocationApi } from '../contracts/allocation.ts';
@@ -79,6 +80,8 @@ const ADMIN_ROUTES: Array<[Endpoint, string | string[], 'read' | 'write']> = [
   [leadsApi.bulkStatus, 'database-status', 'write'],
   [leadsApi.unmask, 'database-status', 'read'],
   [leadsApi.updateSettings, 'database-status', 'write'],
+  [leadSlaApi.settings, 'database-status', 'read'],
+  [leadSlaApi.updateSettings, 'database-status', 'write'],
   [leadDeletionApi.remove, 'data-deletion', 'write'],
   [leadDeletionApi.deleted, 'deleted-data-management', 'read'],
   [leadDeletionApi.deleters, 'deleted-data-management', 'read'],

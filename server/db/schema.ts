@@ -326,6 +326,45 @@ interface CounselorSettingsTable {
   updated_at: string;
 }
 
+/** Per shop: the speed-to-lead promise and its escalation (2026-12-08-speed-to-lead). */
+export interface LeadSlaSettingsTable {
+  shop_id: number;
+  enabled: number;
+  /** When it was last turned on: leads that arrived earlier are not escalated. */
+  enabled_at: string | null;
+  /** Working minutes to the first contact. */
+  minutes: number;
+  /** Percent of `minutes` at which the holder is reminded; null: no reminder. */
+  remind_percent: number | null;
+  on_deadline: 'reroute' | 'notify' | 'both';
+  max_reroutes: number;
+  /** JSON number[]: ISO weekdays. */
+  work_days: string;
+  /** HH:mm Seoul. */
+  work_start: string;
+  work_end: string;
+  /** JSON string[]: Seoul days. */
+  holidays: string;
+  updated_by: number | null;
+  updated_at: string;
+}
+
+/** Per lead the escalation touched: its current holder's clock and what was done. */
+export interface LeadSlaStateTable {
+  lead_id: number;
+  shop_id: number;
+  clock_from: string;
+  reminded_at: string | null;
+  reroutes: number;
+  /** JSON number[]. */
+  lapsed_by: string;
+  stage: 'running' | 'notified' | 'manager';
+  last_action: string;
+  /** Every write names the version it read and adds one: a step taken twice finds it moved on. */
+  version: ColumnType<number, number | undefined, number>;
+  updated_at: string;
+}
+
 /** List-level access to personal data: exports, searches, imports, reading the access record. */
 export interface AccessEventsTable {
   id: Id;
@@ -609,6 +648,8 @@ export interface Database {
   lead_feed_counter: LeadFeedCounterTable;
   lead_follow_up: LeadFollowUpTable;
   counselor_settings: CounselorSettingsTable;
+  lead_sla_settings: LeadSlaSettingsTable;
+  lead_sla_state: LeadSlaStateTable;
   blocked_submissions: BlockedSubmissionsTable;
   visits: VisitsTable;
   uploads: UploadsTable;

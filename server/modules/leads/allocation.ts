@@ -148,6 +148,11 @@ async function applyPlan(
 
 const todayStartOf = (now: Date) => seoulDayStart(seoulDay(now)).toISOString();
 
+/** The shop's counselors with their settings and load today (Seoul), as `db` (a transaction holding the allocation lock) sees them. */
+export async function counselorLoadsAt(db: Kysely<Database>, shopId: number, now: Date): Promise<CounselorLoad[]> {
+  return (await allocationRepository(db).counselorLoads(shopId, todayStartOf(now))).map(toLoad);
+}
+
 /**
  * The automatic rule on intake, inside the transaction that stores the leads: each shop with a
  * rule gets its new, non-duplicate leads allocated before the commit, so none is stored
@@ -164,7 +169,7 @@ export async function autoAllocate(trx: Transaction<Database>, leads: Array<{ le
     if (mode === 'off') continue;
     await lockKeys(trx, [`allocation:${shopId}`]);
     const mine = leads.filter((l) => l.lead.shop_id === shopId && !l.duplicateOf);
-    const counselors = (await repo.counselorLoads(shopId, todayStartOf(now))).map(toLoad);
+    const counselors = await counselorLoadsAt(trx, shopId, now);
     const planned = plan(mode, counselors, mine.length, settings?.rr_cursor ?? 0);
     const done = await applyPlan(trx, shopId, mine.map((l) => l.leadId), counselors, planned, { id: null, ip: null }, `auto-${mode}`, at);
     const placed = new Map(done.map((d) => [d.id, d.assigneeId]));
@@ -176,7 +181,7 @@ export function allocationService(db: Kysely<Database>, clock: Clock, announce: 
   const repo = allocationData(db);
 
   async function loads(shopId: number) {
-    return (await repo.counselorLoads(shopId, todayStartOf(clock()))).map(toLoad);
+    return counselorLoadsAt(db, shopId, clock());
   }
 
   async function state(shopId: number): Promise<AllocationState> {
@@ -237,7 +242,7 @@ export function allocationService(db: Kysely<Database>, clock: Clock, announce: 
       const { result, done } = await inTransaction(db, async (trx) => {
         await lockKeys(trx, [`allocation:${shopId}`]);
         const r = allocationData(trx);
-        const counselors = chosen((await r.counselorLoads(shopId, todayStartOf(now))).map(toLoad), input);
+        const counselors = chosen(await counselorLoadsAt(trx, shopId, now), input);
         const leads = await r.unassigned(shopId, targetOf(input), MAX_LEADS);
         const settings = await r.settings(shopId);
         const planned = plan(input.mode, counselors, leads.length, settings?.rr_cursor ?? 0);

@@ -17,3 +17,5 @@ export { filteredLeads, leadsService, matchingLeads, type LeadExportRow } from '
 export { markReturned, recordLeadEvent, recordLeadEvents } from './lead-events.ts';
 // The automatic purge (deletion.ts), run by the worker.
 export { purgeDue, type PurgeRun } from './deletion.ts';
+// Speed to lead (sla.ts): escalation of leads past their SLA, run by the worker.
+export { escalateDue, type SlaStep } from './sla.ts';

@@ -4,7 +4,9 @@ import { defineRoute } from '../../plugins/route.ts';
 import { eventStreams } from '../../plugins/event-stream.ts';
 import { leadsService } from './leads.service.ts';
 import { allocationService } from './allocation.ts';
+import { slaService } from './sla.ts';
 import { allocationApi } from '../../../contracts/allocation.ts';
+import { leadSlaApi } from '../../../contracts/lead-sla.ts';
 import { LEAD_STREAM_EVENT, leadsApi as api, type LeadChange, type LeadStreamEvent } from '../../../contracts/leads.ts';
 
 const LEAD_LISTERS = ['database-status', 'data-allocation', 'data-allocation-modify', 'data-deletion', 'shop-data-delivery'];
@@ -46,6 +48,10 @@ export async function leadsRoutes(app: FastifyInstance, links: ModuleLinks): Pro
   defineRoute(app, api.counselors, { access: { screen: COUNSELOR_READERS, action: 'read', shop: true }, handler: (c) => service.counselors(c.shopId) });
   defineRoute(app, api.settings, { access: read, handler: (c) => service.settings(c.shopId) });
   defineRoute(app, api.updateSettings, { access: write, handler: (c) => service.updateSettings(c.shopId, c.body, c.actor) });
+  // Speed to lead: the shop reads its promise beside the lead settings; only the agency's side changes it (the service refuses the client's).
+  const sla = slaService(app.db, app.clock);
+  defineRoute(app, leadSlaApi.settings, { access: read, handler: (c) => sla.settings(c.shopId) });
+  defineRoute(app, leadSlaApi.updateSettings, { access: write, handler: (c) => sla.updateSettings(c.shopId, c.body, c.actor) });
 
   const allocation = allocationService(app.db, app.clock, links.leadsChanged);
   const allocRead = { screen: ['data-allocation', 'data-allocation-modify'], action: 'read', shop: true } as const;

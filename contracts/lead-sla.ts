@@ -1,0 +1,83 @@
+// Speed to lead (SLA): a shop's promise of a first contact within N working minutes of its
+// calendar (work days, hours and holidays, in Seoul time), a reminder to the lead's holder before
+// the deadline, and what happens when it passes — re-routing to the next counselor by the shop's
+// allocation rule, notifying the manager, or both; after the last re-route the lead goes to the
+// manager's queue (미배분). Agency staff set it; the shop reads it.
+import { z } from './zod.ts';
+import { calendarDayField } from './fields.ts';
+import { shopParam } from './list.ts';
+import { endpoint } from './endpoint.ts';
+
+export const SLA_ON_DEADLINE = ['reroute', 'notify', 'both'] as const;
+export type SlaOnDeadline = (typeof SLA_ON_DEADLINE)[number];
+export const SLA_ON_DEADLINE_LABELS: Record<SlaOnDeadline, string> = { reroute: '다음 상담원에게 재배분', notify: '관리자에게 알림', both: '재배분과 알림' };
+
+/** The events escalation writes in a lead's access record. */
+export const SLA_ACTIONS = ['sla-remind', 'sla-reroute', 'sla-notify', 'sla-manager'] as const;
+
+/** HH:mm → minutes of the day (24:00 → 1440). */
+export function minuteOfDay(hhmm: string): number {
+  return Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+}
+
+/** Working minutes in one week of the calendar (holidays aside). */
+export const weeklyMinutes = (s: { workDays: readonly number[]; workStart: string; workEnd: string }) =>
+  new Set(s.workDays).size * Math.max(0, minuteOfDay(s.workEnd) - minuteOfDay(s.workStart));
+
+export const leadSlaSettings = z.object({
+  enabled: z.boolean(),
+  minutes: z.number(),
+  remindPercent: z.number().nullable(),
+  onDeadline: z.enum(SLA_ON_DEADLINE),
+  maxReroutes: z.number(),
+  workDays: z.array(z.number()),
+  workStart: z.string(),
+  workEnd: z.string(),
+  holidays: z.array(z.string()),
+  updatedAt: z.string().nullable(),
+});
+export type LeadSlaSettings = z.infer<typeof leadSlaSettings>;
+
+/** What a shop that never saved its SLA reads (off). */
+export const SLA_DEFAULTS: Omit<LeadSlaSettings, 'updatedAt'> = {
+  enabled: false, minutes: 30, remindPercent: 80, onDeadline: 'both', maxReroutes: 2,
+  workDays: [1, 2, 3, 4, 5], workStart: '09:00', workEnd: '18:00', holidays: [],
+};
+
+const HHMM = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
+
+export const leadSlaSettingsInput = z
+  .object({
+    enabled: z.boolean('사용 여부를 고르세요.'),
+    minutes: z.number('첫 연락 기한(분)을 입력하세요.').int('정수로 입력하세요.').min(1, '1분 이상으로 정하세요.').max(2400, '2400분 이하로 정하세요.'),
+    remindPercent: z.number('알림 시점(%)을 입력하세요.').int('정수로 입력하세요.').min(10, '10% 이상으로 정하세요.').max(95, '95% 이하로 정하세요.').nullable(),
+    onDeadline: z.enum(SLA_ON_DEADLINE, '기한이 지나면 할 일을 고르세요.'),
+    maxReroutes: z.number('재배분 횟수를 입력하세요.').int('정수로 입력하세요.').min(0, '0 이상으로 정하세요.').max(10, '10회 이하로 정하세요.'),
+    workDays: z
+      .array(z.number('근무 요일을 고르세요.').int('근무 요일을 고르세요.').min(1, '근무 요일을 고르세요.').max(7, '근무 요일을 고르세요.'), '근무 요일을 고르세요.')
+      .min(1, '근무 요일을 하나 이상 고르세요.')
+      .max(7, '근무 요일은 일곱 개까지입니다.')
+      .transform((days) => [...new Set(days)].sort((a, b) => a - b)),
+    workStart: z.string('근무 시작 시각을 입력하세요.').regex(HHMM, '시각은 HH:mm 형식으로 입력하세요.'),
+    workEnd: z.string('근무 종료 시각을 입력하세요.').regex(/^(?:(?:[01]\d|2[0-3]):[0-5]\d|24:00)$/, '시각은 HH:mm 형식으로 입력하세요.'),
+    holidays: z
+      .array(calendarDayField, '휴일은 날짜 목록으로 입력하세요.')
+      .max(366, '휴일은 366일까지 정할 수 있습니다.')
+      .transform((days) => [...new Set(days)].sort()),
+  })
+  .superRefine((s, ctx) => {
+    if (minuteOfDay(s.workEnd) <= minuteOfDay(s.workStart)) {
+      ctx.addIssue({ code: 'custom', path: ['workEnd'], message: '종료 시각은 시작 시각보다 늦어야 합니다.' });
+      return;
+    }
+    // The job looks back 14 days for leads still waiting: a promise longer than a week of work
+    // could outlast that window over a long holiday.
+    const week = weeklyMinutes(s);
+    if (s.minutes > week) ctx.addIssue({ code: 'custom', path: ['minutes'], message: `한 주의 근무 시간(${week}분) 이하로 정하세요.` });
+  });
+export type LeadSlaSettingsInput = z.infer<typeof leadSlaSettingsInput>;
+
+export const leadSlaApi = {
+  settings: endpoint({ method: 'GET', path: '/api/shops/:shopId/lead-sla', params: shopParam, response: leadSlaSettings }),
+  updateSettings: endpoint({ method: 'PUT', path: '/api/shops/:shopId/lead-sla', params: shopParam, body: leadSlaSettingsInput, response: leadSlaSettings }),
+};

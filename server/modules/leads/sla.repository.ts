@@ -1,0 +1,73 @@
+// The SQL of speed to lead: a shop's SLA settings, the leads whose clock may have run out (new
+// arrivals on the leads' (shop_id, created_at, …) cover index, and the clocks escalation already
+// restarted), their state rows, and the conditional writes that make each step happen once.
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { Database, LeadSlaSettingsTable, LeadSlaStateTable } from '../../db/schema.ts';
+
+/** The leads escalation watches: not deleted (nor purged), not a duplicate, never contacted. */
+const waiting = { deleted: 'l.deleted_at', duplicate: 'l.duplicate_of', contact: 'l.first_contact_at' } as const;
+
+export function slaRepository(db: Kysely<Database>) {
+  return {
+    settings: (shopId: number) => db.selectFrom('lead_sla_settings').selectAll().where('shop_id', '=', shopId).executeTakeFirst(),
+
+    saveSettings: (row: Insertable<LeadSlaSettingsTable>) => {
+      const { shop_id: _, ...set } = row;
+      return db.insertInto('lead_sla_settings').values(row).onConflict((oc) => oc.column('shop_id').doUpdateSet(set)).execute();
+    },
+
+    enabledShops: () => db.selectFrom('lead_sla_settings').selectAll().where('enabled', '=', 1).orderBy('shop_id').execute(),
+
+    /**
+     * Leads that arrived in [fromIso, toIso] without a state row yet, oldest first: a range of the
+     * cover index (shop_id, created_at, id, deleted_at, assignee_id, cs_status, duplicate_of,
+     * first_contact_at, …), each probed once in lead_sla_state's primary key.
+     */
+    arrivals: (shopId: number, fromIso: string, toIso: string, limit: number) =>
+      db.selectFrom('leads as l')
+        .select(['l.id', 'l.created_at as clock_from'])
+        .where('l.shop_id', '=', shopId).where('l.created_at', '>=', fromIso).where('l.created_at', '<=', toIso)
+        .where(waiting.deleted, 'is', null).where(waiting.duplicate, 'is', null).where(waiting.contact, 'is', null)
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('lead_sla_state as s').select('s.lead_id').whereRef('s.lead_id', '=', 'l.id'))))
+        .orderBy('l.created_at').orderBy('l.id').limit(limit).execute(),
+
+    /** Running clocks escalation restarted or reminded within [fromIso, toIso], of leads still waiting, oldest first. */
+    running: (shopId: number, fromIso: string, toIso: string, limit: number) =>
+      db.selectFrom('lead_sla_state as s')
+        .innerJoin('leads as l', 'l.id', 's.lead_id')
+        .select(['s.lead_id as id', 's.clock_from', 's.reminded_at'])
+        .where('s.shop_id', '=', shopId).where('s.stage', '=', 'running').where('s.clock_from', '>=', fromIso).where('s.clock_from', '<=', toIso)
+        .where(waiting.deleted, 'is', null).where(waiting.duplicate, 'is', null).where(waiting.contact, 'is', null)
+        .orderBy('s.clock_from').orderBy('s.lead_id').limit(limit).execute(),
+
+    /** The leads among `ids` still waiting, read again in the step's transaction, with their holder and state. */
+    current: (shopId: number, ids: number[]) =>
+      db.selectFrom('leads as l')
+        .leftJoin('accounts as a', 'a.id', 'l.assignee_id')
+        .leftJoin('lead_sla_state as s', 's.lead_id', 'l.id')
+        .select([
+          'l.id', 'l.created_at', 'l.assignee_id', 'a.name as assignee_name',
+          's.clock_from', 's.reminded_at', 's.reroutes', 's.lapsed_by', 's.stage', 's.version',
+        ])
+        .where('l.shop_id', '=', shopId).where('l.id', 'in', ids)
+        .where(waiting.deleted, 'is', null).where(waiting.duplicate, 'is', null).where(waiting.contact, 'is', null)
+        .orderBy('l.id').execute(),
+
+    /** The first state of a lead; false when another step wrote one first. */
+    insertState: async (row: Insertable<LeadSlaStateTable>) =>
+      (await db.insertInto('lead_sla_state').values(row).onConflict((oc) => oc.column('lead_id').doNothing()).returning('lead_id').execute()).length === 1,
+
+    /** The next state of a lead, only from the state it was read in (its version); false otherwise. */
+    updateState: async (leadId: number, version: number, set: Updateable<LeadSlaStateTable>) =>
+      Number((await db.updateTable('lead_sla_state').set({ ...set, version: version + 1 })
+        .where('lead_id', '=', leadId).where('version', '=', version).executeTakeFirst()).numUpdatedRows) === 1,
+
+    /** Moves a lead still waiting from `from` to `to` (null: the manager's queue, 미배분); false when it changed meanwhile. */
+    move: async (leadId: number, from: number | null, to: number | null, at: string) => {
+      let qb = db.updateTable('leads').set({ assignee_id: to, assigned_at: to === null ? null : at, updated_at: at })
+        .where('id', '=', leadId).where('deleted_at', 'is', null).where('first_contact_at', 'is', null);
+      qb = from === null ? qb.where('assignee_id', 'is', null) : qb.where('assignee_id', '=', from);
+      return Number((await qb.executeTakeFirst()).numUpdatedRows) === 1;
+    },
+  };
+}
