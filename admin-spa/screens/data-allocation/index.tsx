@@ -22,13 +22,14 @@ import { useCodeOptions } from '@/lib/options.ts';
 import { formatDateTime, formatNumber } from '@/lib/format.ts';
 import { ResourceTable } from '@/components/resource-table.tsx';
 import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
+import { SlaSettings } from './sla-settings.tsx';
 
 /** What an allocation changes. */
 const ALLOCATION_VIEWS = [allocationApi.state, allocationApi.history, leadsApi.list, leadsApi.get];
 
 export default function DataAllocation() {
   const shop = useCurrentShop();
-  const { can } = useAuth();
+  const { can, account } = useAuth();
   const writable = can('data-allocation', 'write');
   const params = { shopId: shop.id };
   const [search] = useSearchParams();
@@ -82,6 +83,8 @@ export default function DataAllocation() {
       </Row>
       {state.data && <CounselorSettings shopId={shop.id} counselors={state.data.counselors} writable={writable} />}
       {state.data && <AutoRule shopId={shop.id} mode={state.data.autoMode} writable={writable} />}
+      {/* The promise to the shop is the agency's to set; the shop's own accounts read it. */}
+      <SlaSettings shopId={shop.id} writable={writable && account?.side === 'agency'} />
     </Space>
   );
 }
