@@ -66,14 +66,16 @@ class StaticProvider implements MigrationProvider {
 }
 
 /**
- * PostgreSQL's invalid_schema_name, undefined_table or undefined_column about a schema that is not
+ * PostgreSQL's invalid_schema_name, undefined_table, undefined_column or a failed catalogue look-up about a schema that is not
  * `ours`: another schema changing under Kysely's catalogue look-up (a parallel test migrating or
  * dropping its own) — "column "landing_id" of relation "leads" does not exist" names no schema.
  * A real failure of one of our migrations fails again on the next attempt and is thrown.
  */
-function otherSchemaVanished(error: unknown, ours: string | undefined): boolean {
+export function otherSchemaVanished(error: unknown, ours: string | undefined): boolean {
   const e = error as { code?: string; message?: string };
-  return (e?.code === '3F000' || e?.code === '42P01' || e?.code === '42703') && !!ours && !(e.message ?? '').includes(ours);
+  // XX000 "cache lookup failed for namespace …": the catalogue scan met a schema dropped under it.
+  const vanished = e?.code === '3F000' || e?.code === '42P01' || e?.code === '42703' || (e?.code === 'XX000' && /cache lookup failed for/.test(e.message ?? ''));
+  return vanished && !!ours && !(e.message ?? '').includes(ours);
 }
 
 /** Runs the migrations up to and including `target` (the latest when absent). */

@@ -1,7 +1,7 @@
 // A new migration sorts after every migration a live database may have applied: the newest
 // release's and main's. Otherwise the databases that did refuse to start after the upgrade.
 import { describe, expect, it } from 'vitest';
-import { MIGRATION_NAMES } from './migrate.ts';
+import { MIGRATION_NAMES, otherSchemaVanished } from './migrate.ts';
 import { migrationOrderProblems, migrationsOnMain, renamedAfter } from './migration-order.ts';
 import { releaseFixtures } from './release-fixtures.ts';
 import { seoulDay } from '../../contracts/kst.ts';
@@ -52,5 +52,15 @@ describe('migration names', () => {
     expect(renamedAfter('2026-11-27-memo', '2026-12-01-agency-side', '2026-12-01')).toBe('2026-12-02-memo');
     expect(renamedAfter('2026-11-27-memo', '2026-12-01-agency-side', '2026-12-09')).toBe('2026-12-09-memo');
     expect(renamedAfter('2026-12-31-memo', '2026-12-31-agency-side', '2026-12-31')).toBe('2027-01-01-memo');
+  });
+});
+
+describe('a parallel schema vanishing under the migrator', () => {
+  it('is retried for the errors a dropped schema causes, and not for a failure naming our own schema', () => {
+    const ours = 't_abc';
+    expect(otherSchemaVanished({ code: 'XX000', message: 'cache lookup failed for namespace 958291' }, ours)).toBe(true);
+    expect(otherSchemaVanished({ code: '42P01', message: 'relation "x" does not exist' }, ours)).toBe(true);
+    expect(otherSchemaVanished({ code: 'XX000', message: 'could not read block 0' }, ours)).toBe(false);
+    expect(otherSchemaVanished({ code: '42P01', message: `relation "${ours}.leads" does not exist` }, ours)).toBe(false);
   });
 });
