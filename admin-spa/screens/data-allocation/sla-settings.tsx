@@ -52,17 +52,17 @@ export function SlaSettings({ shopId, writable }: { shopId: number; writable: bo
           <Switch checkedChildren="켜짐" unCheckedChildren="꺼짐" />
         </Form.Item>
         <Row gutter={16}>
-          <Item half name="minutes" label="첫 연락 기한" extra="배분된 순간(근무 시간 밖이면 다음 근무 시작)부터 잽니다.">
-            <InputNumber min={1} max={2400} suffix="분" style={{ width: '100%' }} disabled={!writable || !enabled} />
+          <Item half name="minutes" label="첫 연락 기한 (분)" extra="배분된 순간(근무 시간 밖이면 다음 근무 시작)부터 잽니다.">
+            <InputNumber min={1} max={2400} style={{ width: '100%' }} disabled={!writable || !enabled} />
           </Item>
-          <Item half name="remindPercent" label="담당자 알림 시점" extra="비우면 알리지 않습니다.">
-            <InputNumber min={10} max={95} suffix="% 지났을 때" style={{ width: '100%' }} disabled={!writable || !enabled} />
+          <Item half name="remindPercent" label="담당자 알림 시점 (기한의 %)" extra="비우면 알리지 않습니다.">
+            <InputNumber min={10} max={95} style={{ width: '100%' }} disabled={!writable || !enabled} />
           </Item>
           <Item half name="onDeadline" label="기한이 지나면">
             <Radio.Group options={SLA_ON_DEADLINE.map((v) => ({ value: v, label: SLA_ON_DEADLINE_LABELS[v] }))} disabled={!writable || !enabled} />
           </Item>
-          <Item half name="maxReroutes" label="재배분 최대" extra="이만큼 넘긴 뒤에도 연락이 없으면 관리자 확인(미배분)으로 돌립니다.">
-            <InputNumber min={0} max={10} suffix="회" style={{ width: '100%' }} disabled={!writable || !enabled} />
+          <Item half name="maxReroutes" label="재배분 최대 (회)" extra="이만큼 넘긴 뒤에도 연락이 없으면 관리자 확인(미배분)으로 돌립니다.">
+            <InputNumber min={0} max={10} style={{ width: '100%' }} disabled={!writable || !enabled} />
           </Item>
           <Item half name="workDays" label="근무 요일">
             <Checkbox.Group options={WEEKDAYS} disabled={!writable || !enabled} />
