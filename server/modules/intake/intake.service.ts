@@ -104,6 +104,13 @@ interface IntakeOptions {
   onError?: (err: unknown) => void;
 }
 
+/**
+ * How long a batch starting right after another waits for the submissions then in flight to come
+ * back (GroupCommit's linger): under steady load, one commit per round of the visitors' requests
+ * instead of two. A lead after a quiet moment never waits.
+ */
+const INTAKE_LINGER_MS = Number(process.env.INTAKE_LINGER_MS ?? 2);
+
 /** How long after a batch commits its follow-ups run: the batches of that moment share one run (one commit). */
 export const FOLLOW_UP_GAP_MS = 50;
 
@@ -197,7 +204,7 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
     // The batch has committed: a failure to refresh caches must not fail it (nor have it retried).
     if (closed.length) await opts.landingsClosed!(closed).catch(() => {});
     return outcomes;
-  }, 200, writer.concurrency ?? 1, (err) => !isDatabaseUnavailable(err));
+  }, 200, writer.concurrency ?? 1, (err) => !isDatabaseUnavailable(err), INTAKE_LINGER_MS);
   // Every visitor of a cached page posts the same token: remember the verified ones.
   const stamps = new Map<string, number>();
   const renderTime = (landingId: number, token: unknown): number | null => {
