@@ -109,7 +109,7 @@ interface IntakeOptions {
  * back (GroupCommit's linger): under steady load, one commit per round of the visitors' requests
  * instead of two. A lead after a quiet moment never waits.
  */
-const INTAKE_LINGER_MS = Number(process.env.INTAKE_LINGER_MS ?? 2);
+const INTAKE_LINGER_MS = 2;
 
 /** How long after a batch commits its follow-ups run: the batches of that moment share one run (one commit). */
 export const FOLLOW_UP_GAP_MS = 50;
