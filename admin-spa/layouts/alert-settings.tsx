@@ -143,7 +143,7 @@ export function AlertSettingsModal({ open, onClose }: { open: boolean; onClose: 
       {!data ? (
         <Spin style={{ display: 'block', margin: 24 }} />
       ) : (
-        <>
+        <div style={{ wordBreak: 'keep-all' }}>
           <Typography.Paragraph type="secondary">
             나에게 DB가 배분되거나 재배분될 때, 첫 연락 기한이 다가올 때 알려 드립니다. 이 설정은 내 계정에만 적용됩니다.
           </Typography.Paragraph>
@@ -161,10 +161,13 @@ export function AlertSettingsModal({ open, onClose }: { open: boolean; onClose: 
                   <Checkbox disabled={!enabled}>푸시 알림 (창을 닫아도 이 기기로, 기기 {data.subscriptions}대 등록됨)</Checkbox>
                 </Form.Item>
                 <Form.Item name="sms" valuePropName="checked" noStyle>
-                  <Checkbox disabled={!enabled || !data.phone}>
-                    {data.phone ? `문자 (내 번호 ${data.phone}, 업체 문자 채널로)` : '문자 (계정에 휴대폰 번호가 없어 쓸 수 없습니다)'}
-                  </Checkbox>
+                  <Checkbox disabled={!enabled || !data.phone}>{data.phone ? `문자 (내 번호 ${data.phone}, 업체 문자 채널로)` : '문자'}</Checkbox>
                 </Form.Item>
+                {!data.phone && (
+                  <Typography.Text type="secondary" style={{ paddingInlineStart: 24 }}>
+                    계정에 휴대폰 번호가 없어 문자로는 받을 수 없습니다. 관리자에게 번호 등록을 요청하세요.
+                  </Typography.Text>
+                )}
               </Space>
             </Form.Item>
             <Form.Item label="방해 금지 시간 (서울 시각, 푸시·문자를 보내지 않음)" name="quiet" valuePropName="checked">
@@ -195,7 +198,7 @@ export function AlertSettingsModal({ open, onClose }: { open: boolean; onClose: 
             )}
             <button type="submit" hidden />
           </Form>
-        </>
+        </div>
       )}
     </Modal>
   );
