@@ -106,9 +106,12 @@ let t: LandingTestApp;
 let landingId: number;
 let service: Awaited<ReturnType<typeof pushService>>;
 let notifier: AlertNotifier;
+/** The next lead's phone ends in this (each test starts at 1000). */
+let phone = 1000;
 const ids: Record<string, number> = {};
 const clients: Record<string, Client> = {};
 beforeEach(async () => {
+  phone = 1000;
   t = await landingTestApp(LONG_SESSIONS);
   t.clock.current = kst('2026-12-07 10:00');
   landingId = await openLanding(t);
@@ -136,7 +139,6 @@ async function subscribe(login: string, path = `/push/${login}`) {
   return { keys, endpoint, id: res.json().id as number };
 }
 
-let phone = 1000;
 async function lead(): Promise<number> {
   const res = await submit(t, leadBody(t, landingId, { phone: `010-4444-${String(phone++).padStart(4, '0')}` }));
   expect(res.statusCode, res.body).toBe(201);
@@ -294,5 +296,27 @@ describe('web push', () => {
       { channel: 'sms', status: 'off', delivered: 0, attempted: 0, error: '업체에 문자 전송 채널이 없습니다.' },
     ]);
     expect(JSON.parse(decrypt(service.received[0]!.body, a.keys).plaintext)).toMatchObject({ title: '테스트 알림', leadId: null });
+  });
+
+  it('texts the counselor\'s own number through the shop\'s SMS channel, the lead\'s phone masked', async () => {
+    await t.app.db.updateTable('accounts').set({ phone: '01098765432' }).where('id', '=', ids.csa1!).execute();
+    await clients.csa1!.put('/api/alerts/settings', { enabled: true, browser: true, push: false, sms: true, quietStart: null, quietEnd: null });
+    const channel = await t.admin.post(`/api/shops/${t.shopId}/delivery-channels`, {
+      name: '상담실 문자', kind: 'sms', preset: 'generic', gatewayUrl: `${service.origin}/sms`, apiKey: 'sms-key', sender: '02-1234-5678',
+      receivers: ['010-1111-2222'], template: '[#{업체}] #{이름} #{연락처}',
+    });
+    expect(channel.statusCode, channel.body).toBe(201);
+    const texting = alertNotifier(t.app.db, t.clock.now, { outbound: t.app.outbound, subject: 'mailto:a@b.kr', text: t.app.links.staffText });
+    const id = await lead();
+    const out = await texting.send({ reason: 'assigned', leadId: id, to: [ids.csa1!] });
+    expect(out.get(ids.csa1!)).toEqual([{ channel: 'sms', status: 'sent', delivered: 1, attempted: 1, error: null }]);
+    expect(service.received).toHaveLength(1);
+    const sent = JSON.parse(service.received[0]!.body.toString()) as { to: string; text: string };
+    expect(sent.to).toBe('01098765432');
+    expect(sent.text).toContain('새 DB가 배분되었습니다');
+    const digits = (await t.app.db.selectFrom('leads').select('phone').where('id', '=', id).executeTakeFirstOrThrow()).phone;
+    expect(sent.text).toContain(`010-****-${digits.slice(-4)}`);
+    expect(sent.text).not.toContain(digits);
+    expect(sent.text).not.toContain('홍길동');
   });
 });
