@@ -163,4 +163,45 @@ describe('counselors alerted', () => {
       await context.close();
     });
   }
+
+  it('asks no permission on load; /sw.js shows a push and keeps only the offline page, which answers a load without network', async () => {
+    const { context, page } = await newPage(e2e.browser, e2e.product.url, { viewport: { width: 1440, height: 900 } });
+    await login(page, 'counselor', DEMO_PASSWORD);
+    await page.goto('/database-status');
+    // The service worker is active; the browser was not asked anything (an unasked prompt would have been refused: 'denied').
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.ready.then((r) => r.active?.state)), WAIT).toBe('activated');
+    expect(await page.evaluate(() => Notification.permission)).toBe('default');
+    const allow = page.getByRole('button', { name: '알림 받기' });
+    await expect.poll(() => allow.isVisible(), WAIT).toBe(true);
+    await screenshot(page, 'alerts-allow-button', { fullPage: false });
+
+    // Only the offline page is cached: no API answer, no screen.
+    const cached = await page.evaluate(async () => {
+      const urls: string[] = [];
+      for (const name of await caches.keys()) for (const r of await (await caches.open(name)).keys()) urls.push(new URL(r.url).pathname);
+      return urls;
+    });
+    expect(cached).toEqual(['/offline.html']);
+
+    // A push delivered to the service worker shows its notification (with the lead's link kept for the click).
+    await context.grantPermissions(['notifications'], { origin: e2e.product.url });
+    const cdp = await context.newCDPSession(page);
+    const { registrations } = await new Promise<{ registrations: Array<{ registrationId: string; scopeURL: string }> }>((resolve) => {
+      cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => resolve(e as { registrations: Array<{ registrationId: string; scopeURL: string }> }));
+      void cdp.send('ServiceWorker.enable');
+    });
+    const registration = registrations.find((r) => r.scopeURL === `${e2e.product.url}/`);
+    expect(registration).toBeDefined();
+    const payload = { title: '새 DB가 배분되었습니다', body: '임플란트 상담 · 010-****-1001', url: '/database-status?lead=1', tag: 'lead-1', leadId: 1, reason: 'assigned' };
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: e2e.product.url, registrationId: registration!.registrationId, data: JSON.stringify(payload) });
+    await expect.poll(() => page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown }))), WAIT)
+      .toEqual([{ title: payload.title, body: payload.body, tag: 'lead-1', data: { url: '/database-status?lead=1' } }]);
+
+    // The network goes: a page load answers the offline page.
+    await context.setOffline(true);
+    await page.goto('/database-status').catch(() => {});
+    await expect.poll(() => page.getByText('인터넷에 연결되어 있지 않습니다').isVisible(), WAIT).toBe(true);
+    await context.setOffline(false);
+    await context.close();
+  });
 });
