@@ -3,11 +3,25 @@
 // lead to them; a lead left untouched past a one-minute SLA is re-routed and the second counselor
 // gets one too, with the re-route in the lead's history; 알림 설정 saves the counselor's channels
 // and quiet hours with Korean field messages (screenshots at desktop and phone sizes).
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { DEMO_PASSWORD, login, newPage, screenshot, setupProduct, still, submitAsVisitor, WAIT } from './harness.ts';
 
 const e2e = setupProduct();
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe's serious and critical findings (WCAG 2 A/AA) inside `selector`, as `rule: targets` lines. */
+async function axeProblems(page: Page, selector: string): Promise<string[]> {
+  await still(page);
+  await page.addScriptTag({ content: AXE_SOURCE });
+  return page.evaluate(async (include) => {
+    const w = window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown[] }> }> }> } };
+    const r = await w.axe.run({ include: [include] }, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] }, resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
+  }, selector);
+}
 
 /**
  * Records every notification the page constructs (title, body, and whether the tab was hidden at
@@ -135,7 +149,8 @@ describe('counselors alerted', () => {
 
   for (const [name, viewport] of [['desktop', { width: 1440, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
     it(`saves a counselor’s channels and quiet hours from 알림 설정, with Korean field messages (${name})`, async () => {
-      const { context, page } = await newPage(e2e.browser, e2e.product.url, { viewport });
+      // The CSP allows no inline script: axe goes in as one.
+      const { context, page } = await newPage(e2e.browser, e2e.product.url, { viewport, bypassCSP: true });
       await context.grantPermissions(['notifications'], { origin: e2e.product.url });
       await login(page, 'counselor', DEMO_PASSWORD);
       await page.goto('/database-status');
@@ -143,6 +158,7 @@ describe('counselors alerted', () => {
       await page.getByRole('menuitem', { name: '알림 설정' }).click();
       const modal = page.locator('.ant-modal', { hasText: '알림 설정' });
       await expect.poll(() => modal.getByText('이 브라우저는 Leadroom 알림을 허용했습니다.').isVisible(), WAIT).toBe(true);
+      expect(await axeProblems(page, '.ant-modal')).toEqual([]);
 
       await modal.getByRole('switch', { name: /방해 금지 시간/ }).click();
       const start = modal.getByLabel('시작');

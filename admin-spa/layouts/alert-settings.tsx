@@ -144,7 +144,7 @@ export function AlertSettingsModal({ open, onClose }: { open: boolean; onClose: 
         <Spin style={{ display: 'block', margin: 24 }} />
       ) : (
         <div style={{ wordBreak: 'keep-all' }}>
-          <Typography.Paragraph type="secondary">
+          <Typography.Paragraph type="secondary" style={{ wordBreak: 'keep-all' }}>
             나에게 DB가 배분되거나 재배분될 때, 첫 연락 기한이 다가올 때 알려 드립니다. 이 설정은 내 계정에만 적용됩니다.
           </Typography.Paragraph>
           <PermissionNote permission={permission} onAllow={() => void allowHere(!!form.getFieldValue('push')).then(setPermission)} />
@@ -164,7 +164,7 @@ export function AlertSettingsModal({ open, onClose }: { open: boolean; onClose: 
                   <Checkbox disabled={!enabled || !data.phone}>{data.phone ? `문자 (내 번호 ${data.phone}, 업체 문자 채널로)` : '문자'}</Checkbox>
                 </Form.Item>
                 {!data.phone && (
-                  <Typography.Text type="secondary" style={{ paddingInlineStart: 24 }}>
+                  <Typography.Text type="secondary" style={{ display: 'block', paddingInlineStart: 24, wordBreak: 'keep-all' }}>
                     계정에 휴대폰 번호가 없어 문자로는 받을 수 없습니다. 관리자에게 번호 등록을 요청하세요.
                   </Typography.Text>
                 )}
