@@ -19,7 +19,7 @@ import { PasswordChangeModal, PasswordChangeRequired } from './password-change.t
 import { LeadSoundToggle, useLeadSound, useLeadStream } from '@/lib/lead-stream.tsx';
 import { NoticeArea } from '@/components/notice-banner.tsx';
 import { AlertSettingsModal, AllowAlertsButton, useAlertSettings } from './alert-settings.tsx';
-import { registerServiceWorker } from '@/lib/alerts.ts';
+import { registerServiceWorker, unsubscribePush } from '@/lib/alerts.ts';
 
 const { Header, Sider, Content } = Layout;
 
@@ -155,7 +155,11 @@ function AppLayout({ area }: { area: Area }) {
     onClick: async ({ key }) => {
       if (key === 'alerts') setAlertSettings(true);
       if (key === 'password') setChangingPassword(true);
-      if (key === 'logout') await signOut();
+      if (key === 'logout') {
+        // This browser stops taking the account's pushes (a shared computer's next user must not see them).
+        await unsubscribePush().catch(() => {});
+        await signOut();
+      }
     },
   };
 

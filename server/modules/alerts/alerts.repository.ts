@@ -19,6 +19,12 @@ export function alertsRepository(db: Kysely<Database>) {
       return r?.phone?.replace(/\D/g, '') || null;
     },
 
+    /** Whether the account may still be alerted (it exists and is not disabled). */
+    async active(accountId: number): Promise<boolean> {
+      const r = await db.selectFrom('accounts').select('status').where('id', '=', accountId).executeTakeFirst();
+      return !!r && r.status !== 'disabled';
+    },
+
     countSubscriptions: async (accountId: number) =>
       Number((await db.selectFrom('push_subscriptions').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow()).n),
 

@@ -319,4 +319,12 @@ describe('web push', () => {
     expect(sent.text).not.toContain(digits);
     expect(sent.text).not.toContain('홍길동');
   });
+
+  it('alerts a disabled account no more', async () => {
+    await subscribe('csa1');
+    const id = await lead();
+    await t.app.db.updateTable('accounts').set({ status: 'disabled' }).where('id', '=', ids.csa1!).execute();
+    expect((await notifier.send({ reason: 'assigned', leadId: id, to: [ids.csa1!] })).get(ids.csa1!)).toEqual([]);
+    expect(service.received).toHaveLength(0);
+  });
 });

@@ -139,6 +139,8 @@ export function alertNotifier(db: Kysely<Database>, clock: Clock, deps: AlertDep
   async function alertAccount(accountId: number, reason: AlertReason, lead: LeadInfo | null, key: string, o: { quietToo?: boolean } = {}): Promise<AlertOutcome[]> {
     const prefs = await preferencesOf(accountId);
     if (!prefs.enabled && reason !== 'test') return [];
+    // A disabled account's browsers and phone hear nothing more of the shop's leads.
+    if (!(await repo.active(accountId))) return [];
     const payload = alertPayload(reason, lead);
     const now = clock();
     const quiet = !o.quietToo && inQuietHours(prefs, now);
