@@ -290,6 +290,8 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
     });
     app.addHook('onClose', async () => {
       await scheduler?.stop();
+      // The alerts the last runs and lead changes queued are sent (or recorded failed) before the database closes.
+      await alerts.idle();
       // A clean stop: no row is left saying this worker is alive.
       await heartbeat.forget().catch((err: unknown) => app.log.warn({ err }, 'heartbeat not removed'));
     });
@@ -318,7 +320,6 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
     app.addHook('onClose', async () => {
       for (const off of unwatch) off();
       await delivery.stop();
-      await alerts.idle();
     });
   }
   return app;
