@@ -11,7 +11,7 @@ import { LONG_SESSIONS, landingTestApp, leadBody, openLanding, shopAccount, subm
 import type { Client } from '../../test-helpers.ts';
 import { escalateDue } from '../leads/leads.entry.ts';
 import { alertNotifier, type AlertNotifier } from './notifier.ts';
-import { vapidSubject } from './vapid.ts';
+import { vapidKeys, vapidSubject } from './vapid.ts';
 import type { AlertPayload } from '../../../contracts/alerts.ts';
 
 /** A Seoul wall-clock time ('2026-12-07 10:00') as an instant (a Monday). */
@@ -175,6 +175,19 @@ describe('settings', () => {
     expect(withPhone.statusCode, withPhone.body).toBe(200);
     expect(withPhone.json()).toMatchObject({ sms: true, phone: '010-****-5432' });
     expect((await t.anonymous.get('/api/alerts/settings')).statusCode).toBe(401);
+  });
+});
+
+describe('the VAPID key pair', () => {
+  it('is made once and kept in the database: every call and every process of it reads the same', async () => {
+    const key = await publicKey();
+    expect(Buffer.from(key, 'base64url')).toHaveLength(65);
+    const kept = await t.app.db.selectFrom('shared_settings').select('value').where('key', '=', 'vapid-keys').executeTakeFirstOrThrow();
+    expect(JSON.parse(kept.value).publicKey).toBe(key);
+    expect(await publicKey()).toBe(key);
+    // Another process (its own cache) on the same database: the stored pair, not a new one.
+    const other = await vapidKeys(t.app.db.withoutPlugins(), t.clock.now);
+    expect(other.publicKey).toBe(key);
   });
 });
 
