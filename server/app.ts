@@ -63,7 +63,9 @@ import { purgeJob } from './worker/purge.ts';
 import { reopenJob } from './worker/reopen.ts';
 import { abandonedImportsJob } from './worker/abandoned-imports.ts';
 import { deliveryWorker } from './worker/delivery.ts';
-import { DELIVERY_NOTICE } from './modules/delivery/delivery.entry.ts';
+import { DELIVERY_NOTICE, sendStaffText } from './modules/delivery/delivery.entry.ts';
+import { alertNotifier, vapidSubject } from './modules/alerts/alerts.entry.ts';
+import { alertsRoutes } from './modules/alerts/alerts.routes.ts';
 import { matchingLeads } from './modules/leads/leads.entry.ts';
 import { databaseIdentity, openNotifier } from './db/notify.ts';
 import { closeRedis, openRedis, redisConnected, redisPrefix, type RedisClient } from './lib/redis.ts';
@@ -96,6 +98,7 @@ const MODULES: readonly ResourceModule[] = [
   deliveryChannelsRoutes,
   systemReservationsRoutes,
   pullApiRoutes,
+  alertsRoutes,
 ];
 
 declare module 'fastify' {
@@ -240,6 +243,7 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
     setLandingStatus: async ({ shopId, landingId }, status, reason) => {
       await (status === 'open' ? landingControl.publish(shopId, landingId, null, reason) : landingControl.close(shopId, landingId, null, reason));
     },
+    staffText: (channelId, o) => sendStaffText(app.db, channelId, { ...o, deps: { outbound: app.outbound } }),
   };
   // The dashboards read the money screens' own computations, so their figures are those screens'.
   const contracts = shopContractsService(app.db, app.clock, links);
@@ -255,13 +259,24 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
     // The scheduled jobs start once the app is ready and stop before the database closes (onClose runs last-added first).
     // This process's sign of life for /api/health (every process that runs the worker beats).
     const heartbeat = heartbeatJob(app.db, app.clock);
+    // Counselors' alerts: intake's automatic assignments (heard on the lead feed, after their commit)
+    // and the SLA job's steps, sent on the notifier's own lane; a failure is logged, never thrown back.
+    const alerts = alertNotifier(app.db, app.clock, {
+      outbound: app.outbound, subject: vapidSubject(config.mailFrom), text: links.staffText, onError: (err) => app.log.error({ err }, 'counselor alert'),
+    });
     const jobs = [
       heartbeat,
       purgeJob(app.db, app.clock, { announce: links.leadsChanged, onRun: (run) => app.log.info({ run }, 'automatic purge') }),
       reopenJob(app.db, app.clock, { changed: links.landingsChanged }),
       feedSeqJob(app.db),
       followUpJob(app.db, app.clock, { deliveriesQueued: links.deliveriesQueued }),
-      slaJob(app.db, app.clock, { announce: links.leadsChanged, onRun: (steps) => app.log.info({ steps: steps.length }, 'speed to lead escalation') }),
+      slaJob(app.db, app.clock, {
+        announce: links.leadsChanged,
+        onRun: (steps) => {
+          app.log.info({ steps: steps.length }, 'speed to lead escalation');
+          alerts.slaSteps(steps);
+        },
+      }),
       abandonedImportsJob(app.db, app.clock, { dataDir: config.dataDir, onRun: (ids) => app.log.info({ importIds: ids }, 'abandoned imports cancelled') }),
       reservationsJob(app.db, app.clock, {
         setLandingStatus: links.setLandingStatus,
@@ -275,6 +290,8 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
     });
     app.addHook('onClose', async () => {
       await scheduler?.stop();
+      // The alerts the last runs and lead changes queued are sent (or recorded failed) before the database closes.
+      await alerts.idle();
       // A clean stop: no row is left saying this worker is alive.
       await heartbeat.forget().catch((err: unknown) => app.log.warn({ err }, 'heartbeat not removed'));
     });
@@ -293,7 +310,11 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
         else app.log.warn(line, failed ? 'delivery failed' : 'delivery will be retried');
       },
     });
-    const unwatch = [links.watchAllLeads((c) => c.kind === 'created' && delivery.wake()), notifier.subscribe(DELIVERY_NOTICE, () => delivery.wake())];
+    const unwatch = [
+      links.watchAllLeads((c) => c.kind === 'created' && delivery.wake()),
+      links.watchAllLeads((c) => alerts.leadsChanged(c)),
+      notifier.subscribe(DELIVERY_NOTICE, () => delivery.wake()),
+    ];
     app.addHook('onReady', async () => delivery.start());
     // Sends still out finish (or their jobs are handed back) before the database closes.
     app.addHook('onClose', async () => {

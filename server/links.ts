@@ -61,6 +61,8 @@ export interface ModuleLinks {
    * record (no account, the reason): a scheduled 시스템 예약. Its public page renders anew.
    */
   setLandingStatus(target: { shopId: number; landingId: number }, status: 'open' | 'closed', reason: string): Promise<void>;
+  /** A text to one of the shop's own staff through the shop's SMS channel `channelId` (counselors' alerts; the delivery module sends it). */
+  staffText(channelId: number, o: { to: string; text: string; test: boolean; now: Date }): Promise<{ ok: boolean; error: string | null }>;
 }
 
 /** A resource module: registers its routes; calls other modules only through the links. */

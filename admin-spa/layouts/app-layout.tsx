@@ -3,7 +3,7 @@
 import { Suspense, useEffect, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { Badge, Button, Dropdown, Layout, Menu, Result, Select, Space, Spin, Typography, theme, type MenuProps } from 'antd';
-import { KeyOutlined, LogoutOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
+import { BellOutlined, KeyOutlined, LogoutOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
 import { SCREENS, type Area } from '@contracts/screens.ts';
 import { useQuery } from '@tanstack/react-query';
 import { authApi, type MyShop } from '@contracts/auth.ts';
@@ -18,6 +18,8 @@ import { AntShell } from './ant-shell.tsx';
 import { PasswordChangeModal, PasswordChangeRequired } from './password-change.tsx';
 import { LeadSoundToggle, useLeadSound, useLeadStream } from '@/lib/lead-stream.tsx';
 import { NoticeArea } from '@/components/notice-banner.tsx';
+import { AlertSettingsModal, AllowAlertsButton, useAlertSettings } from './alert-settings.tsx';
+import { registerServiceWorker, unsubscribePush } from '@/lib/alerts.ts';
 
 const { Header, Sider, Content } = Layout;
 
@@ -67,7 +69,8 @@ function ShopArea({ children }: { children: (shop: MyShop, selector: React.React
   const { can } = useAuth();
   const leadReader = can('database-status');
   const [sound, setSound] = useLeadSound();
-  const { fresh, seen } = useLeadStream(current?.id ?? 0, !!current && leadReader, sound);
+  const alerts = useAlertSettings();
+  const { fresh, seen } = useLeadStream(current?.id ?? 0, !!current && leadReader, sound, alerts.notify);
   // The badge counts what arrived since DB 현황 was last open.
   const onList = useLocation().pathname === '/database-status';
   useEffect(() => {
@@ -92,6 +95,7 @@ function ShopArea({ children }: { children: (shop: MyShop, selector: React.React
         }}
       />
       {leadReader && <LeadSoundToggle on={sound} onChange={setSound} />}
+      {leadReader && alerts.settings?.enabled && (alerts.settings.browser || alerts.settings.push) && <AllowAlertsButton pushWanted={alerts.settings.push} />}
     </Space>
   );
   return <>{children(current, selector, { 'database-status': onList ? 0 : fresh })}</>;
@@ -132,21 +136,30 @@ function AppLayout({ area }: { area: Area }) {
   const otherArea: Area = area === 'admin' ? 'shop' : 'admin';
   const otherHome = SCREENS.find((s) => s.area === otherArea && can(s.key));
   const [changingPassword, setChangingPassword] = useState(false);
+  const [alertSettings, setAlertSettings] = useState(false);
 
   useEffect(() => {
     document.title = screen ? `${screen.title} · Leadroom` : 'Leadroom';
   }, [screen]);
+  // Pushes shown with no tab open, and the offline page; registering asks for no permission.
+  useEffect(registerServiceWorker, []);
 
   const accountMenu: MenuProps = {
     items: [
       { key: 'type', label: `${account!.accountTypeName} · ${account!.loginId}`, disabled: true },
       { type: 'divider' },
+      { key: 'alerts', icon: <BellOutlined />, label: '알림 설정' },
       { key: 'password', icon: <KeyOutlined />, label: '비밀번호 변경' },
       { key: 'logout', icon: <LogoutOutlined />, label: '로그아웃' },
     ],
     onClick: async ({ key }) => {
+      if (key === 'alerts') setAlertSettings(true);
       if (key === 'password') setChangingPassword(true);
-      if (key === 'logout') await signOut();
+      if (key === 'logout') {
+        // This browser stops taking the account's pushes (a shared computer's next user must not see them).
+        await unsubscribePush().catch(() => {});
+        await signOut();
+      }
     },
   };
 
@@ -200,6 +213,7 @@ function AppLayout({ area }: { area: Area }) {
           </NoticeArea>
         </Content>
         <PasswordChangeModal open={changingPassword} onClose={() => setChangingPassword(false)} />
+        {alertSettings && <AlertSettingsModal open onClose={() => setAlertSettings(false)} />}
       </Layout>
     </Layout>
   );

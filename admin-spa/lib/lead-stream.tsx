@@ -16,6 +16,7 @@ import { shopContractsApi } from '@contracts/shop-contracts.ts';
 import { urlOf } from './api.ts';
 import { refreshInBackground } from './query-client.ts';
 import { coalesce, useServerEvents } from './server-events.ts';
+import { showNotification } from './alerts.ts';
 
 const SOUND_KEY = 'leadSound';
 
@@ -54,9 +55,11 @@ export function useLeadSound(): [boolean, (on: boolean) => void] {
 /**
  * Listens to the shop's lead stream while mounted (`enabled`: the account may read leads).
  * Answers how many leads arrived — for a counselor, were handed to them — since `seen()`
- * (the menu's badge on DB 현황, cleared there).
+ * (the menu's badge on DB 현황, cleared there). With `notify` (the account's browser alerts on,
+ * the permission given), leads handed to the account also show a notification of the browser —
+ * seen over other windows and from a background tab.
  */
-export function useLeadStream(shopId: number, enabled: boolean, sound: boolean): { fresh: number; seen(): void } {
+export function useLeadStream(shopId: number, enabled: boolean, sound: boolean, notify = false): { fresh: number; seen(): void } {
   const queryClient = useQueryClient();
   // Counted per shop: another shop's count does not carry over when the shop changes.
   const [fresh, setFresh] = useState({ shopId, n: 0 });
@@ -84,6 +87,15 @@ export function useLeadStream(shopId: number, enabled: boolean, sound: boolean):
           duration: 6,
         });
         if (mine && sound) tone();
+        if (mine && notify) {
+          const one = mine === 1 ? event.mine[0]! : null;
+          showNotification(
+            event.kind === 'created' ? `새 DB ${count}건이 배분되었습니다` : `DB ${count}건이 나에게 배분되었습니다`,
+            'Leadroom DB 현황에서 확인하세요.',
+            one ? `lead-${one}` : 'leads',
+            () => navigate(one ? `/database-status?lead=${one}` : '/database-status'),
+          );
+        }
       }
     },
   });

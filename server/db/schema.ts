@@ -365,6 +365,49 @@ export interface LeadSlaStateTable {
   updated_at: string;
 }
 
+/** An account's own alert channels and quiet hours (2026-12-09-counselor-alerts). */
+export interface AlertPreferencesTable {
+  account_id: number;
+  enabled: number;
+  browser: number;
+  push: number;
+  sms: number;
+  /** HH:mm Seoul; null: no quiet hours. */
+  quiet_start: string | null;
+  quiet_end: string | null;
+  updated_at: string;
+}
+
+/** A browser's Web Push subscription of an account. */
+export interface PushSubscriptionsTable {
+  id: Id;
+  account_id: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  user_agent: string | null;
+  created_at: string;
+  last_ok_at: string | null;
+  last_failed_at: string | null;
+  failures: ColumnType<number, number | undefined, number>;
+}
+
+/** One alert to one account on one channel: claimed by its unique key, then sent, skipped or failed. */
+export interface AlertSendsTable {
+  id: Id;
+  key: string;
+  account_id: number;
+  shop_id: number | null;
+  lead_id: number | null;
+  reason: string;
+  channel: 'push' | 'sms';
+  status: 'sending' | 'sent' | 'failed' | 'quiet' | 'off';
+  delivered: ColumnType<number, number | undefined, number>;
+  attempted: ColumnType<number, number | undefined, number>;
+  error: string | null;
+  at: string;
+}
+
 /** List-level access to personal data: exports, searches, imports, reading the access record. */
 export interface AccessEventsTable {
   id: Id;
@@ -672,6 +715,9 @@ export interface Database {
   system_reservations: SystemReservationsTable;
   worker_heartbeats: WorkerHeartbeatsTable;
   shared_settings: SharedSettingsTable;
+  alert_preferences: AlertPreferencesTable;
+  push_subscriptions: PushSubscriptionsTable;
+  alert_sends: AlertSendsTable;
 }
 
 export type AccountTypeRow = Selectable<AccountTypesTable>;

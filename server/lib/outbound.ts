@@ -168,6 +168,12 @@ export interface OutboundAnswer {
   body: string;
 }
 
+export interface OutboundPost {
+  headers: Record<string, string>;
+  body: string | Buffer;
+  timeoutMs: number;
+}
+
 export interface OutboundClient {
   /**
    * Why a receiver's URL may not be saved, in Korean, or null. A literal address is judged as
@@ -176,8 +182,8 @@ export interface OutboundClient {
    * resolve yet is accepted for https (the test send will tell).
    */
   urlProblem(url: string): Promise<string | null>;
-  /** POSTs `body`; the status and the start of the answer, or throws an OutboundError. */
-  post(url: URL, init: { headers: Record<string, string>; body: string; timeoutMs: number }): Promise<OutboundAnswer>;
+  /** POSTs `body` (text, or bytes: an encrypted Web Push); the status and the start of the answer, or throws an OutboundError. */
+  post(url: URL, init: OutboundPost): Promise<OutboundAnswer>;
 }
 
 const systemResolver: Resolver = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
@@ -233,7 +239,7 @@ export function outboundClient(o: OutboundOptions = {}): OutboundClient {
   }
   const agents: Record<string, http.Agent> = { 'http:': agentFor(http.Agent, 'http:'), 'https:': agentFor(https.Agent, 'https:') };
 
-  function postOnce(url: URL, init: { headers: Record<string, string>; body: string; timeoutMs: number }): Promise<OutboundAnswer> {
+  function postOnce(url: URL, init: OutboundPost): Promise<OutboundAnswer> {
     return new Promise((resolve, reject) => {
       const secure = url.protocol === 'https:';
       let connected = false;

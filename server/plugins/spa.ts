@@ -35,6 +35,8 @@ export async function spaPlugin(app: FastifyInstance): Promise<void> {
       preCompressed: true,
       setHeaders(res, file) {
         if (file.includes(`${path.sep}spa-assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
+        // The service worker and its offline page: a new release's reach every browser at its next load.
+        else if (path.basename(file) === 'sw.js' || path.basename(file) === 'offline.html') res.header('cache-control', 'no-cache');
         else res.header('cache-control', 'public, max-age=3600');
       },
       globIgnore: ['**/index.html'],
