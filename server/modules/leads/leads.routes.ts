@@ -45,6 +45,7 @@ export async function leadsRoutes(app: FastifyInstance, links: ModuleLinks): Pro
   defineRoute(app, api.update, { access: write, handler: (c) => service.update(c.shopId, c.params.id, c.body, c.actor) });
   defineRoute(app, api.bulkStatus, { access: write, handler: (c) => service.bulkStatus(c.shopId, c.body, c.actor) });
   defineRoute(app, api.unmask, { access: read, handler: (c) => service.unmask(c.shopId, c.params.id, c.actor) });
+  defineRoute(app, api.callAttempt, { access: write, handler: (c) => service.callAttempt(c.shopId, c.params.id, c.actor) });
   defineRoute(app, api.counselors, { access: { screen: COUNSELOR_READERS, action: 'read', shop: true }, handler: (c) => service.counselors(c.shopId) });
   defineRoute(app, api.settings, { access: read, handler: (c) => service.settings(c.shopId) });
   defineRoute(app, api.updateSettings, { access: write, handler: (c) => service.updateSettings(c.shopId, c.body, c.actor) });

@@ -10,10 +10,11 @@ import { badRequest, forbidden, foundOr404, notFound } from '../../lib/errors.ts
 import type { Clock } from '../../lib/clock.ts';
 import { auditBy, type Actor } from '../audit/audit.service.ts';
 import { withCapsSettled } from './contract-caps.ts';
+import { slaCountdown } from './sla.ts';
 import { addDays, periodInstants, seoulDay } from '../../../contracts/kst.ts';
 import { formatPhone, maskPhone } from '../../../contracts/rules.ts';
 import {
-  INVALID_REASON_REQUIRED, labelledAnswers, RESERVATION_PAST, RESERVATION_REQUIRED, earliestAppointment, type CsStatus, type LeadBulkStatus, type LeadDetail, type LeadListItem, type LeadListQuery,
+  CALL_ATTEMPT_ACTION, INVALID_REASON_REQUIRED, labelledAnswers, RESERVATION_PAST, RESERVATION_REQUIRED, earliestAppointment, type CsStatus, type LeadBulkStatus, type LeadDetail, type LeadListItem, type LeadListQuery,
   type LeadChange, type LeadSettings, type LeadUpdate,
 } from '../../../contracts/leads.ts';
 
@@ -32,13 +33,17 @@ const excerpt = (memo: string | null) => {
 };
 const parse = (json: string | null): Record<string, unknown> | null => (json ? (JSON.parse(json) as Record<string, unknown>) : null);
 
-function toListItem(r: ListRow, overdueBefore: string): LeadListItem {
+type Countdown = Pick<LeadListItem, 'slaDueAt' | 'slaLeftMinutes'>;
+
+function toListItem(r: ListRow, overdueBefore: string, sla: Countdown): LeadListItem {
   return {
     id: r.id, createdAt: r.created_at, landingId: r.landing_id, landingTitle: r.landing_title, mediaTypeName: r.media_type_name, source: r.source,
     name: r.name, phone: maskPhone(r.phone), csStatus: r.cs_status as CsStatus, assigneeId: r.assignee_id, assigneeName: r.assignee_name,
     reservedAt: r.reserved_at, memo: excerpt(r.memo), duplicateOf: r.duplicate_of, validity: r.validity as LeadListItem['validity'],
     invalidReason: r.invalid_reason, firstContactAt: r.first_contact_at, utmSource: r.utm_source, utmCampaign: r.utm_campaign,
-    overdue: r.cs_status === '미처리' && r.created_at < overdueBefore,
+    // A lead called (통화 시도) but not yet given an outcome no longer asks for a call.
+    overdue: r.cs_status === '미처리' && r.first_contact_at === null && r.created_at < overdueBefore,
+    ...sla,
   };
 }
 
@@ -124,13 +129,14 @@ export function leadsService(db: Kysely<Database>, clock: Clock, announce: (chan
   /** A lead's detail as `actor` may see it: its original and duplicates only when they are in the actor's scope too. */
   async function detail(shopId: number, actor: Actor, row: DetailRow, overdueBefore: string): Promise<LeadDetail> {
     const who = scopeOf(actor);
-    const [original, duplicates, history] = await Promise.all([
+    const [original, duplicates, history, sla] = await Promise.all([
       row.duplicate_of ? repo.summary(shopId, who, row.duplicate_of) : undefined,
       repo.duplicatesOf(shopId, who, row.id),
       repo.history(row.id),
+      slaCountdown(db, shopId, [row], clock()),
     ]);
     return {
-      ...toListItem(row, overdueBefore),
+      ...toListItem(row, overdueBefore, sla.of(row.id)),
       openingId: null,
       memo: row.memo,
       answers: labelledAnswers(row.answers, row.form_fields),
@@ -203,7 +209,9 @@ export function leadsService(db: Kysely<Database>, clock: Clock, announce: (chan
       // Side by side: on PostgreSQL each is a round trip of its own.
       const [minutes, page] = await Promise.all([overdueMinutes(shopId), repo.list(shopId, scopeOf(actor), { ...q, ...periodInstants(from, to) })]);
       const overdueBefore = new Date(now.getTime() - minutes * 60_000).toISOString();
-      return { ...itemsOf(page, (r) => toListItem(r, overdueBefore)), period: { from, to }, overdueMinutes: minutes };
+      // The countdown of this page's rows only: one settings read, one read of their clocks.
+      const sla = await slaCountdown(db, shopId, page.rows, now);
+      return { ...itemsOf(page, (r) => toListItem(r, overdueBefore, sla.of(r.id))), period: { from, to }, overdueMinutes: minutes, slaMinutes: sla.minutes };
     },
 
     /**
@@ -277,6 +285,29 @@ export function leadsService(db: Kysely<Database>, clock: Clock, announce: (chan
       const { phone } = await repo.phone(id);
       await repo.insertEvents([event(shopId, id, actor, 'unmask', null, null, clock().toISOString())]);
       return { phone: formatPhone(phone) };
+    },
+
+    /**
+     * 통화 시도: the number to dial for an account that may see it, the reveal and the call recorded
+     * together with the time; the first call is the lead's first contact, which stops its SLA clock
+     * (escalation leaves a contacted lead alone). A counselor reaches only their own leads.
+     */
+    async callAttempt(shopId: number, id: number, actor: Actor) {
+      if (!actor.canUnmask) throw forbidden('전화번호 전체를 볼 권한이 없어 이 화면에서 전화를 걸 수 없습니다.');
+      const row = await load(shopId, actor, id);
+      const at = clock().toISOString();
+      const phone = await inTransaction(db, async (trx) => {
+        const r = leadsRepository(trx);
+        const first = row.first_contact_at === null;
+        if (first) await r.firstContact([id], at);
+        await r.insertEvents([
+          event(shopId, id, actor, 'unmask', null, null, at),
+          event(shopId, id, actor, CALL_ATTEMPT_ACTION, null, { at, firstContact: first }, at),
+        ]);
+        return (await r.phone(id)).phone;
+      });
+      announce({ shopId, kind: 'changed', leads: [{ id, assigneeId: row.assignee_id }] });
+      return { phone: formatPhone(phone), at };
     },
 
     counselors: async (shopId: number) => ({ items: (await repo.counselors(shopId)).map((c) => ({ id: c.id, name: c.name, loginId: c.login_id })) }),
