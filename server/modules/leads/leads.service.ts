@@ -14,7 +14,7 @@ import { slaCountdown } from './sla.ts';
 import { addDays, periodInstants, seoulDay } from '../../../contracts/kst.ts';
 import { formatPhone, maskPhone } from '../../../contracts/rules.ts';
 import {
-  CALL_ATTEMPT_ACTION, INVALID_REASON_REQUIRED, labelledAnswers, RESERVATION_PAST, RESERVATION_REQUIRED, earliestAppointment, type CsStatus, type LeadBulkStatus, type LeadDetail, type LeadListItem, type LeadListQuery,
+  INVALID_REASON_REQUIRED, labelledAnswers, RESERVATION_PAST, RESERVATION_REQUIRED, earliestAppointment, type CsStatus, type LeadBulkStatus, type LeadDetail, type LeadListItem, type LeadListQuery,
   type LeadChange, type LeadSettings, type LeadUpdate,
 } from '../../../contracts/leads.ts';
 
@@ -26,7 +26,7 @@ const MEMO_EXCERPT = 60;
 type ListRow = Awaited<ReturnType<ReturnType<typeof leadsRepository>['list']>>['rows'][number];
 type DetailRow = NonNullable<Awaited<ReturnType<ReturnType<typeof leadsRepository>['find']>>>;
 
-const scopeOf = (actor: Pick<Actor, 'id' | 'scope'>): LeadScope => ({ accountId: actor.id, scope: actor.scope });
+export const scopeOf = (actor: Pick<Actor, 'id' | 'scope'>): LeadScope => ({ accountId: actor.id, scope: actor.scope });
 const excerpt = (memo: string | null) => {
   const line = memo?.split('\n')[0]?.trim();
   return line ? (line.length > MEMO_EXCERPT ? `${line.slice(0, MEMO_EXCERPT)}…` : line) : null;
@@ -132,8 +132,7 @@ export function leadsService(db: Kysely<Database>, clock: Clock, announce: (chan
     const [original, duplicates, history, sla] = await Promise.all([
       row.duplicate_of ? repo.summary(shopId, who, row.duplicate_of) : undefined,
       repo.duplicatesOf(shopId, who, row.id),
-      repo.history(row.id),
-      slaCountdown(db, shopId, [row], clock()),
+      repo.history(row.id), slaCountdown(db, shopId, [row], clock()),
     ]);
     return {
       ...toListItem(row, overdueBefore, sla.of(row.id)),
@@ -209,7 +208,6 @@ export function leadsService(db: Kysely<Database>, clock: Clock, announce: (chan
       // Side by side: on PostgreSQL each is a round trip of its own.
       const [minutes, page] = await Promise.all([overdueMinutes(shopId), repo.list(shopId, scopeOf(actor), { ...q, ...periodInstants(from, to) })]);
       const overdueBefore = new Date(now.getTime() - minutes * 60_000).toISOString();
-      // The countdown of this page's rows only: one settings read, one read of their clocks.
       const sla = await slaCountdown(db, shopId, page.rows, now);
       return { ...itemsOf(page, (r) => toListItem(r, overdueBefore, sla.of(r.id))), period: { from, to }, overdueMinutes: minutes, slaMinutes: sla.minutes };
     },
@@ -285,29 +283,6 @@ export function leadsService(db: Kysely<Database>, clock: Clock, announce: (chan
       const { phone } = await repo.phone(id);
       await repo.insertEvents([event(shopId, id, actor, 'unmask', null, null, clock().toISOString())]);
       return { phone: formatPhone(phone) };
-    },
-
-    /**
-     * 통화 시도: the number to dial for an account that may see it, the reveal and the call recorded
-     * together with the time; the first call is the lead's first contact, which stops its SLA clock
-     * (escalation leaves a contacted lead alone). A counselor reaches only their own leads.
-     */
-    async callAttempt(shopId: number, id: number, actor: Actor) {
-      if (!actor.canUnmask) throw forbidden('전화번호 전체를 볼 권한이 없어 이 화면에서 전화를 걸 수 없습니다.');
-      const row = await load(shopId, actor, id);
-      const at = clock().toISOString();
-      const phone = await inTransaction(db, async (trx) => {
-        const r = leadsRepository(trx);
-        const first = row.first_contact_at === null;
-        if (first) await r.firstContact([id], at);
-        await r.insertEvents([
-          event(shopId, id, actor, 'unmask', null, null, at),
-          event(shopId, id, actor, CALL_ATTEMPT_ACTION, null, { at, firstContact: first }, at),
-        ]);
-        return (await r.phone(id)).phone;
-      });
-      announce({ shopId, kind: 'changed', leads: [{ id, assigneeId: row.assignee_id }] });
-      return { phone: formatPhone(phone), at };
     },
 
     counselors: async (shopId: number) => ({ items: (await repo.counselors(shopId)).map((c) => ({ id: c.id, name: c.name, loginId: c.login_id })) }),
