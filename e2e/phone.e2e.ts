@@ -55,7 +55,8 @@ describe('a counselor’s phone', () => {
     const { page } = await newPage(e2e.browser, e2e.product.url, PHONE);
     await login(page, 'counselor', DEMO_PASSWORD);
     await page.goto('/database-status');
-    const card = page.getByRole('button', { name: '모바일고객 상세 보기' });
+    // Each card is one button named by what it shows.
+    const card = page.getByRole('button', { name: /^모바일고객/ });
     await card.waitFor();
     // The card: masked phone, the landing, the countdown of working minutes left (600 at most).
     await expect.poll(() => card.innerText(), WAIT).toMatch(/남음/);
@@ -108,6 +109,7 @@ describe('a counselor’s phone', () => {
     await dialog.getByLabel('예약 시각').fill('14:00');
     await dialog.getByLabel('예약 시각').press('Enter');
     expect(await fitsWidth(page)).toBe(true);
+    await screenshot(page, 'e2e-phone-appointment', { fullPage: false });
     await dialog.getByRole('button', { name: '적용' }).click();
     await expect.poll(() => drawer.getByRole('button', { name: '상담예약', exact: true }).getAttribute('aria-pressed'), WAIT).toBe('true');
     expect(await fitsWidth(page)).toBe(true);
@@ -128,6 +130,8 @@ describe('a counselor’s phone', () => {
     const statuses = lead.history.filter((h) => h.action === 'status').map((h) => h.after?.csStatus).reverse();
     expect(statuses).toEqual(['부재', '상담예약']);
     expect(lead.history.some((h) => h.action === 'unmask')).toBe(true);
+    await drawer.getByText('처리 기록').scrollIntoViewIfNeeded();
+    await screenshot(page, 'e2e-phone-lead-drawer-after', { fullPage: false });
     // The card says so too.
     await page.keyboard.press('Escape');
     await expect.poll(() => card.innerText(), WAIT).toContain('연락함');

@@ -102,7 +102,7 @@ export function LeadCards({ shopId, period, onOpen, empty }: { shopId: number; p
 
 function LeadCard({ lead: l, slaOn, onOpen }: { lead: LeadListItem; slaOn: boolean; onOpen: (id: number) => void }) {
   return (
-    <button type="button" className={`lr-lead-card${l.overdue || (l.slaLeftMinutes === 0 && !l.firstContactAt) ? ' lr-lead-card-late' : ''}`} onClick={() => onOpen(l.id)} aria-label={`${l.name} 상세 보기`}>
+    <button type="button" className={`lr-lead-card${l.overdue || (l.slaLeftMinutes === 0 && !l.firstContactAt) ? ' lr-lead-card-late' : ''}`} onClick={() => onOpen(l.id)}>
       <span className="lr-lead-card-row">
         <Typography.Text strong className="lr-lead-card-name">{l.name}</Typography.Text>
         <span>
