@@ -129,7 +129,9 @@ describe('a counselor’s phone', () => {
     expect(lead.slaDueAt).toBeNull();
     const statuses = lead.history.filter((h) => h.action === 'status').map((h) => h.after?.csStatus).reverse();
     expect(statuses).toEqual(['부재', '상담예약']);
-    expect(lead.history.some((h) => h.action === 'unmask')).toBe(true);
+    expect(lead.history.filter((h) => h.action === 'unmask')).toHaveLength(1);
+    // Views: the drawer's opening (its refetches after each tap name it) and this reading.
+    expect(lead.history.filter((h) => h.action === 'view')).toHaveLength(2);
     await drawer.getByText('처리 기록').scrollIntoViewIfNeeded();
     await screenshot(page, 'e2e-phone-lead-drawer-after', { fullPage: false });
     // The card says so too.

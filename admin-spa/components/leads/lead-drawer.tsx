@@ -6,6 +6,7 @@ import { Alert, Button, Descriptions, Divider, Drawer, Empty, Input, Skeleton, S
 import { CALL_ATTEMPT_ACTION, CALL_ATTEMPT_LABEL, leadsApi, type LeadDetail, type LeadEventItem } from '@contracts/leads.ts';
 import { useQuery } from '@tanstack/react-query';
 import { apiKey } from '@/lib/use-call.ts';
+import type { BackgroundMeta } from '@/lib/query-client.ts';
 import { call } from '@/lib/api.ts';
 import { formatDateTime } from '@/lib/format.ts';
 import { PhoneCell, ReservationCell, StatusSelect, duration, useLeadSave } from './lead-edits.tsx';
@@ -60,14 +61,17 @@ export function LeadDrawer({ shopId, id, writable, canUnmask, slaOn = false, onO
   // The key stays the endpoint's, so every invalidation of leadsApi.get still reaches it.
   const openingRef = useRef<{ leadId: number; id: number } | null>(null);
   const params = { shopId, id: id ?? 0 };
+  const read = async (background: boolean) => {
+    const known = openingRef.current?.leadId === params.id ? openingRef.current.id : undefined;
+    const res = await call(leadsApi.get, { params, ...(known ? { query: { opening: known } } : {}) }, { background });
+    if (res.openingId !== null) openingRef.current = { leadId: res.id, id: res.openingId };
+    return res;
+  };
   const q = useQuery<LeadDetail>({
     queryKey: apiKey(leadsApi.get, { params }),
-    queryFn: async () => {
-      const known = openingRef.current?.leadId === params.id ? openingRef.current.id : undefined;
-      const res = await call(leadsApi.get, { params, ...(known ? { query: { opening: known } } : {}) });
-      if (res.openingId !== null) openingRef.current = { leadId: res.id, id: res.openingId };
-      return res;
-    },
+    queryFn: () => read(false),
+    // A change announced live (the lead stream) refreshes it naming its opening too.
+    meta: { background: () => read(true) } satisfies BackgroundMeta,
     enabled: id !== null,
     staleTime: 0,
   });
