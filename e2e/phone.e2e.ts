@@ -139,6 +139,17 @@ describe('a counselor’s phone', () => {
     await expect.poll(() => card.innerText(), WAIT).toContain('연락함');
     expect(await card.innerText()).toContain('상담예약');
     expect(await fitsWidth(page)).toBe(true);
+
+    // A longer period pages from the server, twenty cards at a time (the demo counselor holds dozens of leads a month).
+    await page.getByRole('combobox', { name: '접수 기간' }).click();
+    await page.locator('.ant-select-dropdown:visible').getByText('최근 30일', { exact: true }).click();
+    const more = page.getByRole('button', { name: /^더 보기/ });
+    await more.waitFor();
+    const cards = page.locator('.lr-lead-card');
+    expect(await cards.count()).toBe(20);
+    await more.click();
+    await expect.poll(() => cards.count(), WAIT).toBeGreaterThan(20);
+    expect(await fitsWidth(page)).toBe(true);
   });
 
   it('shows the SLA countdown as a column on the desktop table, beside the lead drawer', async () => {
@@ -168,7 +179,9 @@ describe('a counselor’s phone', () => {
     const offline = await fetch(`${e2e.product.url}/offline.html`);
     expect(offline.status).toBe(200);
     expect(offline.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(await offline.text()).toContain('오프라인 상태입니다');
+    const offlineText = await offline.text();
+    expect(offlineText).toContain('오프라인 상태입니다');
+    expect(offlineText).toContain('다시 시도');
     // The back office links them.
     const { page } = await newPage(e2e.browser, e2e.product.url, PHONE);
     await page.goto('/bclog');
