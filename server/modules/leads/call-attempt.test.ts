@@ -122,6 +122,8 @@ describe('통화 시도', () => {
     at('2026-12-07 12:00');
     expect(await escalateDue(t.app.db, t.clock.now())).toEqual([]);
     expect((await t.app.db.selectFrom('leads').select('assignee_id').where('id', '=', id).executeTakeFirstOrThrow()).assignee_id).toBe(ids.csa1);
+    // Two hours 미처리, past the 30-minute warning — but called: it no longer asks for a call.
+    expect((await listed(cs.csa1!, id)).item).toMatchObject({ overdue: false });
 
     // A second call is recorded too; the first contact stays the first.
     at('2026-12-07 12:05');
