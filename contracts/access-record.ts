@@ -11,14 +11,14 @@ import { endpoint, type QueryOf } from './endpoint.ts';
 
 /** The actions the record knows (others, added later, are shown by their key). */
 export const ACCESS_RECORD_ACTIONS = [
-  'created', 'view', 'unmask', 'status', 'memo', 'assign', 'delete', 'restore', 'purge', 'deliver',
+  'created', 'view', 'unmask', 'call', 'status', 'memo', 'assign', 'delete', 'restore', 'purge', 'deliver',
   'return-request', 'return-approve', 'return-reject',
   'export', 'search', 'import', 'import-cancel', 'history-export', 'review', 'api-pull',
 ] as const;
 export type AccessRecordAction = (typeof ACCESS_RECORD_ACTIONS)[number];
 
 export const ACCESS_ACTION_LABELS: Record<AccessRecordAction, string> = {
-  created: '접수', view: '상세 열람', unmask: '전화번호 보기', status: '상태 변경', memo: '메모 변경', assign: '배분',
+  created: '접수', view: '상세 열람', unmask: '전화번호 보기', call: '통화 시도', status: '상태 변경', memo: '메모 변경', assign: '배분',
   delete: '삭제', restore: '복원', purge: '파기', deliver: '전송',
   'return-request': '무효 교체 요청', 'return-approve': '무효 교체 승인', 'return-reject': '무효 교체 반려',
   export: '내보내기', search: '검색', import: '가져오기', 'import-cancel': '가져오기 취소', 'history-export': '기록 내보내기', review: '월간 점검',
@@ -27,7 +27,7 @@ export const ACCESS_ACTION_LABELS: Record<AccessRecordAction, string> = {
 
 /** antd tag colours: reads grey-blue, changes blue, the life of the data red/green, lists purple. */
 export const ACCESS_ACTION_COLORS: Record<AccessRecordAction, string> = {
-  created: 'green', view: 'default', unmask: 'gold', status: 'blue', memo: 'blue', assign: 'cyan',
+  created: 'green', view: 'default', unmask: 'gold', call: 'blue', status: 'blue', memo: 'blue', assign: 'cyan',
   delete: 'red', restore: 'lime', purge: 'volcano', deliver: 'geekblue',
   'return-request': 'orange', 'return-approve': 'volcano', 'return-reject': 'default',
   export: 'purple', search: 'default', import: 'green', 'import-cancel': 'volcano', 'history-export': 'purple', review: 'magenta',

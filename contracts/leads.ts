@@ -25,6 +25,13 @@ export const INVALID_REASON_REQUIRED = '무효 사유를 입력하세요.';
 export const RESERVATION_PAST = '지난 시각으로는 상담 예약을 잡을 수 없습니다. 지금 이후의 시각을 고르세요.';
 
 /**
+ * A call a counselor places from the lead (the `tel:` link): recorded in its access record as
+ * this action, with the time; the first call is the lead's first contact (its SLA clock stops).
+ */
+export const CALL_ATTEMPT_ACTION = 'call';
+export const CALL_ATTEMPT_LABEL = '통화 시도';
+
+/**
  * The earliest appointment that can be booked at `now`: the start of the current minute (a time
  * picked as "now" is not refused for the seconds that passed while the dialog was open).
  */
@@ -63,8 +70,16 @@ export const leadListItem = z.object({
   firstContactAt: z.string().nullable(),
   utmSource: z.string().nullable(),
   utmCampaign: z.string().nullable(),
-  /** 미처리 for longer than the shop's threshold. */
+  /** 미처리 and never called for longer than the shop's threshold. */
   overdue: z.boolean(),
+  /**
+   * Speed to lead: when the shop's first-contact promise runs out for this lead (its clock from
+   * arrival or the last re-route, in working time) — null when the shop has no SLA, the lead was
+   * contacted, is a duplicate, or arrived before the SLA was turned on.
+   */
+  slaDueAt: z.string().nullable(),
+  /** Working minutes left to slaDueAt when the list was read (0 once it passed; null with slaDueAt). */
+  slaLeftMinutes: z.number().nullable(),
 });
 export type LeadListItem = z.infer<typeof leadListItem>;
 
@@ -204,7 +219,12 @@ export const leadsApi = {
     item: leadListItem,
     sort: ['createdAt', 'name', 'csStatus', 'reservedAt', 'firstContactAt', 'assigneeName'],
     filters: leadFilters,
-    extra: { period: z.object({ from: z.string(), to: z.string() }), overdueMinutes: z.number() },
+    extra: {
+      period: z.object({ from: z.string(), to: z.string() }),
+      overdueMinutes: z.number(),
+      /** The shop's first-contact promise in working minutes (null: no SLA): the countdown shows only with one. */
+      slaMinutes: z.number().nullable(),
+    },
   }),
   /** Lead changes as they happen (server-sent events named LEAD_STREAM_EVENT, data a leadStreamEvent). */
   stream: endpoint({ method: 'GET', path: '/api/shops/:shopId/leads/stream', params: shopParam, response: 'events' }),
@@ -214,6 +234,10 @@ export const leadsApi = {
     method: 'POST', path: '/api/shops/:shopId/leads/bulk-status', params: shopParam, body: leadBulkStatus, response: z.object({ updated: z.number() }),
   }),
   unmask: endpoint({ method: 'POST', path: '/api/shops/:shopId/leads/:id/unmask', params: shopItemParams, response: z.object({ phone: z.string() }) }),
+  /** 통화 시도: reveals the number to dial (recorded as a reveal) and records the call with its time; the first call stops the SLA clock. */
+  callAttempt: endpoint({
+    method: 'POST', path: '/api/shops/:shopId/leads/:id/call', params: shopItemParams, response: z.object({ phone: z.string(), at: z.string() }),
+  }),
   counselors: endpoint({ method: 'GET', path: '/api/shops/:shopId/counselors', params: shopParam, response: z.object({ items: z.array(counselorOption) }) }),
   settings: endpoint({ method: 'GET', path: '/api/shops/:shopId/lead-settings', params: shopParam, response: leadSettings }),
   updateSettings: endpoint({ method: 'PUT', path: '/api/shops/:shopId/lead-settings', params: shopParam, body: leadSettingsInput, response: leadSettings }),

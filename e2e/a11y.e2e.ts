@@ -52,9 +52,9 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((c) => c.close()));
 });
 
-async function fresh(loginId?: string, password?: string): Promise<Page> {
+async function fresh(loginId?: string, password?: string, options: Parameters<typeof newPage>[2] = {}): Promise<Page> {
   // The back office's CSP allows no inline script: axe is injected as one.
-  const { context, page } = await newPage(e2e.browser, e2e.product.url, { bypassCSP: true });
+  const { context, page } = await newPage(e2e.browser, e2e.product.url, { bypassCSP: true, ...options });
   open.push(context);
   if (loginId) {
     await login(page, loginId, password);
@@ -181,6 +181,22 @@ describe('axe-core on every back-office screen', () => {
     await counselor.goto('/database-status');
     await settle(counselor, '/database-status');
     await screenshot(counselor, 'a11y-database-status');
+    expect(report(found)).toEqual([]);
+  });
+
+  it('DB 현황 on a counselor’s phone: the cards, and the drawer with its call and outcomes', async () => {
+    const page = await fresh('counselor', DEMO_PASSWORD, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const today = seoulDay(new Date());
+    await page.goto(`/database-status?from=${addDays(today, -29)}&to=${today}`);
+    await settle(page, '/database-status (phone)');
+    const card = page.locator('.lr-lead-card').first();
+    await card.waitFor();
+    const found = await axe(page, 'counselor /database-status (phone)');
+    await card.click();
+    await page.locator('.lr-call-panel').waitFor();
+    await settle(page, '/database-status (phone drawer)');
+    found.push(...(await axe(page, 'counselor /database-status (phone drawer)', '.ant-drawer-section')));
+    await screenshot(page, 'a11y-phone-lead-drawer', { fullPage: false });
     expect(report(found)).toEqual([]);
   });
 

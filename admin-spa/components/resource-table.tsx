@@ -91,18 +91,20 @@ interface ResourceTableProps<E extends ListEndpoint> {
   /** A title above the filters (a screen with two tables names them). */
   title?: ReactNode;
   onRow?: TableProps<ItemOf<E>>['onRow'];
+  /** Reads the page again every this many ms (a list with countdowns). */
+  refetchInterval?: number | false;
 }
 
 export function ResourceTable<E extends ListEndpoint>(props: ResourceTableProps<E>) {
   type T = ItemOf<E>;
-  const { endpoint, columns, filters = [], rowKey = 'id', toolbar, extraQuery, rowSelection, expandable, empty, rowClassName, onRow, urlPrefix, title } = props;
+  const { endpoint, columns, filters = [], rowKey = 'id', toolbar, extraQuery, rowSelection, expandable, empty, rowClassName, onRow, urlPrefix, title, refetchInterval } = props;
   const names = filters.map((f) => f.name);
   const { params, update } = useListParams(names, urlPrefix);
   const [form] = Form.useForm();
   const [advancedOpen, setShowAdvanced] = useState(false);
   const showAdvanced = advancedOpen || filters.some((f) => f.advanced && params.filters[f.name]);
   const query = { page: params.page, pageSize: params.pageSize, sort: params.sort, ...params.filters, ...extraQuery };
-  const list = useCall(endpoint, { params: props.params, query } as unknown as CallInput<E>, { keepPrevious: true });
+  const list = useCall(endpoint, { params: props.params, query } as unknown as CallInput<E>, { keepPrevious: true, refetchInterval });
   const data = list.data as { items: T[]; total: number } | undefined;
 
   const sortField = params.sort?.replace(/^-/, '');

@@ -20,6 +20,7 @@ import { LeadSoundToggle, useLeadSound, useLeadStream } from '@/lib/lead-stream.
 import { NoticeArea } from '@/components/notice-banner.tsx';
 import { AlertSettingsModal, AllowAlertsButton, useAlertSettings } from './alert-settings.tsx';
 import { registerServiceWorker, unsubscribePush } from '@/lib/alerts.ts';
+import { usePhone } from '@/lib/use-phone.ts';
 
 const { Header, Sider, Content } = Layout;
 
@@ -68,6 +69,7 @@ function ShopArea({ children }: { children: (shop: MyShop, selector: React.React
   // New leads reach every shop screen as they arrive, for accounts that may see leads.
   const { can } = useAuth();
   const leadReader = can('database-status');
+  const phone = usePhone();
   const [sound, setSound] = useLeadSound();
   const alerts = useAlertSettings();
   const { fresh, seen } = useLeadStream(current?.id ?? 0, !!current && leadReader, sound, alerts.notify);
@@ -87,7 +89,7 @@ function ShopArea({ children }: { children: (shop: MyShop, selector: React.React
         aria-label="현재 업체"
         showSearch={{ optionFilterProp: 'label' }}
         value={current.id}
-        style={{ minWidth: 220 }}
+        style={phone ? { width: 128 } : { minWidth: 220 }}
         options={items.map((s) => ({ value: s.id, label: s.status === 'active' ? s.name : `${s.name} (사용 중지)` }))}
         onChange={(id: number) => {
           sessionStorage.setItem(CURRENT_SHOP_KEY, String(id));
@@ -137,6 +139,8 @@ function AppLayout({ area }: { area: Area }) {
   const otherHome = SCREENS.find((s) => s.area === otherArea && can(s.key));
   const [changingPassword, setChangingPassword] = useState(false);
   const [alertSettings, setAlertSettings] = useState(false);
+  // On a phone the header keeps to the screen: the menu's trigger at its start, buttons as icons.
+  const phone = usePhone();
 
   useEffect(() => {
     document.title = screen ? `${screen.title} · Leadroom` : 'Leadroom';
@@ -167,7 +171,14 @@ function AppLayout({ area }: { area: Area }) {
 
   const shell = (selector: React.ReactNode, body: React.ReactNode, badges?: Record<string, number>) => (
     <Layout style={{ minHeight: '100vh' }}>
-      <Sider width={220} theme="light" breakpoint="lg" collapsedWidth={0} style={{ borderRight: `1px solid ${token.colorSplit}` }}>
+      <Sider
+        width={220}
+        theme="light"
+        breakpoint="lg"
+        collapsedWidth={0}
+        zeroWidthTriggerStyle={phone ? { top: 12 } : undefined}
+        style={{ borderRight: `1px solid ${token.colorSplit}` }}
+      >
         <div style={{ height: 56, display: 'flex', alignItems: 'center', padding: '0 20px', fontWeight: 700, fontSize: 18 }}>
           <Link to={account!.home} style={{ color: token.colorPrimary }}>
             Leadroom
@@ -184,30 +195,34 @@ function AppLayout({ area }: { area: Area }) {
         <Header
           style={{
             background: token.colorBgContainer,
-            padding: '0 24px',
+            padding: phone ? '0 8px 0 52px' : '0 24px',
             display: 'flex',
             alignItems: 'center',
-            gap: 16,
+            gap: phone ? 4 : 16,
             borderBottom: `1px solid ${token.colorSplit}`,
           }}
         >
           {/* The screen's one h1, at the size of a section title. */}
-          <Typography.Title level={1} style={{ margin: 0, flex: 1, fontSize: token.fontSizeHeading4, lineHeight: token.lineHeightHeading4 }}>
+          <Typography.Title
+            level={1}
+            ellipsis={phone}
+            style={{ margin: 0, flex: 1, minWidth: 0, fontSize: phone ? token.fontSizeHeading5 : token.fontSizeHeading4, lineHeight: token.lineHeightHeading4 }}
+          >
             {screen?.title}
           </Typography.Title>
           {selector}
           {otherHome && (
-            <Button icon={<SwapOutlined />} onClick={() => navigate(`/${otherHome.key}`)}>
-              {otherArea === 'admin' ? '관리자 영역' : '업체 영역'}
+            <Button icon={<SwapOutlined />} onClick={() => navigate(`/${otherHome.key}`)} aria-label={otherArea === 'admin' ? '관리자 영역' : '업체 영역'}>
+              {!phone && (otherArea === 'admin' ? '관리자 영역' : '업체 영역')}
             </Button>
           )}
           <Dropdown menu={accountMenu} trigger={['click']}>
-            <Button type="text" icon={<UserOutlined />}>
-              <Space>{account!.name}</Space>
+            <Button type="text" icon={<UserOutlined />} aria-label={phone ? `${account!.name} 계정 메뉴` : undefined}>
+              {!phone && <Space>{account!.name}</Space>}
             </Button>
           </Dropdown>
         </Header>
-        <Content style={{ margin: 24 }}>
+        <Content style={{ margin: phone ? 12 : 24, minWidth: 0 }}>
           <NoticeArea>
             <Suspense fallback={<div>Loading...</div>}>{body}</Suspense>
           </NoticeArea>

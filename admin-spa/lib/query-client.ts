@@ -50,7 +50,17 @@ export function refreshInBackground(client: QueryClient, endpoints: readonly End
   for (const e of endpoints) {
     void client.invalidateQueries({ queryKey: apiKey(e), refetchType: 'none' });
     for (const q of client.getQueryCache().findAll({ queryKey: apiKey(e), type: 'active' })) {
-      void fetchInBackground(client, e, q.queryKey[3] as CallInput<typeof e> | undefined);
+      // A query that reads its endpoint its own way (the lead drawer names its opening, or each
+      // refresh would record another view) says how to read it in the background. fetchQuery
+      // leaves its options on the query until the screen renders again: the meta goes with them.
+      const own = (q.meta as BackgroundMeta | undefined)?.background;
+      if (own) void client.fetchQuery({ queryKey: q.queryKey, queryFn: own, meta: q.meta, staleTime: 0 }).catch(() => {});
+      else void fetchInBackground(client, e, q.queryKey[3] as CallInput<typeof e> | undefined);
     }
   }
+}
+
+/** A query's `meta` when its background refresh is not a plain call of its endpoint. */
+export interface BackgroundMeta extends Record<string, unknown> {
+  background: () => Promise<unknown>;
 }

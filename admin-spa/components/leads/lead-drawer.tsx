@@ -3,18 +3,22 @@
 // itself recorded.
 import { useRef, useState } from 'react';
 import { Alert, Button, Descriptions, Divider, Drawer, Empty, Input, Skeleton, Space, Tag, Timeline, Typography } from 'antd';
-import { leadsApi, type LeadDetail, type LeadEventItem } from '@contracts/leads.ts';
+import { CALL_ATTEMPT_ACTION, CALL_ATTEMPT_LABEL, leadsApi, type LeadDetail, type LeadEventItem } from '@contracts/leads.ts';
 import { useQuery } from '@tanstack/react-query';
 import { apiKey } from '@/lib/use-call.ts';
+import type { BackgroundMeta } from '@/lib/query-client.ts';
 import { call } from '@/lib/api.ts';
 import { formatDateTime } from '@/lib/format.ts';
 import { PhoneCell, ReservationCell, StatusSelect, duration, useLeadSave } from './lead-edits.tsx';
 import { StatusTag } from '@/components/status-tag.tsx';
 import { ReturnRequest } from './return-request.tsx';
+import { CallPanel } from './call-panel.tsx';
+import { SlaCountdown } from './sla-countdown.tsx';
+import { usePhone } from '@/lib/use-phone.ts';
 import { DELIVERY_KIND_LABELS, JOB_TRIGGER_LABELS, type DeliveryKind, type JobTrigger } from '@contracts/delivery.ts';
 
 const ACTIONS: Record<string, string> = {
-  created: '접수', view: '열람', unmask: '전화번호 보기', status: '상태 변경', memo: '메모', assign: '배분', export: '내보내기',
+  created: '접수', view: '열람', unmask: '전화번호 보기', [CALL_ATTEMPT_ACTION]: CALL_ATTEMPT_LABEL, status: '상태 변경', memo: '메모', assign: '배분', export: '내보내기',
   delete: '삭제', restore: '복원', purge: '파기', deliver: '전송',
   'return-request': '무효 교체 요청', 'return-approve': '무효 교체 승인', 'return-reject': '무효 교체 반려',
 };
@@ -41,11 +45,13 @@ function describe(e: LeadEventItem): string {
   return '';
 }
 
-export function LeadDrawer({ shopId, id, writable, canUnmask, onOpen, onClose }: {
+export function LeadDrawer({ shopId, id, writable, canUnmask, slaOn = false, onOpen, onClose }: {
   shopId: number;
   id: number | null;
   writable: boolean;
   canUnmask: boolean;
+  /** The shop keeps a first-contact SLA: the lead's countdown shows. */
+  slaOn?: boolean;
   /** Opens another lead (the duplicate chain). */
   onOpen: (id: number) => void;
   onClose: () => void;
@@ -55,18 +61,22 @@ export function LeadDrawer({ shopId, id, writable, canUnmask, onOpen, onClose }:
   // The key stays the endpoint's, so every invalidation of leadsApi.get still reaches it.
   const openingRef = useRef<{ leadId: number; id: number } | null>(null);
   const params = { shopId, id: id ?? 0 };
+  const read = async (background: boolean) => {
+    const known = openingRef.current?.leadId === params.id ? openingRef.current.id : undefined;
+    const res = await call(leadsApi.get, { params, ...(known ? { query: { opening: known } } : {}) }, { background });
+    if (res.openingId !== null) openingRef.current = { leadId: res.id, id: res.openingId };
+    return res;
+  };
   const q = useQuery<LeadDetail>({
     queryKey: apiKey(leadsApi.get, { params }),
-    queryFn: async () => {
-      const known = openingRef.current?.leadId === params.id ? openingRef.current.id : undefined;
-      const res = await call(leadsApi.get, { params, ...(known ? { query: { opening: known } } : {}) });
-      if (res.openingId !== null) openingRef.current = { leadId: res.id, id: res.openingId };
-      return res;
-    },
+    queryFn: () => read(false),
+    // A change announced live (the lead stream) refreshes it naming its opening too.
+    meta: { background: () => read(true) } satisfies BackgroundMeta,
     enabled: id !== null,
     staleTime: 0,
   });
   const d = q.data;
+  const phone = usePhone();
   const close = () => {
     // The next opening of this lead is a new view.
     openingRef.current = null;
@@ -75,19 +85,30 @@ export function LeadDrawer({ shopId, id, writable, canUnmask, onOpen, onClose }:
   return (
     <Drawer
       open={id !== null}
-      size={640}
+      // On a phone the drawer is the screen.
+      size={phone ? '100%' : 640}
       onClose={close}
       destroyOnHidden
       title={d ? <Space>{d.name}<StatusTag status={d.csStatus} />{d.duplicateOf && <Tag color="magenta">중복</Tag>}</Space> : 'DB 상세'}
     >
       {q.isError && <Alert type="error" showIcon title={(q.error as Error).message} />}
       {!d && !q.isError && <Skeleton active paragraph={{ rows: 12 }} />}
-      {d && <Body key={d.id} shopId={shopId} d={d} writable={writable} canUnmask={canUnmask} onOpen={onOpen} />}
+      {d && <Body key={d.id} shopId={shopId} d={d} writable={writable} canUnmask={canUnmask} slaOn={slaOn} phone={phone} onOpen={onOpen} />}
     </Drawer>
   );
 }
 
-function Body({ shopId, d, writable, canUnmask, onOpen }: { shopId: number; d: LeadDetail; writable: boolean; canUnmask: boolean; onOpen: (id: number) => void }) {
+function Body({ shopId, d, writable, canUnmask, slaOn, phone, onOpen }: {
+  shopId: number;
+  d: LeadDetail;
+  writable: boolean;
+  canUnmask: boolean;
+  slaOn: boolean;
+  /** A phone's screen: one column, and the call and its outcome first. */
+  phone: boolean;
+  onOpen: (id: number) => void;
+}) {
+  const columns = phone ? 1 : 2;
   const wait = d.firstContactAt ? duration(Date.parse(d.firstContactAt) - Date.parse(d.createdAt)) : null;
 
   return (
@@ -103,12 +124,16 @@ function Body({ shopId, d, writable, canUnmask, onOpen }: { shopId: number; d: L
           }
         />
       )}
-      <Descriptions size="small" column={2} bordered>
-        <Descriptions.Item label="연락처" span={2}>
+      {phone && writable && <CallPanel shopId={shopId} d={d} canCall={canUnmask} slaOn={slaOn} />}
+      {phone && writable && <MemoEditor key={`m${d.memo ?? ''}`} shopId={shopId} id={d.id} memo={d.memo} writable={writable} />}
+      <Descriptions size="small" column={columns} bordered>
+        <Descriptions.Item label="연락처" span={columns}>
           <PhoneCell shopId={shopId} id={d.id} masked={d.phone} canUnmask={canUnmask} />
         </Descriptions.Item>
         <Descriptions.Item label="접수">{formatDateTime(d.createdAt)}</Descriptions.Item>
-        <Descriptions.Item label="첫 연락">{wait ? `${wait} 만에` : <Typography.Text type={d.overdue ? 'danger' : 'secondary'}>아직 없음</Typography.Text>}</Descriptions.Item>
+        <Descriptions.Item label="첫 연락">
+          {wait ? `${wait} 만에` : d.slaDueAt && slaOn ? <SlaCountdown row={d} slaOn /> : <Typography.Text type={d.overdue ? 'danger' : 'secondary'}>아직 없음</Typography.Text>}
+        </Descriptions.Item>
         <Descriptions.Item label="랜딩">{d.landingTitle ?? (d.source === 'landing' ? '-' : '직접 등록')}</Descriptions.Item>
         <Descriptions.Item label="매체">{d.mediaTypeName ?? '-'}</Descriptions.Item>
         <Descriptions.Item label="담당">{d.assigneeName ?? <Typography.Text type="secondary">미배분</Typography.Text>}</Descriptions.Item>
@@ -129,7 +154,7 @@ function Body({ shopId, d, writable, canUnmask, onOpen }: { shopId: number; d: L
             <span style={{ marginLeft: 12 }}>예약</span>
             <ReservationCell shopId={shopId} id={d.id} reservedAt={d.reservedAt} writable={writable} />
           </Space>
-          <MemoEditor key={d.memo ?? ''} shopId={shopId} id={d.id} memo={d.memo} writable={writable} />
+          {!(phone && writable) && <MemoEditor key={d.memo ?? ''} shopId={shopId} id={d.id} memo={d.memo} writable={writable} />}
         </Space>
       </div>
 
@@ -158,7 +183,7 @@ function Body({ shopId, d, writable, canUnmask, onOpen }: { shopId: number; d: L
         <Divider titlePlacement="start" plain>
           유입
         </Divider>
-        <Descriptions size="small" column={2} bordered>
+        <Descriptions size="small" column={columns} bordered>
           <Descriptions.Item label="utm_source">{d.utmSource ?? '-'}</Descriptions.Item>
           <Descriptions.Item label="utm_medium">{d.utmMedium ?? '-'}</Descriptions.Item>
           <Descriptions.Item label="utm_campaign">{d.utmCampaign ?? '-'}</Descriptions.Item>

@@ -2,19 +2,21 @@
 // (상담예약 asks for a time, 무효 for a reason), its appointment, its memo, and revealing its phone.
 import { useState } from 'react';
 import type { Dayjs } from 'dayjs';
-import { App, Button, DatePicker, Form, Input, Modal, Popover, Select, Space, Tag, Typography } from 'antd';
+import { App, AutoComplete, Button, DatePicker, Form, Input, Modal, Popover, Select, Space, Tag, TimePicker, Typography } from 'antd';
 import { EditOutlined, EyeOutlined, PhoneOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   CS_STATUSES, INVALID_REASON_REQUIRED, RESERVATION_REQUIRED, SETTABLE_STATUSES, leadsApi, type CsStatus, type LeadUpdate,
 } from '@contracts/leads.ts';
 import { withJosa } from '@contracts/korean.ts';
+import { RETURN_REASONS } from '@contracts/money.ts';
 import { ApiError, call } from '@/lib/api.ts';
 import { invalidate } from '@/lib/use-call.ts';
 import { formatDateTime } from '@/lib/format.ts';
 import { useCloseGuard, useTrackChanges } from '@/lib/close-guard.ts';
 import { STATUS_COLORS, StatusTag } from '@/components/status-tag.tsx';
 import { fromPicker, toPicker } from '@/lib/seoul-time.ts';
+import { usePhone } from '@/lib/use-phone.ts';
 
 export const statusOptions = CS_STATUSES.map((s) => ({ value: s, label: s }));
 const settable = SETTABLE_STATUSES.map((s) => ({ value: s, label: <Tag color={STATUS_COLORS[s]}>{s}</Tag> }));
@@ -74,10 +76,49 @@ interface StatusDialog {
   reservedAt?: string | null;
 }
 
+/**
+ * An appointment's day and time as two pickers side by side: on a phone the one picker with its
+ * time columns beside the calendar is wider than the screen. The value is whole once both are set.
+ */
+function SplitDateTime({ value, onChange }: { value?: Dayjs | null; onChange?: (v: Dayjs | null) => void }) {
+  const [day, setDay] = useState<Dayjs | null>(value ?? null);
+  const [time, setTime] = useState<Dayjs | null>(value ?? null);
+  const emit = (d: Dayjs | null, t: Dayjs | null) => onChange?.(d && t ? d.hour(t.hour()).minute(t.minute()).second(0).millisecond(0) : null);
+  return (
+    <Space.Compact block>
+      <DatePicker
+        aria-label="예약 날짜"
+        format="YYYY-MM-DD"
+        value={day}
+        disabledDate={FUTURE_ONLY.disabledDate}
+        onChange={(d) => {
+          setDay(d);
+          emit(d, time);
+        }}
+        style={{ flex: 3 }}
+      />
+      <TimePicker
+        aria-label="예약 시각"
+        format="HH:mm"
+        minuteStep={MINUTE_STEP}
+        needConfirm={false}
+        value={time}
+        disabledTime={() => FUTURE_ONLY.disabledTime(day)}
+        onChange={(t) => {
+          setTime(t);
+          emit(day, t);
+        }}
+        style={{ flex: 2 }}
+      />
+    </Space.Compact>
+  );
+}
+
 /** The dialog a status needs before it is applied: an appointment's time, or why the lead is 무효. */
 export function StatusDialogModal({ dialog, onClose }: { dialog: StatusDialog | null; onClose: () => void }) {
   const [form] = Form.useForm<{ reservedAt?: Dayjs; reason?: string }>();
   const [busy, setBusy] = useState(false);
+  const phone = usePhone();
   const guard = useCloseGuard(onClose);
   useTrackChanges(guard, form, !!dialog);
   if (!dialog) return null;
@@ -103,11 +144,21 @@ export function StatusDialogModal({ dialog, onClose }: { dialog: StatusDialog | 
       <Form form={form} layout="vertical" requiredMark="optional" initialValues={{ reservedAt: toPicker(dialog.reservedAt) ?? undefined }}>
         {reserve ? (
           <Form.Item label="예약 시간" name="reservedAt" required rules={[{ required: true, message: RESERVATION_REQUIRED }]}>
-            <DatePicker showTime={{ format: 'HH:mm', minuteStep: MINUTE_STEP }} format="YYYY-MM-DD HH:mm" style={{ width: '100%' }} autoFocus {...FUTURE_ONLY} />
+            {phone ? (
+              <SplitDateTime />
+            ) : (
+              <DatePicker showTime={{ format: 'HH:mm', minuteStep: MINUTE_STEP }} format="YYYY-MM-DD HH:mm" style={{ width: '100%' }} autoFocus {...FUTURE_ONLY} />
+            )}
           </Form.Item>
         ) : (
           <Form.Item label="사유" name="reason" required rules={[{ required: true, whitespace: true, message: INVALID_REASON_REQUIRED }]}>
-            <Input maxLength={200} placeholder="예: 장난 신청, 본인 아님" autoFocus />
+            {/* The reasons a return names are offered; any other can be written. */}
+            <AutoComplete
+              options={RETURN_REASONS.filter((r) => r !== '기타').map((r) => ({ value: r }))}
+              filterOption={(input, o) => String(o?.value ?? '').includes(input)}
+            >
+              <Input maxLength={200} placeholder="예: 장난 신청, 본인 아님" autoFocus />
+            </AutoComplete>
           </Form.Item>
         )}
       </Form>

@@ -7,7 +7,7 @@ import { leadsApi, type LeadListItem } from '@contracts/leads.ts';
 import { ResourceTable, type FilterDef } from '@/components/resource-table.tsx';
 import { PeriodPicker, type Period } from '@/components/period-picker.tsx';
 
-export function LeadPeriodTable({ shopId, period, columns, filters, selection, empty = '이 기간에 접수된 DB가 없습니다.', rowClassName, actions }: {
+export function LeadPeriodTable({ shopId, period, columns, filters, selection, empty = '이 기간에 접수된 DB가 없습니다.', rowClassName, actions, refetchInterval }: {
   shopId: number;
   period: Period;
   columns: ColumnsType<LeadListItem>;
@@ -18,6 +18,8 @@ export function LeadPeriodTable({ shopId, period, columns, filters, selection, e
   rowClassName?: TableProps<LeadListItem>['rowClassName'];
   /** Buttons after the period picker. */
   actions?: ReactNode;
+  /** Reads the page again every this many ms (the SLA countdown). */
+  refetchInterval?: number | false;
 }) {
   const { from, to, today, setPeriod } = period;
   return (
@@ -28,6 +30,7 @@ export function LeadPeriodTable({ shopId, period, columns, filters, selection, e
       columns={columns}
       filters={filters}
       rowClassName={rowClassName}
+      refetchInterval={refetchInterval}
       rowSelection={selection && { selectedRowKeys: selection.selected, onChange: (keys) => selection.onChange(keys as number[]), preserveSelectedRowKeys: false }}
       empty={empty}
       toolbar={

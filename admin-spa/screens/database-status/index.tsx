@@ -8,6 +8,7 @@ import type { ColumnsType } from 'antd/es/table/interface.js';
 import { useQueryClient } from '@tanstack/react-query';
 import { SETTABLE_STATUSES, leadSettingsInput, leadsApi, type CsStatus, type LeadListItem } from '@contracts/leads.ts';
 import { landingsApi } from '@contracts/landings.ts';
+import { leadSlaApi } from '@contracts/lead-sla.ts';
 import { call } from '@/lib/api.ts';
 import { invalidate, useCall } from '@/lib/use-call.ts';
 import { useAuth } from '@/lib/auth.tsx';
@@ -15,6 +16,9 @@ import { useCurrentShop } from '@/lib/shop.tsx';
 import { useCodeOptions } from '@/lib/options.ts';
 import { zodRule } from '@/lib/zod-rule.ts';
 import { useSearchId } from '@/lib/search-state.ts';
+import { usePhone } from '@/lib/use-phone.ts';
+import { SLA_REFRESH_MS, SlaCountdown } from '@/components/leads/sla-countdown.tsx';
+import { LeadCards } from './lead-cards.tsx';
 import { usePeriod } from '@/components/period-picker.tsx';
 import { LeadPeriodTable } from '@/components/leads/lead-period-table.tsx';
 import { LeadDrawer } from '@/components/leads/lead-drawer.tsx';
@@ -40,6 +44,9 @@ export default function DatabaseStatus() {
   const settings = useCall(leadsApi.settings, { params });
   const [selected, setSelected] = useState<number[]>([]);
   const now = useNow(60_000);
+  const phone = usePhone();
+  const sla = useCall(leadSlaApi.settings, { params });
+  const slaOn = !!sla.data?.enabled;
 
   const loadMemo = async (id: number) => (await call(leadsApi.get, { params: { ...params, id } })).memo;
 
@@ -64,6 +71,12 @@ export default function DatabaseStatus() {
             '-'
           ),
       },
+      ...(slaOn
+        ? [{
+            title: <Tooltip title="첫 연락 기한까지 남은 근무 시간">응답 SLA</Tooltip>, key: 'sla',
+            render: (_: unknown, row: LeadListItem) => <SlaCountdown row={row} slaOn />,
+          }]
+        : []),
       {
         title: '예약', dataIndex: 'reservedAt', key: 'reservedAt',
         render: (v: string | null, row) => <ReservationCell shopId={shop.id} id={row.id} reservedAt={v} writable={writable} />,
@@ -77,7 +90,7 @@ export default function DatabaseStatus() {
       tagsColumn(),
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the row handlers read the URL at click time
-    [shop.id, writable, mine, account, now],
+    [shop.id, writable, mine, account, now, slaOn],
   );
 
   const filters = [
@@ -97,6 +110,22 @@ export default function DatabaseStatus() {
     { name: 'validity', advanced: true, label: '유효성', type: 'select' as const, options: [{ value: 'valid', label: '유효' }, { value: 'invalid', label: '무효·반품' }] },
   ];
 
+  const empty = mine
+    ? '이 기간에 배분받은 DB가 없습니다. 관리자가 DB를 배분하면 여기에 나타납니다.'
+    : '이 기간에 접수된 DB가 없습니다. 랜딩에서 신청이 들어오면 바로 여기에 나타납니다.';
+  const drawer = (
+    <LeadDrawer shopId={shop.id} id={openId} writable={writable} canUnmask={account!.canUnmask} slaOn={slaOn} onOpen={openLead} onClose={() => openLead(null)} />
+  );
+
+  if (phone) {
+    return (
+      <>
+        <LeadCards shopId={shop.id} period={period} onOpen={openLead} empty={empty} />
+        {drawer}
+      </>
+    );
+  }
+
   return (
     <>
       <LeadPeriodTable
@@ -106,11 +135,8 @@ export default function DatabaseStatus() {
         filters={filters}
         rowClassName={(row) => (row.overdue ? 'lr-overdue' : '')}
         selection={writable ? { selected, onChange: setSelected } : undefined}
-        empty={
-          mine
-            ? '이 기간에 배분받은 DB가 없습니다. 관리자가 DB를 배분하면 여기에 나타납니다.'
-            : '이 기간에 접수된 DB가 없습니다. 랜딩에서 신청이 들어오면 바로 여기에 나타납니다.'
-        }
+        empty={empty}
+        refetchInterval={slaOn ? SLA_REFRESH_MS : false}
         actions={
           <>
             {writable && selected.length > 0 && <BulkStatus shopId={shop.id} ids={selected} onDone={() => setSelected([])} />}
@@ -119,7 +145,7 @@ export default function DatabaseStatus() {
           </>
         }
       />
-      <LeadDrawer shopId={shop.id} id={openId} writable={writable} canUnmask={account!.canUnmask} onOpen={openLead} onClose={() => openLead(null)} />
+      {drawer}
     </>
   );
 }

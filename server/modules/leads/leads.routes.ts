@@ -5,6 +5,7 @@ import { eventStreams } from '../../plugins/event-stream.ts';
 import { leadsService } from './leads.service.ts';
 import { allocationService } from './allocation.ts';
 import { slaService } from './sla.ts';
+import { callAttemptService } from './call-attempt.ts';
 import { allocationApi } from '../../../contracts/allocation.ts';
 import { leadSlaApi } from '../../../contracts/lead-sla.ts';
 import { LEAD_STREAM_EVENT, leadsApi as api, type LeadChange, type LeadStreamEvent } from '../../../contracts/leads.ts';
@@ -45,6 +46,8 @@ export async function leadsRoutes(app: FastifyInstance, links: ModuleLinks): Pro
   defineRoute(app, api.update, { access: write, handler: (c) => service.update(c.shopId, c.params.id, c.body, c.actor) });
   defineRoute(app, api.bulkStatus, { access: write, handler: (c) => service.bulkStatus(c.shopId, c.body, c.actor) });
   defineRoute(app, api.unmask, { access: read, handler: (c) => service.unmask(c.shopId, c.params.id, c.actor) });
+  const callAttempt = callAttemptService(app.db, app.clock, links.leadsChanged);
+  defineRoute(app, api.callAttempt, { access: write, handler: (c) => callAttempt(c.shopId, c.params.id, c.actor) });
   defineRoute(app, api.counselors, { access: { screen: COUNSELOR_READERS, action: 'read', shop: true }, handler: (c) => service.counselors(c.shopId) });
   defineRoute(app, api.settings, { access: read, handler: (c) => service.settings(c.shopId) });
   defineRoute(app, api.updateSettings, { access: write, handler: (c) => service.updateSettings(c.shopId, c.body, c.actor) });

@@ -10,6 +10,7 @@ import { badRequest, forbidden, foundOr404, notFound } from '../../lib/errors.ts
 import type { Clock } from '../../lib/clock.ts';
 import { auditBy, type Actor } from '../audit/audit.service.ts';
 import { withCapsSettled } from './contract-caps.ts';
+import { slaCountdown } from './sla.ts';
 import { addDays, periodInstants, seoulDay } from '../../../contracts/kst.ts';
 import { formatPhone, maskPhone } from '../../../contracts/rules.ts';
 import {
@@ -25,20 +26,24 @@ const MEMO_EXCERPT = 60;
 type ListRow = Awaited<ReturnType<ReturnType<typeof leadsRepository>['list']>>['rows'][number];
 type DetailRow = NonNullable<Awaited<ReturnType<ReturnType<typeof leadsRepository>['find']>>>;
 
-const scopeOf = (actor: Pick<Actor, 'id' | 'scope'>): LeadScope => ({ accountId: actor.id, scope: actor.scope });
+export const scopeOf = (actor: Pick<Actor, 'id' | 'scope'>): LeadScope => ({ accountId: actor.id, scope: actor.scope });
 const excerpt = (memo: string | null) => {
   const line = memo?.split('\n')[0]?.trim();
   return line ? (line.length > MEMO_EXCERPT ? `${line.slice(0, MEMO_EXCERPT)}…` : line) : null;
 };
 const parse = (json: string | null): Record<string, unknown> | null => (json ? (JSON.parse(json) as Record<string, unknown>) : null);
 
-function toListItem(r: ListRow, overdueBefore: string): LeadListItem {
+type Countdown = Pick<LeadListItem, 'slaDueAt' | 'slaLeftMinutes'>;
+
+function toListItem(r: ListRow, overdueBefore: string, sla: Countdown): LeadListItem {
   return {
     id: r.id, createdAt: r.created_at, landingId: r.landing_id, landingTitle: r.landing_title, mediaTypeName: r.media_type_name, source: r.source,
     name: r.name, phone: maskPhone(r.phone), csStatus: r.cs_status as CsStatus, assigneeId: r.assignee_id, assigneeName: r.assignee_name,
     reservedAt: r.reserved_at, memo: excerpt(r.memo), duplicateOf: r.duplicate_of, validity: r.validity as LeadListItem['validity'],
     invalidReason: r.invalid_reason, firstContactAt: r.first_contact_at, utmSource: r.utm_source, utmCampaign: r.utm_campaign,
-    overdue: r.cs_status === '미처리' && r.created_at < overdueBefore,
+    // A lead called (통화 시도) but not yet given an outcome no longer asks for a call.
+    overdue: r.cs_status === '미처리' && r.first_contact_at === null && r.created_at < overdueBefore,
+    ...sla,
   };
 }
 
@@ -124,13 +129,13 @@ export function leadsService(db: Kysely<Database>, clock: Clock, announce: (chan
   /** A lead's detail as `actor` may see it: its original and duplicates only when they are in the actor's scope too. */
   async function detail(shopId: number, actor: Actor, row: DetailRow, overdueBefore: string): Promise<LeadDetail> {
     const who = scopeOf(actor);
-    const [original, duplicates, history] = await Promise.all([
+    const [original, duplicates, history, sla] = await Promise.all([
       row.duplicate_of ? repo.summary(shopId, who, row.duplicate_of) : undefined,
       repo.duplicatesOf(shopId, who, row.id),
-      repo.history(row.id),
+      repo.history(row.id), slaCountdown(db, shopId, [row], clock()),
     ]);
     return {
-      ...toListItem(row, overdueBefore),
+      ...toListItem(row, overdueBefore, sla.of(row.id)),
       openingId: null,
       memo: row.memo,
       answers: labelledAnswers(row.answers, row.form_fields),
@@ -203,7 +208,8 @@ export function leadsService(db: Kysely<Database>, clock: Clock, announce: (chan
       // Side by side: on PostgreSQL each is a round trip of its own.
       const [minutes, page] = await Promise.all([overdueMinutes(shopId), repo.list(shopId, scopeOf(actor), { ...q, ...periodInstants(from, to) })]);
       const overdueBefore = new Date(now.getTime() - minutes * 60_000).toISOString();
-      return { ...itemsOf(page, (r) => toListItem(r, overdueBefore)), period: { from, to }, overdueMinutes: minutes };
+      const sla = await slaCountdown(db, shopId, page.rows, now);
+      return { ...itemsOf(page, (r) => toListItem(r, overdueBefore, sla.of(r.id))), period: { from, to }, overdueMinutes: minutes, slaMinutes: sla.minutes };
     },
 
     /**

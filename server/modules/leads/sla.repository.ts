@@ -53,6 +53,10 @@ export function slaRepository(db: Kysely<Database>) {
         .where(waiting.deleted, 'is', null).where(waiting.duplicate, 'is', null).where(waiting.contact, 'is', null)
         .orderBy('l.id').execute(),
 
+    /** The clocks of leads among `ids` (a list page's): where each runs from and its stage. */
+    clocks: (ids: number[]) =>
+      ids.length ? db.selectFrom('lead_sla_state').select(['lead_id', 'clock_from']).where('lead_id', 'in', ids).execute() : Promise.resolve([]),
+
     /** The first state of a lead; false when another step wrote one first. */
     insertState: async (row: Insertable<LeadSlaStateTable>) =>
       (await db.insertInto('lead_sla_state').values(row).onConflict((oc) => oc.column('lead_id').doNothing()).returning('lead_id').execute()).length === 1,

@@ -15,7 +15,7 @@ import { leadsRepository } from './leads.repository.ts';
 import { allocationRepository } from './allocation.repository.ts';
 import { counselorLoadsAt, plan } from './allocation.ts';
 import { slaRepository } from './sla.repository.ts';
-import { addWorkingMinutes, type WorkCalendar } from './sla-clock.ts';
+import { addWorkingMinutes, workingMinutesBetween, type WorkCalendar } from './sla-clock.ts';
 import { SLA_DEFAULTS, type LeadSlaSettings, type LeadSlaSettingsInput, type SlaOnDeadline } from '../../../contracts/lead-sla.ts';
 import type { CounselorLoad } from '../../../contracts/allocation.ts';
 import type { LeadChange } from '../../../contracts/leads.ts';
@@ -246,6 +246,38 @@ export async function escalateDue(db: Kysely<Database>, now: Date, o: { announce
     }
   }
   return done;
+}
+
+/** A lead of a list page as its countdown needs it. */
+export interface SlaRow {
+  id: number;
+  created_at: string;
+  first_contact_at: string | null;
+  duplicate_of: number | null;
+}
+
+/**
+ * The SLA countdown of a list page's leads, as escalation would judge them at `now`: the shop's
+ * settings read once, the clocks of the page's waiting leads once. A lead's due time is null when
+ * the shop has no SLA, or the lead was contacted, is a duplicate, or its clock started before the
+ * SLA was turned on — the leads escalation never acts on.
+ */
+export async function slaCountdown(db: Kysely<Database>, shopId: number, rows: readonly SlaRow[], now: Date) {
+  const repo = slaRepository(db);
+  const settings = await repo.settings(shopId);
+  const none = { minutes: null, of: () => ({ slaDueAt: null, slaLeftMinutes: null }) };
+  if (!settings?.enabled) return none;
+  const rule = ruleOf(settings);
+  const waiting = rows.filter((r) => r.first_contact_at === null && r.duplicate_of === null);
+  const clocks = new Map((await repo.clocks(waiting.map((r) => r.id))).map((c) => [c.lead_id, c.clock_from]));
+  const due = new Map<number, { slaDueAt: string; slaLeftMinutes: number }>();
+  for (const r of waiting) {
+    const from = clocks.get(r.id) ?? r.created_at;
+    if (from < rule.since) continue;
+    const at = addWorkingMinutes(rule.calendar, new Date(from), rule.minutes);
+    due.set(r.id, { slaDueAt: at.toISOString(), slaLeftMinutes: Math.ceil(workingMinutesBetween(rule.calendar, now, at)) });
+  }
+  return { minutes: rule.minutes, of: (id: number) => due.get(id) ?? { slaDueAt: null, slaLeftMinutes: null } };
 }
 
 /** The shop's SLA settings (GET and PUT). */

@@ -97,11 +97,13 @@ export function shopDashboardRepository(db: Kysely<Database>) {
       return n(row?.n);
     },
 
-    /** 미처리 leads received in [fromIso, beforeIso). */
+    /** 미처리 leads received in [fromIso, beforeIso), never called. */
     async untouched(shopId: number, who: DashboardViewer, fromIso: string, beforeIso: string) {
       const row = await since(shopId, who, fromIso)
         .select(sql<number>`count(*)`.as('n'))
         .where('l.cs_status', '=', '미처리')
+        // A lead called (통화 시도) and not yet given an outcome is not waiting for a call (DB 현황's red rows alike).
+        .where('l.first_contact_at', 'is', null)
         .where('l.created_at', '<', beforeIso)
         .executeTakeFirst();
       return n(row?.n);
