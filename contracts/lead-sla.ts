@@ -14,6 +14,33 @@ export const SLA_ON_DEADLINE_LABELS: Record<SlaOnDeadline, string> = { reroute: 
 
 /** The events escalation writes in a lead's access record. */
 export const SLA_ACTIONS = ['sla-remind', 'sla-reroute', 'sla-notify', 'sla-manager'] as const;
+export type SlaAction = (typeof SLA_ACTIONS)[number];
+/** How a lead's history names each step. */
+export const SLA_ACTION_LABELS: Record<SlaAction, string> = {
+  'sla-remind': 'SLA 알림', 'sla-reroute': 'SLA 재배분', 'sla-notify': 'SLA 기한 초과', 'sla-manager': '관리자 대기열',
+};
+
+/**
+ * One escalation step of a lead's history in words: who held it, who has it now, and why.
+ * `before`/`after` are the event's as the server wrote them (server/modules/leads/sla.ts).
+ */
+export function describeSlaStep(action: SlaAction, before: Record<string, unknown>, after: Record<string, unknown>): string {
+  const name = (v: unknown) => (v ? String(v) : '미배분');
+  const minutes = typeof after.minutes === 'number' ? `${after.minutes}분 기한` : '';
+  switch (action) {
+    case 'sla-remind':
+      return [`담당 ${name(after.assigneeName)}에게 알림`, typeof after.percent === 'number' ? `기한의 ${after.percent}%` : ''].filter(Boolean).join(' · ');
+    case 'sla-notify':
+      return [`담당 ${name(after.assigneeName)} 기한 초과 — 관리자에게 알림`, minutes].filter(Boolean).join(' · ');
+    case 'sla-reroute':
+      return [`${name(before.assigneeName)} → ${name(after.assigneeName)}`, typeof after.reroute === 'number' ? `${after.reroute}번째 재배분` : '', minutes].filter(Boolean).join(' · ');
+    case 'sla-manager':
+      return [
+        `${name(before.assigneeName)} → 관리자 대기열`,
+        after.reason === 'max-reroutes' ? '재배분 횟수를 다 씀' : after.reason === 'no-counselor' ? '받을 수 있는 상담원이 없음' : '',
+      ].filter(Boolean).join(' · ');
+  }
+}
 
 /** HH:mm → minutes of the day (24:00 → 1440). */
 export function minuteOfDay(hhmm: string): number {

@@ -15,12 +15,14 @@ import { ReturnRequest } from './return-request.tsx';
 import { CallPanel } from './call-panel.tsx';
 import { SlaCountdown } from './sla-countdown.tsx';
 import { usePhone } from '@/lib/use-phone.ts';
+import { SLA_ACTIONS, SLA_ACTION_LABELS, describeSlaStep, type SlaAction } from '@contracts/lead-sla.ts';
 import { DELIVERY_KIND_LABELS, JOB_TRIGGER_LABELS, type DeliveryKind, type JobTrigger } from '@contracts/delivery.ts';
 
 const ACTIONS: Record<string, string> = {
   created: '접수', view: '열람', unmask: '전화번호 보기', [CALL_ATTEMPT_ACTION]: CALL_ATTEMPT_LABEL, status: '상태 변경', memo: '메모', assign: '배분', export: '내보내기',
   delete: '삭제', restore: '복원', purge: '파기', deliver: '전송',
   'return-request': '무효 교체 요청', 'return-approve': '무효 교체 승인', 'return-reject': '무효 교체 반려',
+  ...SLA_ACTION_LABELS,
 };
 
 function describe(e: LeadEventItem): string {
@@ -38,6 +40,7 @@ function describe(e: LeadEventItem): string {
   if (e.action === 'created') return a.duplicateOf ? `중복 (#${String(a.duplicateOf)})` : '';
   if (e.action === 'return-request') return [a.reason, a.note].filter(Boolean).map(String).join(' · ');
   if (e.action === 'return-approve' || e.action === 'return-reject') return a.note ? String(a.note) : '';
+  if ((SLA_ACTIONS as readonly string[]).includes(e.action)) return describeSlaStep(e.action as SlaAction, b, a);
   if (e.action === 'deliver') {
     const kind = DELIVERY_KIND_LABELS[a.kind as DeliveryKind];
     return [a.channelName ? `${kind ? `${kind} ` : ''}'${String(a.channelName)}'` : kind, a.trigger ? JOB_TRIGGER_LABELS[a.trigger as JobTrigger] : null].filter(Boolean).join(' · ');
