@@ -672,7 +672,7 @@ async function timePasses(pass: () => Promise<number>, n: number, warm = 3): Pro
 
 async function slaFigures(engine: Engine, db: Kysely<Database>, shopIds: number[], shopId: number) {
   const now = new Date();
-  const scan = await slaScan(db, shopIds, now);
+  const scan = await slaScan(db, engine, shopIds, now);
   try {
     const first = await timePasses(() => scan.pass(now), SLA_PASSES);
     record('sla-first', `SLA scan, first pass after turning it on, ${shopIds.length} shops (${fmt(first.due)} due; at most 1,000 a shop)`, '', engine,
@@ -683,6 +683,7 @@ async function slaFigures(engine: Engine, db: Kysely<Database>, shopIds: number[
     const steady = await timePasses(() => scan.pass(now), SLA_PASSES);
     record('sla-scan', `SLA scan, steady state, ${shopIds.length} shops (${fmt(steady.due)} due of ${fmt(s.waiting)} waiting, ${fmt(ROWS)} leads)`, 'p95 ≤ 50 ms', engine,
       `${ms(pct(steady.sorted, 0.5))} / ${ms(pct(steady.sorted, 0.95))} ms`, pct(steady.sorted, 0.95) <= 50);
+    say(`  load average while measuring: ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min, ${os.cpus().length} CPU)`);
     const rule = (await scan.rules()).find((r) => r.shopId === shopId)!;
     say(`\n  Plans of the SLA scan (${ENGINE_LABEL[engine]}; the largest shop, steady state)`);
     await capturedPlans(db, engine, 'SLA scan', (d) => dueLeads(d, rule, now),

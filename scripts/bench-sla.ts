@@ -33,7 +33,7 @@ export interface SlaScan {
   undo(): Promise<void>;
 }
 
-export async function slaScan(db: Kysely<Database>, shopIds: number[], now: Date): Promise<SlaScan> {
+export async function slaScan(db: Kysely<Database>, engine: 'sqlite' | 'postgres', shopIds: number[], now: Date): Promise<SlaScan> {
   const at = now.toISOString();
   const enabledAt = new Date(now.getTime() - 30 * DAY_MS).toISOString();
   const undo = async () => {
@@ -75,8 +75,8 @@ export async function slaScan(db: Kysely<Database>, shopIds: number[], now: Date
         } as const;
       });
       for (let i = 0; i < states.length; i += 500) await db.insertInto('lead_sla_state').values(states.slice(i, i + 500)).execute();
-      // As autovacuum (PostgreSQL) or the app's optimize (SQLite) would have by now on a live database.
-      await sql`analyze lead_sla_state`.execute(db);
+      // As autovacuum (PostgreSQL: statistics and the visibility map index-only scans need) or ANALYZE (SQLite) would have by now on a live database.
+      await (engine === 'postgres' ? sql`vacuum (analyze) lead_sla_state` : sql`analyze lead_sla_state`).execute(db);
       return { manager, running, waiting: rows.length, windowLeads };
     },
     undo,

@@ -19,16 +19,17 @@ export function slaRepository(db: Kysely<Database>) {
     enabledShops: () => db.selectFrom('lead_sla_settings').selectAll().where('enabled', '=', 1).orderBy('shop_id').execute(),
 
     /**
-     * Leads that arrived in [fromIso, toIso] without a state row yet, oldest first: a range of the
-     * cover index (shop_id, created_at, id, deleted_at, assignee_id, cs_status, duplicate_of,
-     * first_contact_at, …), each probed once in lead_sla_state's primary key.
+     * Leads that arrived in [fromIso, toIso] without a state row yet, oldest first: a range of
+     * leads_sla_waiting_idx (shop_id, created_at, id — only leads still waiting), each probed
+     * once in lead_sla_state.
      */
     arrivals: (shopId: number, fromIso: string, toIso: string, limit: number) =>
       db.selectFrom('leads as l')
         .select(['l.id', 'l.created_at as clock_from'])
         .where('l.shop_id', '=', shopId).where('l.created_at', '>=', fromIso).where('l.created_at', '<=', toIso)
         .where(waiting.deleted, 'is', null).where(waiting.duplicate, 'is', null).where(waiting.contact, 'is', null)
-        .where((eb) => eb.not(eb.exists(eb.selectFrom('lead_sla_state as s').select('s.lead_id').whereRef('s.lead_id', '=', 'l.id'))))
+        // The shop named inside too: PostgreSQL hashes the shop's state rows for the anti-join, not every shop's.
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('lead_sla_state as s').select('s.lead_id').whereRef('s.lead_id', '=', 'l.id').where('s.shop_id', '=', shopId))))
         .orderBy('l.created_at').orderBy('l.id').limit(limit).execute(),
 
     /** Running clocks escalation restarted or reminded within [fromIso, toIso], of leads still waiting, oldest first. */
