@@ -86,15 +86,17 @@ export function SlaFigureCards({ f, span = { xs: 12, md: 6 } }: { f: SlaFigures;
 export function useDistributionOption(f: SlaFigures | undefined): EChartsCoreOption | null {
   return useMemo(() => {
     if (!f || f.totals.leads === 0) return null;
+    // Horizontal bars: the buckets' names stay readable on a phone.
     return {
       tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v: number) => count(Number(v ?? 0)) },
-      grid: { left: 8, right: 16, top: 24, bottom: 8, containLabel: true },
-      xAxis: { type: 'category', data: f.distribution.map((d) => SLA_BUCKET_LABELS[d.bucket]), axisLabel: { interval: 0, fontSize: 11, width: 64, overflow: 'break' } },
-      yAxis: { type: 'value', minInterval: 1, axisLabel: { formatter: '{value}건' } },
+      grid: { left: 8, right: 40, top: 8, bottom: 8, containLabel: true },
+      yAxis: { type: 'category', inverse: true, data: f.distribution.map((d) => SLA_BUCKET_LABELS[d.bucket]), axisLabel: { fontSize: 12 } },
+      // Each bar carries its count: the value axis only gives the scale.
+      xAxis: { type: 'value', minInterval: 1, axisLabel: { show: false } },
       series: [{
-        type: 'bar', name: 'DB', barMaxWidth: 36,
+        type: 'bar', name: 'DB', barMaxWidth: 20,
         data: f.distribution.map((d) => ({ value: d.count, itemStyle: { color: BUCKET_COLORS[d.bucket] } })),
-        label: { show: true, position: 'top', fontSize: 11, formatter: (p: { value: number }) => (p.value ? formatNumber(p.value) : '') },
+        label: { show: true, position: 'right', fontSize: 11, formatter: (p: { value: number }) => formatNumber(p.value) },
       }],
     };
   }, [f]);

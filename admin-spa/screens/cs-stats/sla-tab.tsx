@@ -15,6 +15,7 @@ import {
 } from '@/components/sla-figures.tsx';
 
 type Hour = SlaFigures['byHour'][number];
+const EMPTY = '이 기간에 응답 SLA로 잰 DB가 없습니다.';
 
 export function SlaTab({ shopId, from, to }: { shopId: number; from: string; to: string }) {
   const { can } = useAuth();
@@ -27,7 +28,7 @@ export function SlaTab({ shopId, from, to }: { shopId: number; from: string; to:
   if (!f.sla) return <SlaOff canSettings={can('data-allocation', 'read')} />;
 
   const own = f.scope === 'assigned';
-  const keyed = (title: string) => ({ title, dataIndex: 'name', ellipsis: true, width: 160 }) as const;
+  const keyed = (title: string) => ({ title, dataIndex: 'name', ellipsis: true, width: 120 }) as const;
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }}>
       <Typography.Text type="secondary">
@@ -38,6 +39,8 @@ export function SlaTab({ shopId, from, to }: { shopId: number; from: string; to:
         <Col xs={24} xl={10}>
           <Card variant="borderless" title="기한 준수" style={{ height: '100%' }}>
             <SlaFigureCards f={f} span={{ xs: 12, md: 12 }} />
+            <Typography.Title level={5} style={{ margin: '20px 0 8px' }}>기한 경과 처리 (재배분·알림)</Typography.Title>
+            <RerouteReasons f={f} />
           </Card>
         </Col>
         <Col xs={24} xl={14}>
@@ -47,19 +50,14 @@ export function SlaTab({ shopId, from, to }: { shopId: number; from: string; to:
         </Col>
       </Row>
       <Row gutter={[16, 16]}>
-        <Col xs={24} xl={14}>
-          <SlaGroupTable<SlaKeyedGroup> title="상담원별" rows={f.byCounselor} first={keyed('상담원')} rowKey={(r) => String(r.key)} empty="이 기간에 응답 SLA로 잰 DB가 없습니다." />
+        <Col xs={24}>
+          <SlaGroupTable<SlaKeyedGroup> title="상담원별" rows={f.byCounselor} first={keyed('상담원')} rowKey={(r) => String(r.key)} empty={EMPTY} />
         </Col>
-        <Col xs={24} xl={10}>
-          <Card variant="borderless" title="기한 경과 처리 (재배분·알림)" style={{ height: '100%' }}>
-            <RerouteReasons f={f} />
-          </Card>
+        <Col xs={24}>
+          <SlaGroupTable<SlaKeyedGroup> title="랜딩별" rows={f.byLanding} first={keyed('랜딩')} rowKey={(r) => String(r.key)} empty={EMPTY} />
         </Col>
-        <Col xs={24} xl={12}>
-          <SlaGroupTable<SlaKeyedGroup> title="랜딩별" rows={f.byLanding} first={keyed('랜딩')} rowKey={(r) => String(r.key)} empty="이 기간에 응답 SLA로 잰 DB가 없습니다." />
-        </Col>
-        <Col xs={24} xl={12}>
-          <SlaGroupTable<SlaKeyedGroup> title="매체별" rows={f.byMedium} first={keyed('매체')} rowKey={(r) => String(r.key)} empty="이 기간에 응답 SLA로 잰 DB가 없습니다." />
+        <Col xs={24}>
+          <SlaGroupTable<SlaKeyedGroup> title="매체별" rows={f.byMedium} first={keyed('매체')} rowKey={(r) => String(r.key)} empty={EMPTY} />
         </Col>
         <Col xs={24}>
           <SlaGroupTable<Hour>
@@ -67,7 +65,7 @@ export function SlaTab({ shopId, from, to }: { shopId: number; from: string; to:
             rows={f.byHour.filter((h) => h.leads > 0)}
             first={{ title: '시간대', dataIndex: 'hour', width: 120, render: (h: number) => `${String(h).padStart(2, '0')}:00–${String(h).padStart(2, '0')}:59` }}
             rowKey={(r) => String(r.hour)}
-            empty="이 기간에 응답 SLA로 잰 DB가 없습니다."
+            empty={EMPTY}
           />
         </Col>
       </Row>

@@ -21,7 +21,10 @@ export function SlaRanking() {
   const items = q.data?.items ?? [];
   return (
     <Col xs={24}>
-      <Card variant="borderless" title={`응답 SLA 준수율 순위 (최근 ${DASHBOARD_DAYS}일)`} extra={<Typography.Text type="secondary">응답 SLA를 켠 업체 · 근무 시간 기준</Typography.Text>}>
+      <Card variant="borderless" title={`응답 SLA 준수율 순위 (최근 ${DASHBOARD_DAYS}일)`}>
+        <Typography.Paragraph type="secondary" style={{ fontSize: 13 }}>
+          응답 SLA를 켠 업체 · 기한 안에 첫 연락한 DB ÷ 기한이 판가름 난 DB · 시간은 근무 시간으로 잰 분
+        </Typography.Paragraph>
         {q.isError ? (
           <Typography.Text type="danger">응답 SLA 순위를 불러오지 못했습니다. {(q.error as Error).message}</Typography.Text>
         ) : (
@@ -48,15 +51,15 @@ export function SlaRanking() {
                   </span>
                 ),
               },
-              { title: '기한', dataIndex: 'minutes', align: 'right', width: 70, render: (m: number) => `${m}분` },
               {
-                title: 'SLA 준수율', dataIndex: 'metRate', width: 200,
+                title: 'SLA 준수율', dataIndex: 'metRate', width: 160,
                 render: (rate: number | null, r) =>
                   rate === null ? '-' : (
                     <Progress percent={Math.round(rate * 1000) / 10} size="small" status="normal" strokeColor={rate >= 0.8 ? '#52c41a' : rate >= 0.5 ? '#faad14' : '#ff4d4f'}
                       format={() => formatSlaRate(rate)} aria-label={`${r.shopName} SLA 준수율`} />
                   ),
               },
+              { title: '기한', dataIndex: 'minutes', align: 'right', width: 70, render: (m: number) => `${m}분` },
               { title: '지킴 / 놓침', key: 'decided', align: 'right', width: 110, render: (_: unknown, r) => `${formatNumber(r.met)} / ${formatNumber(r.missed)}` },
               { title: '기한 전', dataIndex: 'pending', align: 'right', width: 80, render: formatNumber },
               { title: '첫 연락 중앙값', dataIndex: 'medianMinutes', align: 'right', width: 110, render: formatWorkMinutes },
