@@ -39,7 +39,7 @@ export function SlaTab({ shopId, from, to }: { shopId: number; from: string; to:
         <Col xs={24} xl={10}>
           <Card variant="borderless" title="기한 준수" style={{ height: '100%' }}>
             <SlaFigureCards f={f} span={{ xs: 12, md: 12 }} />
-            <Typography.Title level={5} style={{ margin: '20px 0 8px' }}>기한 경과 처리 (재배분·알림)</Typography.Title>
+            <Typography.Paragraph strong style={{ margin: '20px 0 8px' }}>기한 경과 처리 (재배분·알림)</Typography.Paragraph>
             <RerouteReasons f={f} />
           </Card>
         </Col>
