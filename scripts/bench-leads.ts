@@ -24,7 +24,8 @@
 //   9. the SLA scan (scripts/bench-sla.ts): speed to lead's escalation job finding the due leads of the
 //      20 shops with the SLA on, in process as the worker runs it every 5 s — the first pass after
 //      turning it on (no goal) and the steady state of a job that has kept up: p50 / p95 of 50 passes
-//      (goal p95 ≤ 50 ms), with the plans of its two queries (new arrivals; running clocks)
+//      (goal p95 ≤ 50 ms), with the plans of its two queries (new arrivals; running clocks); and what
+//      the screens read of it: the largest shop's SLA figures over 30 days, the ranking of the 20 shops (no goal)
 // and the plans of the queries behind them, built by the repositories themselves: the list and
 // phone-search queries (leads repository), the contract's counting query (shop-contracts
 // repository scopeDays: every bucket counted per day, each day over its own stretch of the index)
@@ -69,6 +70,7 @@ import { adSpendRepository } from '../server/modules/ad-spend/ad-spend.repositor
 import { benchImport } from './bench-import.ts';
 import { slaScan } from './bench-sla.ts';
 import { dueLeads } from '../server/modules/leads/sla.ts';
+import { slaFigures as slaFiguresOf, slaRanking } from '../server/modules/leads/sla-figures.ts';
 import { IMPORT_SOURCE } from '../contracts/data-insertion.ts';
 import { benchExport } from './bench-export.ts';
 import { argOf, eachEngine, ENGINE_LABEL, freePort, freshSchema, PG_URL, pct, pgUrlOf, redact, sized, SMOKE, startBench, type Engine } from './bench-kit.ts';
@@ -91,6 +93,7 @@ const LIST_REQUESTS = sized(50, 5);
 const SEARCH_REQUESTS = sized(50, 5);
 const STATS_REQUESTS = sized(20, 3);
 const SLA_PASSES = sized(50, 5);
+const SLA_SCREEN_RUNS = sized(5, 2);
 const ALLOCATE = 1000;
 const ALLOCATION_ROUNDS = sized(3, 1);
 const SUBMISSIONS = sized(200, 20);
@@ -683,6 +686,12 @@ async function slaFigures(engine: Engine, db: Kysely<Database>, shopIds: number[
     const steady = await timePasses(() => scan.pass(now), SLA_PASSES);
     record('sla-scan', `SLA scan, steady state, ${shopIds.length} shops (${fmt(steady.due)} due of ${fmt(s.waiting)} waiting, ${fmt(ROWS)} leads)`, 'p95 ≤ 50 ms', engine,
       `${ms(pct(steady.sorted, 0.5))} / ${ms(pct(steady.sorted, 0.95))} ms`, pct(steady.sorted, 0.95) <= 50);
+    // What the screens read of it: a month of one shop's figures (상담 통계's 응답 SLA tab) and the ranking of the 20 shops (대시보드).
+    const today = seoulDay(now);
+    const figures = await timePasses(async () => (await slaFiguresOf(db, shopId, { from: addDays(today, -29), to: today }, { id: 0, scope: 'all' }, now)).totals.leads, SLA_SCREEN_RUNS, 1);
+    record('sla-figures', `  SLA figures of the largest shop, 30 days (${fmt(figures.due)} leads judged in working minutes)`, '', engine, `${ms(pct(figures.sorted, 0.5))} / ${ms(pct(figures.sorted, 0.95))} ms`);
+    const ranking = await timePasses(async () => (await slaRanking(db, { from: addDays(today, -29), to: today }, now)).items.length, SLA_SCREEN_RUNS, 1);
+    record('sla-ranking', `  SLA ranking of the ${shopIds.length} shops, 30 days (대시보드)`, '', engine, `${ms(pct(ranking.sorted, 0.5))} / ${ms(pct(ranking.sorted, 0.95))} ms`);
     say(`  load average while measuring: ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min, ${os.cpus().length} CPU)`);
     const rule = (await scan.rules()).find((r) => r.shopId === shopId)!;
     say(`\n  Plans of the SLA scan (${ENGINE_LABEL[engine]}; the largest shop, steady state)`);
