@@ -12,7 +12,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { slaRepository } from './sla.repository.ts';
 import { ruleOf, type Rule } from './sla.ts';
-import { addWorkingMinutes, workingMinutesBetween } from './sla-clock.ts';
+import { addWorkingMinutes, calendarSpan, workingMinutesBetween, type WorkCalendar } from './sla-clock.ts';
 import { periodInstants } from '../../../contracts/kst.ts';
 import {
   SLA_BUCKETS, SLA_BUCKET_LIMITS, SLA_REROUTE_REASONS, type SlaBucket, type SlaFigures, type SlaGroup, type SlaKeyedGroup, type SlaRanking, type SlaRerouteReason,
@@ -31,14 +31,31 @@ interface Outcome {
   bucket: SlaBucket;
 }
 
+/** How a lead's time is measured: the day-by-day clock, or one laid out over the period (calendarSpan) with it as fallback. */
+export interface Clocks {
+  between(a: Date, b: Date): number;
+  /** Whether `minutes` working minutes have run from `a` by `b`. */
+  ranOut(a: Date, b: Date, minutes: number): boolean;
+}
+
+export function clocksOf(calendar: WorkCalendar, span?: { from: Date; to: Date }): Clocks {
+  const fast = span && calendarSpan(calendar, span.from, span.to);
+  return {
+    between: (a, b) => fast?.between(a, b) ?? workingMinutesBetween(calendar, a, b),
+    ranOut: (a, b, minutes) => {
+      const m = fast?.between(a, b);
+      return m != null ? m >= minutes : b >= addWorkingMinutes(calendar, a, minutes);
+    },
+  };
+}
+
 /** One lead judged against the rule at `now`. */
-export function outcomeOf(rule: Pick<Rule, 'minutes' | 'calendar'>, createdAt: string, firstContactAt: string | null, now: Date): Outcome {
+export function outcomeOf(rule: Pick<Rule, 'minutes' | 'calendar'>, createdAt: string, firstContactAt: string | null, now: Date, clocks = clocksOf(rule.calendar)): Outcome {
   const arrived = new Date(createdAt);
   if (firstContactAt === null) {
-    const due = addWorkingMinutes(rule.calendar, arrived, rule.minutes);
-    return now >= due ? { state: 'missed', minutes: null, bucket: 'open-missed' } : { state: 'pending', minutes: null, bucket: 'open-pending' };
+    return clocks.ranOut(arrived, now, rule.minutes) ? { state: 'missed', minutes: null, bucket: 'open-missed' } : { state: 'pending', minutes: null, bucket: 'open-pending' };
   }
-  const minutes = workingMinutesBetween(rule.calendar, arrived, new Date(firstContactAt));
+  const minutes = clocks.between(arrived, new Date(firstContactAt));
   const limit = SLA_BUCKET_LIMITS.find((l) => minutes <= l);
   return { state: minutes <= rule.minutes ? 'met' : 'missed', minutes, bucket: limit === undefined ? 'over' : (String(limit) as SlaBucket) };
 }
@@ -139,8 +156,11 @@ async function measure(db: Kysely<Database>, row: SettingsRow, from: string, to:
   const landings = new Groups();
   const media = new Groups();
   const hours = Array.from({ length: 24 }, () => new Tally());
+  // The period's calendar laid out once, up to now or two weeks past the period (a deadline lies within a week of working time).
+  const spanEnd = Math.min(now.getTime(), Date.parse(p.toIso) + 14 * 24 * HOUR_MS);
+  const clocks = clocksOf(rule.calendar, { from: new Date(fromIso), to: new Date(Math.max(spanEnd, Date.parse(fromIso))) });
   for (const l of leads) {
-    const o = outcomeOf(rule, l.created_at, l.first_contact_at, now);
+    const o = outcomeOf(rule, l.created_at, l.first_contact_at, now, clocks);
     const moved = rerouted.has(l.id);
     totals.add(o, moved);
     if (!detail) continue;
