@@ -9,8 +9,9 @@
 //   An entry is made at intake (a new lead waits) and dropped at its first contact.
 // - lead_sla_state_shop_lead_idx (shop_id, lead_id): the same query's anti-join on PostgreSQL
 //   hashes the shop's state rows from it (Index Only Scan) instead of reading every shop's.
-// The pass over the 20 shops, p50 / p95 of 50: SQLite 88 / 216 ms → 13 / 26 ms; PostgreSQL
-// 206 / 291 ms → 38 / 66 ms (a machine of 2 CPUs shared at a load average of 7–11).
+// The pass over the 20 shops, p50 / p95 of 50: SQLite 88 / 216 ms → 13–17 / 26–34 ms;
+// PostgreSQL 206 / 291 ms → 33–39 / 55–99 ms (several runs on a machine of 2 CPUs shared at a
+// load average of 6–11).
 // Never edit; add a new dated migration instead.
 import { sql, type Kysely } from 'kysely';
 
