@@ -6,6 +6,7 @@ import { calendarDayField as day } from './fields.ts';
 import { shopParam } from './list.ts';
 import { endpoint, type QueryOf } from './endpoint.ts';
 import { CS_STATUSES } from './leads.ts';
+import { slaFigures } from './lead-sla.ts';
 
 export const csStatsQuery = z.object({
   /** Seoul days, inclusive; default this month up to today. */
@@ -82,6 +83,8 @@ export type CsShopRow = CsStatsAdmin['shops'][number];
 export const csStatsApi = {
   shop: endpoint({ method: 'GET', path: '/api/shops/:shopId/cs-stats', params: shopParam, query: csStatsQuery, response: csStatsShop }),
   admin: endpoint({ method: 'GET', path: '/api/cs-stats', query: csStatsAdminQuery, response: csStatsAdmin }),
+  /** The period's speed to lead: SLA met, time to first contact, re-routes (lead-sla.ts). */
+  sla: endpoint({ method: 'GET', path: '/api/shops/:shopId/cs-stats/sla', params: shopParam, query: csStatsQuery, response: slaFigures }),
 };
 
 export type CsStatsQuery = QueryOf<typeof csStatsApi.shop>;

@@ -4,6 +4,7 @@ import { adFigures } from './ad-spend.ts';
 import { contractProgress, dashboardCapEvent, monthAdFigures } from './shop-dashboard.ts';
 import { uncoveredLanding } from './shop-contracts.ts';
 import { RESERVATION_KINDS } from './system-reservations.ts';
+import { slaRanking } from './lead-sla.ts';
 
 const count = z.number().int();
 
@@ -97,4 +98,6 @@ export const dashboardApi = {
   get: endpoint({ method: 'GET', path: '/api/dashboard', response: dashboardResponse }),
   /** Lead arrivals in every shop as they happen (server-sent events named DASHBOARD_STREAM_EVENT). */
   stream: endpoint({ method: 'GET', path: '/api/dashboard/stream', response: 'events' }),
+  /** The shops with the SLA on, by SLA met over the last DASHBOARD_DAYS days (agency staff only). */
+  slaRanking: endpoint({ method: 'GET', path: '/api/dashboard/sla-ranking', response: slaRanking }),
 };

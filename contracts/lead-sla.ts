@@ -108,3 +108,82 @@ export const leadSlaApi = {
   settings: endpoint({ method: 'GET', path: '/api/shops/:shopId/lead-sla', params: shopParam, response: leadSlaSettings }),
   updateSettings: endpoint({ method: 'PUT', path: '/api/shops/:shopId/lead-sla', params: shopParam, body: leadSlaSettingsInput, response: leadSlaSettings }),
 };
+
+// ── Figures (업체 대시보드, 상담 통계, the administrators' dashboard) ───────────────────────
+// Of a shop's leads with the SLA on — arrived at or after it was turned on, not duplicates, not
+// deleted — in a period of arrival: time to first contact in working minutes of the shop's
+// calendar, from arrival to first contact; met when within the SLA's minutes, missed when later
+// or still not contacted past the deadline, pending (left out of the rate) when not contacted
+// and not yet due. Per counselor means the lead's holder now: escalation stops at the first
+// contact, so a contacted lead's holder is who reached it (unless moved by hand since).
+
+/** Where a lead's time to first contact falls (working minutes; 'open-missed' / 'open-pending': not contacted yet, deadline passed / not yet). */
+export const SLA_BUCKETS = ['1', '5', '15', '30', '60', 'over', 'open-missed', 'open-pending'] as const;
+export type SlaBucket = (typeof SLA_BUCKETS)[number];
+export const SLA_BUCKET_LABELS: Record<SlaBucket, string> = {
+  1: '1분 이내', 5: '5분 이내', 15: '15분 이내', 30: '30분 이내', 60: '60분 이내', over: '60분 초과', 'open-missed': '미연락 (기한 지남)', 'open-pending': '미연락 (기한 전)',
+};
+/** The upper bound (working minutes) of each timed bucket. */
+export const SLA_BUCKET_LIMITS = [1, 5, 15, 30, 60] as const;
+
+/** Why escalation moved or flagged a lead (its events' reasons). */
+export const SLA_REROUTE_REASONS = ['reroute', 'max-reroutes', 'no-counselor', 'notify'] as const;
+export type SlaRerouteReason = (typeof SLA_REROUTE_REASONS)[number];
+export const SLA_REROUTE_REASON_LABELS: Record<SlaRerouteReason, string> = {
+  reroute: '기한 경과 → 다음 상담원에게 재배분',
+  'max-reroutes': '재배분 한도 소진 → 관리자 대기열',
+  'no-counselor': '받을 상담원 없음 → 관리자 대기열',
+  notify: '기한 경과 → 관리자 알림',
+};
+
+const count = z.number().int();
+
+/** The SLA figures of one group of leads. */
+export const slaGroup = z.object({
+  /** Leads counted: met + missed + pending. */
+  leads: count,
+  met: count,
+  missed: count,
+  /** Not contacted and not yet due: not in the rate. */
+  pending: count,
+  /** met / (met + missed), 0–1; null when none is decided yet. */
+  metRate: z.number().nullable(),
+  /** Leads contacted: what the median and p90 are of. */
+  contacted: count,
+  /** Working minutes from arrival to first contact, one decimal; null without a contacted lead. */
+  medianMinutes: z.number().nullable(),
+  p90Minutes: z.number().nullable(),
+  /** Leads escalation re-routed at least once. */
+  rerouted: count,
+});
+export type SlaGroup = z.infer<typeof slaGroup>;
+
+const keyed = slaGroup.extend({ key: z.number().nullable(), name: z.string() });
+export type SlaKeyedGroup = z.infer<typeof keyed>;
+
+export const slaFigures = z.object({
+  period: z.object({ from: z.string(), to: z.string() }),
+  /** 'assigned': of the asker's own leads only (a counselor). */
+  scope: z.enum(['all', 'assigned']),
+  /** The shop's SLA as the figures measured it; null when it is off (no figures). */
+  sla: z.object({ minutes: z.number(), workDays: z.array(z.number()), workStart: z.string(), workEnd: z.string(), holidays: count, enabledAt: z.string() }).nullable(),
+  totals: slaGroup,
+  /** Every bucket, in SLA_BUCKETS order. */
+  distribution: z.array(z.object({ bucket: z.enum(SLA_BUCKETS), count })),
+  /** Escalation's moves of the period's leads, per reason: the leads and the events. */
+  reroutes: z.array(z.object({ reason: z.enum(SLA_REROUTE_REASONS), leads: count, events: count })),
+  /** Per holder (key null: 미배분), landing, medium: most leads first. */
+  byCounselor: z.array(keyed),
+  byLanding: z.array(keyed),
+  byMedium: z.array(keyed),
+  /** Hour of arrival (Seoul), 0–23, each one. */
+  byHour: z.array(slaGroup.extend({ hour: count })),
+});
+export type SlaFigures = z.infer<typeof slaFigures>;
+
+/** The shops with the SLA on, by SLA met (the administrators' dashboard). */
+export const slaRanking = z.object({
+  period: z.object({ from: z.string(), to: z.string() }),
+  items: z.array(slaGroup.extend({ shopId: z.number(), shopName: z.string(), minutes: z.number() })),
+});
+export type SlaRanking = z.infer<typeof slaRanking>;

@@ -12,6 +12,7 @@ import { CS_STATUSES } from './leads.ts';
 import { capEventItem, contractFigures, contractItem, uncoveredLanding, type ContractFigures } from './shop-contracts.ts';
 import { adFigures, adMediumTotal } from './ad-spend.ts';
 import { DELIVERY_KINDS } from './delivery.ts';
+import { slaFigures } from './lead-sla.ts';
 
 /** Days the daily chart covers, today included. */
 export const SHOP_DASHBOARD_DAYS = 30;
@@ -154,6 +155,8 @@ export const SHOP_DASHBOARD_AGENCY_FIGURES = ['ad'] as const satisfies ReadonlyA
 
 export const shopDashboardApi = {
   get: endpoint({ method: 'GET', path: '/api/shops/:shopId/dashboard', params: shopParam, response: shopDashboard }),
+  /** Speed to lead over the last SHOP_DASHBOARD_DAYS days (lead-sla.ts); fetched apart so the dashboard's figures do not wait for it. */
+  sla: endpoint({ method: 'GET', path: '/api/shops/:shopId/dashboard/sla', params: shopParam, response: slaFigures }),
 };
 
 const STATUS_ORDER = { active: 0, completed: 1, stopped: 2, scheduled: 3 } as const;

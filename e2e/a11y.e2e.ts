@@ -200,6 +200,19 @@ describe('axe-core on every back-office screen', () => {
     expect(report(found)).toEqual([]);
   });
 
+  it('상담 통계’s 응답 SLA tab, as the shop owner and a counselor', async () => {
+    // The walks open each screen's first tab only.
+    const found: Finding[] = [];
+    for (const who of ['owner', 'counselor']) {
+      const page = await fresh(who, DEMO_PASSWORD);
+      await page.goto('/cs-stats?tab=sla');
+      await settle(page, '/cs-stats?tab=sla');
+      await expect.poll(() => page.locator('.ant-table-row').count(), { timeout: WAIT_MS }).toBeGreaterThan(0);
+      found.push(...(await axe(page, `${who} /cs-stats?tab=sla`)));
+    }
+    expect(report(found)).toEqual([]);
+  });
+
   it('DB 현황 with booked appointments: a time button is named by the time it shows', async () => {
     // The walks open today's leads, which may have no appointment: here a wide period of 상담예약 only.
     const page = await fresh('owner', DEMO_PASSWORD);

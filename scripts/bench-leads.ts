@@ -21,6 +21,11 @@
 //      handle, p50 / p95 of 20 runs (goal p95 ≤ 200 ms); and over HTTP, where only the per-shop route
 //      exists, 20 GET /api/shops/:shopId/ad-spend one after the other as the marketer: p50 / p95 of
 //      the sum of such a round, 10 rounds (no goal); the two must add up to the same totals
+//   9. the SLA scan (scripts/bench-sla.ts): speed to lead's escalation job finding the due leads of the
+//      20 shops with the SLA on, in process as the worker runs it every 5 s — the first pass after
+//      turning it on (no goal) and the steady state of a job that has kept up: p50 / p95 of 50 passes
+//      (goal p95 ≤ 50 ms), with the plans of its two queries (new arrivals; running clocks); and what
+//      the screens read of it: the largest shop's SLA figures over 30 days, the ranking of the 20 shops (no goal)
 // and the plans of the queries behind them, built by the repositories themselves: the list and
 // phone-search queries (leads repository), the contract's counting query (shop-contracts
 // repository scopeDays: every bucket counted per day, each day over its own stretch of the index)
@@ -31,7 +36,7 @@
 //
 // --only=sqlite|postgres runs one engine; --only-figures=<groups> (comma-separated) runs only those
 // groups of figures, with their plans: list (1), search (2), stats (3), allocation (4), live (5),
-// personal (6), contract (7), ads (8) — e.g. --only-figures=contract,ads while working on the money screens.
+// personal (6), contract (7), ads (8), sla (9) — e.g. --only-figures=contract,ads while working on the money screens.
 // --smoke (npm run bench:smoke): 2,000 leads seeded afresh on each engine (dropped afterwards), a few
 // requests per figure, a 500-row import, goals not checked.
 //
@@ -63,6 +68,9 @@ import { benchAdFiguresHttp, benchAdFiguresInProcess, benchContractStatus, contr
 import { shopContractsRepository } from '../server/modules/shop-contracts/shop-contracts.repository.ts';
 import { adSpendRepository } from '../server/modules/ad-spend/ad-spend.repository.ts';
 import { benchImport } from './bench-import.ts';
+import { slaScan } from './bench-sla.ts';
+import { dueLeads } from '../server/modules/leads/sla.ts';
+import { slaFigures as slaFiguresOf, slaRanking } from '../server/modules/leads/sla-figures.ts';
 import { IMPORT_SOURCE } from '../contracts/data-insertion.ts';
 import { benchExport } from './bench-export.ts';
 import { argOf, eachEngine, ENGINE_LABEL, freePort, freshSchema, PG_URL, pct, pgUrlOf, redact, sized, SMOKE, startBench, type Engine } from './bench-kit.ts';
@@ -70,7 +78,7 @@ import { buildIfStale, serverEntry } from './build-if-stale.mjs';
 
 const ROWS = Number((argOf('rows') || sized('1000000', '2000')).replace(/[_,]/g, ''));
 const RESEED = argOf('reseed') !== undefined;
-const FIGURE_GROUPS = ['list', 'search', 'stats', 'allocation', 'live', 'personal', 'contract', 'ads'] as const;
+const FIGURE_GROUPS = ['list', 'search', 'stats', 'allocation', 'live', 'personal', 'contract', 'ads', 'sla'] as const;
 type FigureGroup = (typeof FIGURE_GROUPS)[number];
 const ONLY_FIGURES = argOf('only-figures')?.split(',').map((g) => g.trim()).filter(Boolean);
 const unknownGroups = ONLY_FIGURES?.filter((g) => !(FIGURE_GROUPS as readonly string[]).includes(g)) ?? [];
@@ -84,6 +92,8 @@ const SHOP_CODE = 'bulk-dental-01';
 const LIST_REQUESTS = sized(50, 5);
 const SEARCH_REQUESTS = sized(50, 5);
 const STATS_REQUESTS = sized(20, 3);
+const SLA_PASSES = sized(50, 5);
+const SLA_SCREEN_RUNS = sized(5, 2);
 const ALLOCATE = 1000;
 const ALLOCATION_ROUNDS = sized(3, 1);
 const SUBMISSIONS = sized(200, 20);
@@ -415,6 +425,9 @@ async function measure(engine: Engine) {
       if (!same) throw new Error('ad figures: in-process and HTTP totals differ');
     }
 
+    // 9. The SLA scan: escalation's search for due leads over the 20 shops, the first pass after turning it on and the steady state.
+    if (want('sla')) await slaFigures(engine, db, shopIds, shopId);
+
     // The plans, built by the repositories themselves.
     if (want('list') || want('search') || want('contract') || want('ads')) {
       say(`\n  Plans (${ENGINE_LABEL[engine]}; the queries the repositories run for the requests above)`);
@@ -644,6 +657,48 @@ async function personalData(engine: Engine, base: string, owner: Session, db: Ky
       `${(x.ms / 1000).toFixed(1)} s · ${Math.round(after.peak)} MB`, x.ms <= 15_000 && after.peak <= 300);
   } finally {
     await server.stop();
+  }
+}
+
+/** Passes of escalation's search over the shops, timed (after `warm` untimed). */
+async function timePasses(pass: () => Promise<number>, n: number, warm = 3): Promise<{ sorted: number[]; due: number }> {
+  let due = 0;
+  for (let i = 0; i < warm; i++) due = await pass();
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    due = await pass();
+    times.push(performance.now() - t0);
+  }
+  return { sorted: times.sort((a, b) => a - b), due };
+}
+
+async function slaFigures(engine: Engine, db: Kysely<Database>, shopIds: number[], shopId: number) {
+  const now = new Date();
+  const scan = await slaScan(db, engine, shopIds, now);
+  try {
+    const first = await timePasses(() => scan.pass(now), SLA_PASSES);
+    record('sla-first', `SLA scan, first pass after turning it on, ${shopIds.length} shops (${fmt(first.due)} due; at most 1,000 a shop)`, '', engine,
+      `${ms(pct(first.sorted, 0.5))} / ${ms(pct(first.sorted, 0.95))} ms`);
+    const s = await scan.steady(now);
+    say(`  SLA window (14 days): ${fmt(s.windowLeads)} leads, ${fmt(s.waiting)} waiting (${((s.waiting / Math.max(1, s.windowLeads)) * 100).toFixed(0)}%); ` +
+      `${fmt(s.manager)} escalated to the manager, ${fmt(s.running)} re-routed and running, ${fmt(s.waiting - s.manager - s.running)} newer than an hour`);
+    const steady = await timePasses(() => scan.pass(now), SLA_PASSES);
+    record('sla-scan', `SLA scan, steady state, ${shopIds.length} shops (${fmt(steady.due)} due of ${fmt(s.waiting)} waiting, ${fmt(ROWS)} leads)`, 'p95 ≤ 50 ms', engine,
+      `${ms(pct(steady.sorted, 0.5))} / ${ms(pct(steady.sorted, 0.95))} ms`, pct(steady.sorted, 0.95) <= 50);
+    // What the screens read of it: a month of one shop's figures (상담 통계's 응답 SLA tab) and the ranking of the 20 shops (대시보드).
+    const today = seoulDay(now);
+    const figures = await timePasses(async () => (await slaFiguresOf(db, shopId, { from: addDays(today, -29), to: today }, { id: 0, scope: 'all' }, now)).totals.leads, SLA_SCREEN_RUNS, 1);
+    record('sla-figures', `  SLA figures of the largest shop, 30 days (${fmt(figures.due)} leads judged in working minutes)`, '', engine, `${ms(pct(figures.sorted, 0.5))} / ${ms(pct(figures.sorted, 0.95))} ms`);
+    const ranking = await timePasses(async () => (await slaRanking(db, { from: addDays(today, -29), to: today }, now)).items.length, SLA_SCREEN_RUNS, 1);
+    record('sla-ranking', `  SLA ranking of the ${shopIds.length} shops, 30 days (대시보드)`, '', engine, `${ms(pct(ranking.sorted, 0.5))} / ${ms(pct(ranking.sorted, 0.95))} ms`);
+    say(`  load average while measuring: ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min, ${os.cpus().length} CPU)`);
+    const rule = (await scan.rules()).find((r) => r.shopId === shopId)!;
+    say(`\n  Plans of the SLA scan (${ENGINE_LABEL[engine]}; the largest shop, steady state)`);
+    await capturedPlans(db, engine, 'SLA scan', (d) => dueLeads(d, rule, now),
+      (q) => (/from "lead_sla_state" as "s" inner join/.test(q.sql) ? 'running clocks (sla.repository running)' : 'new arrivals (sla.repository arrivals)'));
+  } finally {
+    await scan.undo();
   }
 }
 

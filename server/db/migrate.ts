@@ -25,6 +25,7 @@ import * as recordAccountIndex from './migrations/2026-12-06-record-account-inde
 import * as leadFollowUp from './migrations/2026-12-07-lead-follow-up.ts';
 import * as speedToLead from './migrations/2026-12-08-speed-to-lead.ts';
 import * as counselorAlerts from './migrations/2026-12-09-counselor-alerts.ts';
+import * as slaFigures from './migrations/2026-12-11-sla-figures.ts';
 
 /**
  * Migrations in name order (the order Kysely runs them in); file names are dated and frozen, and a
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-12-07-lead-follow-up': leadFollowUp,
   '2026-12-08-speed-to-lead': speedToLead,
   '2026-12-09-counselor-alerts': counselorAlerts,
+  '2026-12-11-sla-figures': slaFigures,
 };
 
 /** Every migration's name, as MIGRATIONS lists them. */

@@ -4,7 +4,7 @@
 // the latest closings; with 광고 현황: this month's spend and CPA across shops. A contract or a
 // shop opens that shop's screen (the shop area's current shop switches to it). With DB 전송 이력:
 // the shops whose delivery failed, waits for a retry or lost a channel to a 410; with 시스템
-// 예약: what is under way and next.
+// 예약: what is under way and next. For agency staff, the shops with 응답 SLA on ranked by SLA met.
 // Live: a lead arriving in any shop refreshes the figures (the money too) within a second or two.
 import { lazy, Suspense, useMemo } from 'react';
 import { Link } from 'react-router-dom';
@@ -23,6 +23,8 @@ import { dailyLeadsOption } from '@/components/daily-leads-option.ts';
 import { AdFiguresRow, CapEventList, ClosedTag, ProgressBar, Projected, TodayCount, contractStatusPath, won } from '@/components/dashboard/money.tsx';
 import { Operations } from './operations.tsx';
 import { ShopLink } from './shop-link.tsx';
+import { SlaRanking } from './sla-ranking.tsx';
+import { useAuth } from '@/lib/auth.tsx';
 import { UncoveredLandings } from '@/components/uncovered-landings.tsx';
 
 const Chart = lazy(() => import('@/components/chart.tsx'));
@@ -37,6 +39,7 @@ function useLiveDashboard() {
 export default function DashboardScreen() {
   const q = useCall(dashboardApi.get);
   useBackgroundRefresh(dashboardApi.get);
+  const { account } = useAuth();
   useLiveDashboard();
   const d = q.data;
 
@@ -92,6 +95,7 @@ export default function DashboardScreen() {
       {d.contracts && <Contracts contracts={d.contracts} />}
       {d.ad && <Advertising ad={d.ad} />}
       <Operations delivery={d.delivery} reservations={d.reservations} />
+      {account?.side === 'agency' && <SlaRanking />}
       <Col xs={24} xl={16}>
         <Card variant="borderless" title="업체별 접수 (이번 달 상위 10곳)">
           <Table

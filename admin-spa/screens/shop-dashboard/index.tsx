@@ -4,8 +4,9 @@
 // behind it. A counselor sees the figures of their own leads. With 계약 현황, each contract's
 // progress, the landings its cap holds closed and the latest closings; with 광고 현황, this
 // month's spend and CPA; with DB 전송 이력, failed and retrying deliveries, channels a receiver
-// turned off and the latest failures (the server sends each only to those). Live: the lead
-// stream refreshes it.
+// turned off and the latest failures (the server sends each only to those). Speed to lead: SLA
+// met, the median and p90 to first contact, re-routes and their distribution (sla.tsx). Live: the
+// lead stream refreshes it.
 import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Card, Col, Empty, List, Progress, Row, Skeleton, Space, Statistic, Table, Typography } from 'antd';
@@ -21,6 +22,7 @@ import { ServerError } from '@/layouts/results.tsx';
 import { dailyLeadsOption } from '@/components/daily-leads-option.ts';
 import { AdFiguresRow, CapEventList, ContractProgressItem, contractStatusPath, won } from '@/components/dashboard/money.tsx';
 import { DeliveryRow } from './delivery.tsx';
+import { SlaCard } from './sla.tsx';
 import { UncoveredLandings } from '@/components/uncovered-landings.tsx';
 
 const Chart = lazy(() => import('@/components/chart.tsx'));
@@ -121,6 +123,7 @@ export default function ShopDashboardScreen() {
           );
         })}
       </Row>
+      <SlaCard shopId={shop.id} />
       {(d.contracts || d.ad) && <Money contracts={d.contracts} ad={d.ad} />}
       {d.delivery && <DeliveryRow delivery={d.delivery} today={d.today} canSettings={can('database-delivery-settings', 'read')} />}
       <Row gutter={[16, 16]}>

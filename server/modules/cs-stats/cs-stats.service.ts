@@ -6,6 +6,7 @@ import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import type { Actor } from '../audit/audit.service.ts';
+import { slaFigures } from '../leads/leads.entry.ts';
 import { csStatsRepository, type CsCountRow, type CsStatsFilter } from './cs-stats.repository.ts';
 import { addDays, periodInstants, seoulDay } from '../../../contracts/kst.ts';
 import { CONTACTED_STATUSES, CS_STATUSES, type CsStatus } from '../../../contracts/leads.ts';
@@ -128,6 +129,12 @@ export function csStatsService(db: Kysely<Database>, clock: Clock) {
 
   return {
     shop,
+
+    /** The period's speed to lead (leads/sla-figures.ts); a counselor's of their own leads. */
+    sla(shopId: number, q: CsStatsQuery, actor: Actor) {
+      const now = clock();
+      return slaFigures(db, shopId, periodOf(q, now), actor, now);
+    },
 
     /**
      * Every shop the asker may enter (administrator-area accounts: all of them, as for the

@@ -5,6 +5,7 @@ import { eventStreams } from '../../plugins/event-stream.ts';
 import { dashboardService } from './dashboard.service.ts';
 import { DASHBOARD_STREAM_EVENT, dashboardApi, type DashboardStreamEvent } from '../../../contracts/dashboard.ts';
 import { allows } from '../../../contracts/permissions.ts';
+import { forbidden } from '../../lib/errors.ts';
 
 export async function dashboardRoutes(app: FastifyInstance, links: ModuleLinks): Promise<void> {
   const service = dashboardService(app.db, app.clock, links);
@@ -19,6 +20,14 @@ export async function dashboardRoutes(app: FastifyInstance, links: ModuleLinks):
         contracts: allows(permissions, 'contract-status', 'read'), ads: allows(permissions, 'advertising-status', 'read'),
         delivery: allows(permissions, 'shop-data-deliver-history', 'read'), reservations: allows(permissions, 'system-reservation', 'read'),
       });
+    },
+  });
+  // How each client shop keeps its promise is the agency's view of them all: never a client account's, whatever its matrix says.
+  defineRoute(app, dashboardApi.slaRanking, {
+    access: read,
+    handler: (c) => {
+      if (c.actor.side !== 'agency') throw forbidden('대행사 전용 기능입니다. 고객사 계정에는 열리지 않습니다.');
+      return service.slaRanking();
     },
   });
   // The dashboard refreshes as leads arrive in any shop; the stream names shops and counts only.

@@ -10,6 +10,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { ModuleLinks } from '../../links.ts';
 import { sharedFlights } from '../../lib/shared-flights.ts';
 import { dashboardRepository } from './dashboard.repository.ts';
+import { slaRanking } from '../leads/leads.entry.ts';
 import { addDays, seoulDay, seoulDayStart } from '../../../contracts/kst.ts';
 import {
   DASHBOARD_AD_SHOPS, DASHBOARD_CAP_EVENTS, DASHBOARD_DAYS, DASHBOARD_DELIVERY_SHOPS, DASHBOARD_RESERVATIONS, NEAR_COMPLETION_PERCENT,
@@ -99,6 +100,13 @@ export function dashboardService(db: Kysely<Database>, clock: Clock, links: Pick
   }
 
   return {
+    /** The shops with the SLA on, by SLA met over the last DASHBOARD_DAYS days. */
+    slaRanking() {
+      const now = clock();
+      const today = seoulDay(now);
+      return slaRanking(db, { from: addDays(today, -(DASHBOARD_DAYS - 1)), to: today }, now);
+    },
+
     async get(may: MoneyAccess): Promise<Dashboard> {
       const now = clock();
       const today = seoulDay(now);

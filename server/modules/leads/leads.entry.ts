@@ -19,3 +19,5 @@ export { markReturned, recordLeadEvent, recordLeadEvents } from './lead-events.t
 export { purgeDue, type PurgeRun } from './deletion.ts';
 // Speed to lead (sla.ts): escalation of leads past their SLA, run by the worker.
 export { escalateDue, type SlaStep } from './sla.ts';
+// Speed to lead, measured (sla-figures.ts): 업체 대시보드, 상담 통계 and the administrators' dashboard.
+export { slaFigures, slaRanking } from './sla-figures.ts';

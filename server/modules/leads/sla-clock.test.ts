@@ -1,7 +1,7 @@
 // The SLA clock on a shop's calendar: time runs only within working hours on work days that are
 // not holidays, in Seoul time, whatever the server's zone.
 import { describe, expect, it } from 'vitest';
-import { addWorkingMinutes, workingMinutesBetween, type WorkCalendar } from './sla-clock.ts';
+import { addWorkingMinutes, calendarSpan, workingMinutesBetween, type WorkCalendar } from './sla-clock.ts';
 
 /** A Seoul wall-clock time ('2026-12-04 17:50') as an instant. */
 const kst = (s: string) => new Date(`${s.replace(' ', 'T')}:00+09:00`);
@@ -73,6 +73,29 @@ describe('the SLA clock', () => {
       const at = addWorkingMinutes(cal, from, minutes);
       expect(at >= from).toBe(true);
       expect(workingMinutesBetween(cal, from, at)).toBeCloseTo(minutes, 6);
+    }
+  });
+});
+
+describe('a span of the calendar laid out once (the SLA figures)', () => {
+  it('answers the working minutes between two instants as the day-by-day clock does, and nothing outside the span', () => {
+    const calendars: WorkCalendar[] = [
+      { days: [1, 2, 3, 4, 5], start: '09:00', end: '18:00', holidays: ['2026-12-08', '2026-12-25'] },
+      { days: [1, 2, 3, 4, 5, 6, 7], start: '00:00', end: '24:00', holidays: [] },
+      { days: [6], start: '10:30', end: '13:15', holidays: ['2026-12-12'] },
+    ];
+    const from = new Date('2026-11-30T15:00:00.000Z'); // 12-01 00:00 Seoul
+    const to = new Date('2026-12-31T14:59:59.000Z');
+    // A fixed sequence of instants (no randomness between runs): every 97 minutes across the month, paired with one 3 days 7 hours later.
+    for (const cal of calendars) {
+      const span = calendarSpan(cal, from, to);
+      for (let t = from.getTime(); t < to.getTime() - 4 * 86_400_000; t += 97 * 60_000) {
+        const a = new Date(t);
+        const b = new Date(t + (t % 7 === 0 ? 0 : 3 * 86_400_000 + 7 * 3_600_000 + (t % 61) * 1000));
+        expect(span.between(a, b), `${cal.start}–${cal.end} ${a.toISOString()} → ${b.toISOString()}`).toBe(workingMinutesBetween(cal, a, b));
+      }
+      expect(span.between(new Date('2026-11-30T14:59:00.000Z'), to)).toBeNull();
+      expect(span.between(from, new Date('2026-12-31T15:00:00.000Z'))).toBeNull();
     }
   });
 });

@@ -19,16 +19,17 @@ export function slaRepository(db: Kysely<Database>) {
     enabledShops: () => db.selectFrom('lead_sla_settings').selectAll().where('enabled', '=', 1).orderBy('shop_id').execute(),
 
     /**
-     * Leads that arrived in [fromIso, toIso] without a state row yet, oldest first: a range of the
-     * cover index (shop_id, created_at, id, deleted_at, assignee_id, cs_status, duplicate_of,
-     * first_contact_at, …), each probed once in lead_sla_state's primary key.
+     * Leads that arrived in [fromIso, toIso] without a state row yet, oldest first: a range of
+     * leads_sla_waiting_idx (shop_id, created_at, id — only leads still waiting), each probed
+     * once in lead_sla_state.
      */
     arrivals: (shopId: number, fromIso: string, toIso: string, limit: number) =>
       db.selectFrom('leads as l')
         .select(['l.id', 'l.created_at as clock_from'])
         .where('l.shop_id', '=', shopId).where('l.created_at', '>=', fromIso).where('l.created_at', '<=', toIso)
         .where(waiting.deleted, 'is', null).where(waiting.duplicate, 'is', null).where(waiting.contact, 'is', null)
-        .where((eb) => eb.not(eb.exists(eb.selectFrom('lead_sla_state as s').select('s.lead_id').whereRef('s.lead_id', '=', 'l.id'))))
+        // The shop named inside too: PostgreSQL hashes the shop's state rows for the anti-join, not every shop's.
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('lead_sla_state as s').select('s.lead_id').whereRef('s.lead_id', '=', 'l.id').where('s.shop_id', '=', shopId))))
         .orderBy('l.created_at').orderBy('l.id').limit(limit).execute(),
 
     /** Running clocks escalation restarted or reminded within [fromIso, toIso], of leads still waiting, oldest first. */
@@ -73,5 +74,34 @@ export function slaRepository(db: Kysely<Database>) {
       qb = from === null ? qb.where('assignee_id', 'is', null) : qb.where('assignee_id', '=', from);
       return Number((await qb.executeTakeFirst()).numUpdatedRows) === 1;
     },
+
+    /**
+     * The figures' leads: a shop's arrivals in [fromIso, toIso) not deleted nor duplicates (a
+     * counselor's own: `assigneeId`), with what they are grouped by — a range of the
+     * (shop_id, created_at) cover index. Working minutes need the shop's calendar, so the rows
+     * leave the database; the screens' periods bound them (a year at most).
+     */
+    figureLeads: (shopId: number, fromIso: string, toIso: string, assigneeId?: number) => {
+      let qb = db.selectFrom('leads as l')
+        .leftJoin('accounts as a', 'a.id', 'l.assignee_id')
+        .leftJoin('landings as g', 'g.id', 'l.landing_id')
+        .leftJoin('code_items as m', 'm.id', 'l.media_type_id')
+        .select(['l.id', 'l.created_at', 'l.first_contact_at', 'l.assignee_id', 'a.name as assignee_name', 'l.landing_id', 'g.title as landing_title', 'l.media_type_id', 'm.name as medium'])
+        .where('l.shop_id', '=', shopId).where('l.created_at', '>=', fromIso).where('l.created_at', '<', toIso)
+        .where('l.deleted_at', 'is', null).where('l.duplicate_of', 'is', null);
+      if (assigneeId !== undefined) qb = qb.where('l.assignee_id', '=', assigneeId);
+      return qb.execute();
+    },
+
+    /** Escalation's moves and notices in a shop since `fromIso` (lead_events_shop_action_at_idx), with their reasons. */
+    figureEvents: (shopId: number, fromIso: string) =>
+      db.selectFrom('lead_events').select(['lead_id', 'action', 'after'])
+        .where('shop_id', '=', shopId).where('action', 'in', ['sla-reroute', 'sla-manager', 'sla-notify']).where('at', '>=', fromIso)
+        .execute(),
+
+    /** The shops with the SLA on, with their names. */
+    enabledShopNames: () =>
+      db.selectFrom('lead_sla_settings as s').innerJoin('shops as h', 'h.id', 's.shop_id').selectAll('s').select('h.name as shop_name')
+        .where('s.enabled', '=', 1).orderBy('s.shop_id').execute(),
   };
 }

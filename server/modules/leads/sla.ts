@@ -37,7 +37,7 @@ const STEP_BATCH = 200;
 
 type SettingsRow = LeadSlaSettingsTable;
 
-function toSettings(r: SettingsRow | undefined): LeadSlaSettings {
+export function toSettings(r: SettingsRow | undefined): LeadSlaSettings {
   if (!r) return { ...SLA_DEFAULTS, updatedAt: null };
   return {
     enabled: !!r.enabled, minutes: r.minutes, remindPercent: r.remind_percent, onDeadline: r.on_deadline, maxReroutes: r.max_reroutes,
@@ -46,7 +46,7 @@ function toSettings(r: SettingsRow | undefined): LeadSlaSettings {
   };
 }
 
-interface Rule {
+export interface Rule {
   shopId: number;
   /** When the SLA was turned on: earlier arrivals and clocks are not escalated. */
   since: string;
@@ -57,7 +57,7 @@ interface Rule {
   calendar: WorkCalendar;
 }
 
-const ruleOf = (r: SettingsRow): Rule => {
+export const ruleOf = (r: SettingsRow): Rule => {
   const s = toSettings(r);
   return {
     shopId: r.shop_id, since: r.enabled_at ?? r.updated_at, minutes: s.minutes, remindPercent: s.remindPercent, onDeadline: s.onDeadline, maxReroutes: s.maxReroutes,
@@ -200,7 +200,7 @@ function rerouter(trx: Transaction<Database>, shopId: number, now: Date) {
 }
 
 /** The due leads of one shop, found without a transaction: a shop with nothing due costs two index reads. */
-async function dueLeads(db: Kysely<Database>, rule: Rule, now: Date): Promise<{ ids: number[]; deadlines: boolean }> {
+export async function dueLeads(db: Kysely<Database>, rule: Rule, now: Date): Promise<{ ids: number[]; deadlines: boolean }> {
   const repo = slaRepository(db);
   // No step comes before the reminder's (or the deadline's) span in wall time since the clock started.
   const first = Math.min(rule.minutes, remindMinutes(rule) ?? Infinity);

@@ -7,8 +7,10 @@ import { allows } from '../../../contracts/permissions.ts';
 
 export async function shopDashboardRoutes(app: FastifyInstance, links: ModuleLinks): Promise<void> {
   const service = shopDashboardService(app.db, app.clock, links);
+  const read = { screen: 'shop-dashboard', action: 'read', shop: true } as const;
+  defineRoute(app, shopDashboardApi.sla, { access: read, handler: (c) => service.sla(c.shopId, c.actor) });
   defineRoute(app, shopDashboardApi.get, {
-    access: { screen: 'shop-dashboard', action: 'read', shop: true },
+    access: read,
     handler: (c) => {
       // The money and the delivery figures are sent only to those who may open the screens they come from.
       const { permissions } = c.auth.account;

@@ -11,7 +11,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { ModuleLinks } from '../../links.ts';
 import { sharedFlights } from '../../lib/shared-flights.ts';
 import type { Actor } from '../audit/audit.service.ts';
-import { leadsService } from '../leads/leads.entry.ts';
+import { leadsService, slaFigures } from '../leads/leads.entry.ts';
 import { shopDashboardRepository, type DashboardViewer } from './shop-dashboard.repository.ts';
 import { addDays, seoulDay, seoulDayStart } from '../../../contracts/kst.ts';
 import { CS_STATUSES } from '../../../contracts/leads.ts';
@@ -80,6 +80,13 @@ export function shopDashboardService(db: Kysely<Database>, clock: Clock, links: 
   }
 
   return {
+    /** Speed to lead over the last SHOP_DASHBOARD_DAYS days, today included; a counselor's of their own leads. */
+    sla(shopId: number, actor: Actor) {
+      const now = clock();
+      const today = seoulDay(now);
+      return slaFigures(db, shopId, { from: addDays(today, -(SHOP_DASHBOARD_DAYS - 1)), to: today }, actor, now);
+    },
+
     async get(shopId: number, actor: Actor, may: MoneyAccess): Promise<ShopDashboard> {
       const now = clock();
       const who: DashboardViewer = { accountId: actor.id, scope: actor.scope };
