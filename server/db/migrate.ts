@@ -24,6 +24,7 @@ import * as intakeIndexes from './migrations/2026-12-06-intake-indexes.ts';
 import * as recordAccountIndex from './migrations/2026-12-06-record-account-index.ts';
 import * as leadFollowUp from './migrations/2026-12-07-lead-follow-up.ts';
 import * as speedToLead from './migrations/2026-12-08-speed-to-lead.ts';
+import * as landingExperiments from './migrations/2026-12-12-landing-experiments.ts';
 
 /**
  * Migrations in name order (the order Kysely runs them in); file names are dated and frozen, and a
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-12-06-record-account-index': recordAccountIndex,
   '2026-12-07-lead-follow-up': leadFollowUp,
   '2026-12-08-speed-to-lead': speedToLead,
+  '2026-12-12-landing-experiments': landingExperiments,
 };
 
 /** Every migration's name, as MIGRATIONS lists them. */
