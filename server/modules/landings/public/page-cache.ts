@@ -5,6 +5,10 @@
 // landing is unchanged). Changes made here drop entries at once and re-render; a poller
 // picks up changes made by other processes within seconds. Unknown or unpublished
 // landings get a small static 404 page, closed ones a 410 page — never an error page.
+// While a landing runs an experiment, each variant's page is one more entry (`<path>#B`,
+// written as index.B.html): the landing's own entry tells the fast path how to assign a visitor
+// (public/assignment.ts), which then answers that variant's cached page — still no rendering per
+// request. Crawlers and prefetches get the landing's own page (canonical, no variant).
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -22,12 +26,21 @@ import { imageVariants, UPLOAD_FILE_RE } from '../image-variants.ts';
 import { uploadsRepository } from '../uploads.repository.ts';
 import { PUBLIC_PAGE_HEADERS } from '../../../plugins/http-basics.ts';
 import { publicHostOf, requestHost } from '../../../plugins/public-origin.ts';
+import { clientIp } from '../../../plugins/fast-path.ts';
+import { seoulDay } from '../../../../contracts/kst.ts';
+import { experimentsRepository } from '../experiments.repository.ts';
+import { assignVariant, notAVisitor, visitorCookie, visitorId, type ExperimentAssignment } from './assignment.ts';
 
 const NEGATIVE_TTL_MS = 10_000;
 const REVALIDATE_MS = 3_000;
 const MAX_ENTRIES = 20_000;
 /** CDNs may keep a page 10 s, then serve it stale for a minute while revalidating by ETag. */
 const CACHE_CONTROL = 'public, max-age=10, stale-while-revalidate=60';
+/**
+ * While an experiment runs, the landing's URL answers each visitor their variant: no shared
+ * cache may keep one visitor's page for another (the browser revalidates by ETag: a 304).
+ */
+const EXPERIMENT_CACHE_CONTROL = 'private, no-cache';
 
 type Encoding = 'identity' | 'gzip' | 'br';
 interface Variant {
@@ -37,6 +50,8 @@ interface Variant {
 interface Entry {
   status: 200 | 404 | 410;
   landingId: number | null;
+  /** The landing's own page while an experiment runs: how its visitors are assigned a variant's page. */
+  experiment?: ExperimentAssignment | null;
   stamp: string | null;
   /** Served until this time (a landing's close_at; a negative entry's TTL). */
   until: number;
@@ -67,7 +82,7 @@ function encode(html: string): Encoded {
   };
 }
 
-function makeEntry(status: Entry['status'], e: Encoded, csp: string, cacheControl: string, meta: Pick<Entry, 'landingId' | 'stamp' | 'until'>): Entry {
+function makeEntry(status: Entry['status'], e: Encoded, csp: string, cacheControl: string, meta: Pick<Entry, 'landingId' | 'stamp' | 'until' | 'experiment'>): Entry {
   const base = { ...COMMON_HEADERS, 'cache-control': cacheControl, etag: e.etag, 'content-security-policy': `${csp}; frame-ancestors 'self'` };
   const variant = (body: Buffer, encoding?: string): Variant => ({
     headers: { ...base, 'content-length': String(body.length), ...(encoding ? { 'content-encoding': encoding } : {}) },
@@ -108,11 +123,20 @@ interface Served {
   body: Buffer | null;
 }
 
-function respond(entry: Entry, acceptEncoding: string | undefined, ifNoneMatch: string | undefined): Served {
-  if (entry.status === 200 && etagMatches(ifNoneMatch, entry.etag)) return { status: 304, headers: entry.notModified, body: null };
+function respond(entry: Entry, acceptEncoding: string | undefined, ifNoneMatch: string | undefined, cookie?: string): Served {
+  if (entry.status === 200 && etagMatches(ifNoneMatch, entry.etag)) return { status: 304, headers: cookie ? { ...entry.notModified, 'set-cookie': cookie } : entry.notModified, body: null };
   const v = entry.variants[pickEncoding(acceptEncoding)];
-  return { status: entry.status, headers: v.headers, body: v.body };
+  return { status: entry.status, headers: cookie ? { ...v.headers, 'set-cookie': cookie } : v.headers, body: v.body };
 }
+
+/** Where a visitor of a landing with a running experiment goes: their variant (and the cookie to set), or null (not a visitor: the landing's own page). */
+function visitorPick(a: ExperimentAssignment, req: IncomingMessage, ip: string, now: Date): { key: string; cookie?: string } | null {
+  if (notAVisitor(req.headers)) return null;
+  const v = visitorId(req.headers, ip, seoulDay(now));
+  return { key: assignVariant(a, v.id), cookie: v.fresh ? visitorCookie(v.id, a.path) : undefined };
+}
+
+const variantKey = (pathname: string, variant: string) => `${pathname}#${variant}`;
 
 const cspOf = (html: string) =>
   (/<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)?.[1] ?? STATIC_PAGE_CSP).replace(/&#39;/g, "'").replace(/&amp;/g, '&');
@@ -126,8 +150,8 @@ async function writeAtomic(file: string, data: string | Buffer): Promise<void> {
 
 interface LandingPages {
   renderer(): Promise<PageRenderer>;
-  /** The cached answer for a public path (/view/…); renders on a miss. */
-  serve(pathname: string, acceptEncoding?: string, ifNoneMatch?: string): Promise<Served>;
+  /** The cached answer for a public path (/view/…); renders on a miss. With `visitor`: their variant while an experiment runs. */
+  serve(pathname: string, acceptEncoding?: string, ifNoneMatch?: string, visitor?: { req: IncomingMessage; ip: string }): Promise<Served>;
   /** Landings changed in this process: drop their pages (and every negative entry), tell listeners, re-render the open ones. */
   changed(landingIds: number[]): Promise<void>;
   onChange(listener: (landingIds: number[]) => void): void;
@@ -216,7 +240,7 @@ function pageRoutes(
 ) {
   const send = (reply: FastifyReply, s: Served) => reply.code(s.status).headers(s.headers).send(s.body ?? undefined);
   const handler = async (req: FastifyRequest, reply: FastifyReply) =>
-    send(reply, await pages.serve(req.url.split('?')[0]!, req.headers['accept-encoding'], req.headers['if-none-match']));
+    send(reply, await pages.serve(req.url.split('?')[0]!, req.headers['accept-encoding'], req.headers['if-none-match'], { req: req.raw, ip: clientIp(app, req.raw) }));
   const routeOpts = { config: { access: { public: true } as const }, compress: false as const };
   app.get('/view/:shopCode/:landingCode', routeOpts, handler);
   app.get('/view/:shopCode/:landingCode/privacy', routeOpts, handler);
@@ -260,9 +284,20 @@ function pageRoutes(
       if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.url!.startsWith('/view/')) return false;
       if (publicHost && requestHost(app, req) !== publicHost) return false;
       const q = req.url!.indexOf('?');
-      const entry = cache.get(q < 0 ? req.url! : req.url!.slice(0, q));
-      if (!entry || entry.status !== 200 || app.clock().getTime() >= entry.until) return false;
-      const s = respond(entry, req.headers['accept-encoding'], req.headers['if-none-match']);
+      const pathname = q < 0 ? req.url! : req.url!.slice(0, q);
+      let entry = cache.get(pathname);
+      const now = app.clock();
+      if (!entry || entry.status !== 200 || now.getTime() >= entry.until) return false;
+      let cookie: string | undefined;
+      if (entry.experiment) {
+        const pick = visitorPick(entry.experiment, req, clientIp(app, req), now);
+        if (pick) {
+          entry = cache.get(variantKey(pathname, pick.key));
+          if (!entry || entry.status !== 200 || now.getTime() >= entry.until) return false;
+          cookie = pick.cookie;
+        }
+      }
+      const s = respond(entry, req.headers['accept-encoding'], req.headers['if-none-match'], cookie);
       res.writeHead(s.status, s.headers);
       res.end(req.method === 'HEAD' ? undefined : (s.body ?? undefined));
       return true;
@@ -280,6 +315,7 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
   const pagesDir = path.join(app.config.dataDir, 'pages');
   const renderer = () => pageRenderer(app.config.distDir);
   const images = imageVariants(app.db, app.clock);
+  const experiments = experimentsRepository(app.db);
   const life = { closing: false };
   const freeScripts = !!app.config.publicOrigin;
   const context = () => ({ db: app.db, secret: landingSecret(app.config.dataDir), now: app.clock(), freeScripts });
@@ -298,7 +334,7 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
   // anew after half that time, so a visitor never gets a page whose token is about to expire.
   const refreshMs = (app.config.landingTokenMaxAgeHours * 3_600_000) / 2;
 
-  async function build(key: string, target: NonNullable<ReturnType<typeof parsePath>>, gen: number): Promise<Entry> {
+  async function build(key: string, target: NonNullable<ReturnType<typeof parsePath>>, gen: number, variant?: string): Promise<Entry> {
     const now = app.clock();
     const negative = (status: 404 | 410, id: number | null, reopenAt?: string | null) =>
       put(key, staticEntry(status, id, Math.min(now.getTime() + NEGATIVE_TTL_MS, reopenAt ? Date.parse(reopenAt) : Infinity)), gen);
@@ -309,17 +345,29 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
     // A landing a daily cap closed opens at midnight by itself: its closed page is not kept past then.
     if (!servable) return negative(state === 'ended' ? 410 : 404, st.id, st.reopen_at);
     const stamp = renderStamp(st);
+    // A variant's page exists while its experiment runs; asked for afterwards, the landing's own page answers.
+    if (variant && (target.privacy || !st.experiment_id)) return entryFor(landingPath(st.shop_code, st.landing_code));
+    let experiment: ExperimentAssignment | null = null;
+    if (st.experiment_id && !target.privacy && !variant) {
+      const running = await experiments.running(st.id);
+      if (running && running.variants.length) {
+        experiment = {
+          experimentId: running.id, keys: running.variants.map((v) => v.key), weights: running.variants.map((v) => v.weight),
+          path: landingPath(st.shop_code, st.landing_code),
+        };
+      }
+    }
     // The renderer's version is known without loading the renderer (a hash of its files): a page
     // written before a restart is answered from disk at once, not after a cold start of Vike.
     // Whether free-form scripts are served is part of what a written page depends on.
     const fileStamp = `${rendererVersion(app.config.distDir)}:${stamp}:${freeScripts ? 'scripts' : 'tags'}`;
-    const file = path.join(pagesDir, st.shop_code, st.landing_code, ...(target.privacy ? ['privacy'] : []), 'index.html');
+    const file = path.join(pagesDir, st.shop_code, st.landing_code, ...(target.privacy ? ['privacy'] : []), variant ? `index.${variant}.html` : 'index.html');
     let page = await cachedFile(file, fileStamp, !target.privacy, now, refreshMs);
     let picturesPending: Promise<void> | null = null;
     if (page === null) {
       const r = await renderer();
       const ctx = { ...context(), picturesPending: (made: Promise<void>) => void (picturesPending = made) };
-      const html = target.privacy ? await r.privacy(st.shop_code, st.landing_code, ctx) : await r.landing(st.shop_code, st.landing_code, ctx);
+      const html = target.privacy ? await r.privacy(st.shop_code, st.landing_code, ctx) : await r.landing(st.shop_code, st.landing_code, ctx, variant);
       if (html === null) return negative(404, st.id);
       page = { encoded: encode(html), renderedAt: now.getTime() };
       // A page still waiting for its images' copies is not written: after a restart it is rendered with them.
@@ -332,7 +380,8 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
       }
     }
     const until = target.privacy ? Infinity : Math.min(st.close_at ? Date.parse(st.close_at) : Infinity, page.renderedAt + refreshMs);
-    const entry = put(key, makeEntry(200, page.encoded, cspOf(page.encoded.html.toString('utf8')), CACHE_CONTROL, { landingId: st.id, stamp, until }), gen);
+    const cacheControl = st.experiment_id && !target.privacy ? EXPERIMENT_CACHE_CONTROL : CACHE_CONTROL;
+    const entry = put(key, makeEntry(200, page.encoded, cspOf(page.encoded.html.toString('utf8')), cacheControl, { landingId: st.id, stamp, until, experiment }), gen);
     if (picturesPending) renderWhenMade(key, entry, picturesPending);
     return entry;
   }
@@ -343,29 +392,40 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
       () => {
         if (life.closing || cache.get(key) !== entry) return; // already dropped (a change) or replaced
         cache.delete(key);
-        entryFor(key).catch((err) => life.closing || app.log.warn({ err, path: key }, 'landing re-render failed'));
+        const [pathname, variant] = key.split('#') as [string, string | undefined];
+        entryFor(pathname, variant).catch((err) => life.closing || app.log.warn({ err, path: key }, 'landing re-render failed'));
       },
       (err) => life.closing || app.log.warn({ err, path: key }, 'landing image copies not made'),
     );
   }
 
-  async function entryFor(pathname: string): Promise<Entry> {
-    const hit = cache.get(pathname);
+  async function entryFor(pathname: string, variant?: string): Promise<Entry> {
+    const key = variant ? variantKey(pathname, variant) : pathname;
+    const hit = cache.get(key);
     if (hit && app.clock().getTime() < hit.until) return hit;
     const target = parsePath(pathname);
     if (!target) return NOT_FOUND_ENTRY;
-    let pending = inflight.get(pathname);
+    let pending = inflight.get(key);
     if (!pending) {
-      pending = build(pathname, target, generation).finally(() => inflight.delete(pathname));
-      inflight.set(pathname, pending);
+      pending = build(key, target, generation, variant).finally(() => inflight.delete(key));
+      inflight.set(key, pending);
     }
     return pending;
   }
 
+  /** The landing's own page, or the visitor's variant of it while an experiment runs. */
+  async function visitorEntry(pathname: string, visitor?: { req: IncomingMessage; ip: string }): Promise<{ entry: Entry; cookie?: string }> {
+    const entry = await entryFor(pathname);
+    if (!entry.experiment || !visitor) return { entry };
+    const pick = visitorPick(entry.experiment, visitor.req, visitor.ip, app.clock());
+    return pick ? { entry: await entryFor(pathname, pick.key), cookie: pick.cookie } : { entry };
+  }
+
   const pages: LandingPages = {
     renderer,
-    async serve(pathname, acceptEncoding, ifNoneMatch) {
-      return respond(await entryFor(pathname), acceptEncoding, ifNoneMatch);
+    async serve(pathname, acceptEncoding, ifNoneMatch, visitor) {
+      const { entry, cookie } = await visitorEntry(pathname, visitor);
+      return respond(entry, acceptEncoding, ifNoneMatch, cookie);
     },
     async changed(ids) {
       generation++;
@@ -376,7 +436,8 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
         try {
           const st = await views.stateById(id);
           if (st && publicState(st, app.clock()) === 'open') {
-            await entryFor(landingPath(st.shop_code, st.landing_code));
+            const own = await entryFor(landingPath(st.shop_code, st.landing_code));
+            for (const k of own.experiment?.keys ?? []) await entryFor(landingPath(st.shop_code, st.landing_code), k);
             await entryFor(privacyPath(st.shop_code, st.landing_code));
           }
         } catch (err) {

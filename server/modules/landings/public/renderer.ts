@@ -35,8 +35,8 @@ export interface PageRenderer {
   kind: 'vike' | 'direct';
   /** Changes with the page code: cached HTML from another version is not reused. */
   version: string;
-  /** The landing's HTML, or null when it cannot be rendered (unknown). */
-  landing(shopCode: string, landingCode: string, ctx: RenderContext): Promise<string | null>;
+  /** The landing's HTML (or that of its running experiment's variant), or null when it cannot be rendered (unknown). */
+  landing(shopCode: string, landingCode: string, ctx: RenderContext, variant?: string): Promise<string | null>;
   privacy(shopCode: string, landingCode: string, ctx: RenderContext): Promise<string | null>;
   /** The editor preview of a view as given (with the pictures of its uploaded images, when known). */
   preview(view: PictureView): Promise<string>;
@@ -106,8 +106,8 @@ function withViews(r: ViewRenderer): PageRenderer {
   return {
     kind: r.kind,
     version: r.version,
-    async landing(s, l, ctx) {
-      const view = await landingViews(ctx.db, { freeScripts: ctx.freeScripts }).landing(s, l, (id) => signRenderStamp(ctx.secret, id, ctx.now));
+    async landing(s, l, ctx, variant) {
+      const view = await landingViews(ctx.db, { freeScripts: ctx.freeScripts }).landing(s, l, (id) => signRenderStamp(ctx.secret, id, ctx.now), variant);
       if (!view) return null;
       const { pictures, pending } = await imageVariants(ctx.db).pictures(view.landing.content);
       if (pending && ctx.picturesPending) ctx.picturesPending(pending);
