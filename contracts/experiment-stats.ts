@@ -220,6 +220,8 @@ export interface ExperimentVerdict {
 }
 
 const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
+/** A probability as shown: never "100.0%" or "0.0%", which would read as certainty. */
+export const probabilityText = (p: number) => (p > 0.999 ? '99.9% 이상' : p < 0.001 ? '0.1% 미만' : pct(p));
 
 /** The results of an experiment from its variants' counts. */
 export function experimentVerdict(figures: VariantFigures[]): ExperimentVerdict {
@@ -248,10 +250,10 @@ export function experimentVerdict(figures: VariantFigures[]): ExperimentVerdict 
       `아직 데이터가 부족합니다. 변형마다 방문 ${MIN_VISITS}회 이상, 실험 전체 접수 ${MIN_LEADS}건 이상이 모여야 결과를 판단할 수 있습니다. 지금의 차이는 우연일 수 있습니다.`,
     );
   } else if (winner && top) {
-    summary.push(`${top.key}안이 가장 좋을 확률이 ${pct(top.probabilityToBeBest!)}입니다. ${top.key}안을 채택해도 좋습니다.`);
+    summary.push(`${top.key}안이 가장 좋을 확률이 ${probabilityText(top.probabilityToBeBest!)}입니다. ${top.key}안을 채택해도 좋습니다.`);
   } else if (top) {
     summary.push(
-      `${top.key}안이 앞서 있지만 가장 좋을 확률이 ${pct(top.probabilityToBeBest ?? 0)}로 ${pct(WINNER_PROBABILITY)}에 미치지 못합니다. 차이가 작거나 데이터가 더 필요합니다.`,
+      `${top.key}안이 앞서 있지만 가장 좋을 확률이 ${probabilityText(top.probabilityToBeBest ?? 0)}로 ${pct(WINNER_PROBABILITY)}에 미치지 못합니다. 차이가 작거나 데이터가 더 필요합니다.`,
     );
   }
   summary.push(

@@ -12,6 +12,7 @@ import { seedDemoLandings } from './demo-landings.ts';
 import { seedDemoLeads } from './demo-leads.ts';
 import { seedDemoMoney } from './demo-money.ts';
 import { seedDemoDelivery } from './demo-delivery.ts';
+import { seedDemoExperiments } from './demo-experiments.ts';
 
 export async function ensureEssentials(db: Kysely<Database>, config: Config, say: (m: string) => void, at = new Date()): Promise<void> {
   const now = at.toISOString();
@@ -58,6 +59,7 @@ export async function ensureEssentials(db: Kysely<Database>, config: Config, say
     await seedDemoLeads(db, at);
     await seedDemoMoney(db, at);
     await seedDemoDelivery(db, at);
+    await seedDemoExperiments(db, at);
     for (const l of logins) say(`데모 ${l.role}: ${l.loginId} / ${config.demoPassword ? '(DEMO_PASSWORD)' : l.password}`);
   }
 }

@@ -106,11 +106,12 @@ describe('landing experiments', () => {
     }
     expect([...seen.keys()].sort()).toEqual(['임플란트 무료 상담', '지금 신청하면 검진 무료']);
 
-    for (const headers of [
+    const notVisitors: Array<Record<string, string>> = [
       { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' },
       { 'user-agent': UA(1), 'sec-purpose': 'prefetch' },
       { 'user-agent': 'facebookexternalhit/1.1' },
-    ]) {
+    ];
+    for (const headers of notVisitors) {
       const res = await get(headers);
       expect(res.headers.get('set-cookie')).toBeNull();
       const html = await res.text();
