@@ -12,6 +12,7 @@ export const EXPERIMENT_STATUSES = ['draft', 'running', 'stopped'] as const;
 export const EXPERIMENT_STATUS_LABELS: Record<(typeof EXPERIMENT_STATUSES)[number], string> = { draft: '준비 중', running: '진행 중', stopped: '종료' };
 /** Variants A (the landing's own content) … F. */
 export const VARIANT_KEYS = ['A', 'B', 'C', 'D', 'E', 'F'] as const;
+export type VariantKey = (typeof VARIANT_KEYS)[number];
 
 const isoDateTime = z.iso.datetime({ offset: true, message: '올바른 일시가 아닙니다.' }).transform((v) => new Date(v).toISOString());
 const weight = z.number('비중을 입력하세요.').int('비중은 정수로 입력하세요.').min(1, '비중은 1 이상입니다.').max(100, '비중은 100 이하입니다.');
@@ -80,7 +81,7 @@ export const experiment = z.object({
   stoppedAt: z.string().nullable(),
   stopAt: z.string().nullable(),
   winner: z.string().nullable(),
-  variants: z.array(z.object({ key: z.string(), weight: z.number(), content: landingContent.nullable() })),
+  variants: z.array(z.object({ key: z.enum(VARIANT_KEYS), weight: z.number(), content: landingContent.nullable() })),
   /** Live while running; archived at the stop. */
   results: experimentResults,
   createdAt: z.string(),

@@ -31,6 +31,7 @@ describe('landing experiments', () => {
     await expect.poll(() => drawer.getByText('아직 데이터가 부족합니다').first().isVisible(), WAIT).toBe(true);
     await expect.poll(() => drawer.getByText('B안이 이겼습니다').isVisible(), WAIT).toBe(true);
     expect(await drawer.getByText('B안이 가장 좋을 확률이 99.9% 이상입니다. B안을 채택해도 좋습니다.').isVisible()).toBe(true);
+    await drawer.locator('.ant-card').first().locator('[role=img] canvas').waitFor();
     await screenshot(page, 'e2e-experiments-demo', { fullPage: false });
     await drawer.locator('.ant-card').nth(1).scrollIntoViewIfNeeded();
     await screenshot(page, 'e2e-experiments-finished', { fullPage: false });
@@ -84,6 +85,7 @@ describe('landing experiments', () => {
     await expect.poll(async () => [await leadsOf(0), await leadsOf(1)], WAIT).toEqual(['1', '1']);
     const visitsOf = async (i: number) => Number(await results.nth(i).locator('td').nth(2).innerText());
     await expect.poll(async () => Math.min(await visitsOf(0), await visitsOf(1)), WAIT).toBeGreaterThan(0);
+    await drawer.locator('.ant-card').first().locator('[role=img] canvas').waitFor();
     await screenshot(page, 'e2e-experiments-running', { fullPage: false });
 
     // Promote B: the landing's page shows B's headline to everyone, at the same address.

@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
-import { experimentsService } from '../modules/landings/experiments.service.ts';
+import { experimentsService } from '../modules/landings/landings.entry.ts';
 import type { Job } from './scheduler.ts';
 
 export const EXPERIMENT_STOP_EVERY_MS = 30_000;

@@ -9,7 +9,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import {
-  EXPERIMENT_STATUS_LABELS, VARIANT_KEYS, experimentsApi, type Experiment, type ExperimentResults,
+  EXPERIMENT_STATUS_LABELS, VARIANT_KEYS, experimentsApi, type Experiment, type ExperimentResults, type VariantKey,
 } from '@contracts/experiments.ts';
 import { MIN_LEADS, MIN_VISITS, WINNER_PROBABILITY, probabilityText } from '@contracts/experiment-stats.ts';
 import { landingsApi, type LandingContent } from '@contracts/landings.ts';
@@ -121,7 +121,7 @@ function Results({ e }: { e: Experiment }) {
 }
 
 interface VariantDraft {
-  key: string;
+  key: VariantKey;
   weight: number;
   content: LandingContent | null;
 }
@@ -257,7 +257,9 @@ function StopSchedule({ e, params, onSaved }: { e: Experiment; params: { shopId:
 
 function ExperimentCard({ e, base, params, writable }: { e: Experiment; base: LandingContent; params: { shopId: number; id: number }; writable: boolean }) {
   const queryClient = useQueryClient();
-  const refresh = () => invalidate(queryClient, [experimentsApi.list, landingsApi.get, landingsApi.list]);
+  const refresh = async () => {
+    await invalidate(queryClient, [experimentsApi.list, landingsApi.get, landingsApi.list]);
+  };
   const stopParams = { ...params, experimentId: e.id };
   return (
     <Card

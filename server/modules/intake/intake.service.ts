@@ -180,6 +180,34 @@ function closedLandings(items: Array<PendingLead | PendingBlock>, outcomes: Outc
   return [...ids];
 }
 
+/** Visits counted in memory (per landing, Seoul day and source; per experiment variant and day), written by flush(). */
+function visitCounter(repo: ReturnType<typeof intakeRepository>) {
+  let visits = new Map<string, { landing_id: number; day: string; source: string; count: number }>();
+  let variantVisits = new Map<string, { experiment_id: number; variant: string; day: string; count: number }>();
+  const bump = <T extends { count: number }>(m: Map<string, T>, key: string, row: () => T) => {
+    const found = m.get(key);
+    if (found) found.count++;
+    else m.set(key, row());
+  };
+  return {
+    /** Counts one visit; answers how many rows wait to be written. */
+    add(landingId: number, day: string, source: string, variant: { experimentId: number; key: string } | null): number {
+      bump(visits, `${landingId}|${day}|${source}`, () => ({ landing_id: landingId, day, source, count: 1 }));
+      if (variant) bump(variantVisits, `${variant.experimentId}|${variant.key}|${day}`, () => ({ experiment_id: variant.experimentId, variant: variant.key, day, count: 1 }));
+      return visits.size + variantVisits.size;
+    },
+    async flush() {
+      if (!visits.size && !variantVisits.size) return;
+      const rows = [...visits.values()];
+      const variantRows = [...variantVisits.values()];
+      visits = new Map();
+      variantVisits = new Map();
+      await repo.addVisits(rows);
+      await repo.addVariantVisits(variantRows);
+    },
+  };
+}
+
 export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOptions) {
   const repo = intakeRepository(db);
   const definitions = new Map<string, { def: LandingDefinition | null; until: number }>();
@@ -259,17 +287,8 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
   }
 
   // Visits are counted in memory and written every few seconds (one upsert per landing, day and source).
-  let visits = new Map<string, { landing_id: number; day: string; source: string; count: number }>();
-  let variantVisits = new Map<string, { experiment_id: number; variant: string; day: string; count: number }>();
-  const flushVisits = async () => {
-    if (!visits.size && !variantVisits.size) return;
-    const rows = [...visits.values()];
-    const variantRows = [...variantVisits.values()];
-    visits = new Map();
-    variantVisits = new Map();
-    await repo.addVisits(rows);
-    await repo.addVariantVisits(variantRows);
-  };
+  const visits = visitCounter(repo);
+  const flushVisits = visits.flush;
   const visitTimer = setInterval(() => void flushVisits().catch(() => {}), VISIT_FLUSH_MS);
   visitTimer.unref();
 
@@ -333,20 +352,7 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
       if (meta.userAgent && CRAWLER_RE.test(meta.userAgent)) return;
       const def = await openLanding(raw).catch(() => null);
       if (!def || !(await allowed(allowVisit, `${meta.ip}|${def.id}`, clock().getTime()))) return;
-      const day = seoulDay(clock());
-      const source = visitSource(str(raw.source));
-      const key = `${def.id}|${day}|${source}`;
-      const row = visits.get(key);
-      if (row) row.count++;
-      else visits.set(key, { landing_id: def.id, day, source, count: 1 });
-      const variant = variantOf(def, raw[VARIANT_FIELD]);
-      if (variant) {
-        const vkey = `${variant.experimentId}|${variant.key}|${day}`;
-        const vrow = variantVisits.get(vkey);
-        if (vrow) vrow.count++;
-        else variantVisits.set(vkey, { experiment_id: variant.experimentId, variant: variant.key, day, count: 1 });
-      }
-      if (visits.size + variantVisits.size > 5_000) await flushVisits();
+      if (visits.add(def.id, seoulDay(clock()), visitSource(str(raw.source)), variantOf(def, raw[VARIANT_FIELD])) > 5_000) await flushVisits();
     },
     flushVisits,
     /** Landings changed: forget their definitions. */

@@ -13,7 +13,7 @@ import { badRequest, conflict, foundOr404 } from '../../lib/errors.ts';
 import { inTransaction, isUniqueViolation } from '../../db/dialect-sql.ts';
 import { landingContent } from '../../../contracts/landings.ts';
 import { experimentVerdict } from '../../../contracts/experiment-stats.ts';
-import { experimentResults, type Experiment, type ExperimentResults } from '../../../contracts/experiments.ts';
+import { experimentResults, type Experiment, type ExperimentResults, type VariantKey } from '../../../contracts/experiments.ts';
 import type { z } from 'zod';
 import type { experimentUpdate } from '../../../contracts/experiments.ts';
 
@@ -57,7 +57,7 @@ export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: Ex
     return {
       id: r.id, landingId: r.landing_id, name: r.name, status: r.status, startedAt: r.started_at, stoppedAt: r.stopped_at, stopAt: r.stop_at,
       winner: r.winner, createdAt: r.created_at,
-      variants: variants.map((v) => ({ key: v.key, weight: v.weight, content: v.content ? landingContent.parse(JSON.parse(v.content)) : null })),
+      variants: variants.map((v) => ({ key: v.key as VariantKey, weight: v.weight, content: v.content ? landingContent.parse(JSON.parse(v.content)) : null })),
       results,
     };
   }

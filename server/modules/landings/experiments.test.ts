@@ -6,6 +6,9 @@ import { sql } from 'kysely';
 import { eachLandingTest, landingInput, leadBody, shopAccount, submit, type LandingTestApp } from '../../test-landings.ts';
 import { assignVariant, notAVisitor } from './public/assignment.ts';
 import { experimentStopJob } from '../../worker/experiment-stop.ts';
+import { deliveryJobsRepository } from '../delivery/delivery-jobs.repository.ts';
+import { toLead } from '../delivery/sending.ts';
+import { deliveredLead } from '../delivery/channel.ts';
 import { chiSquareGoodnessOfFit } from '../../../contracts/experiment-stats.ts';
 
 const UA = (n: number) => `Mozilla/5.0 (iPhone; CPU iPhone OS 17_${n} like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148`;
@@ -141,10 +144,16 @@ describe('landing experiments', () => {
     expect((await submit(t, leadBody(t, landingId, { _x: `${experimentId}:A`, phone: '010-2222-0002' }), { form: true })).statusCode).toBe(200);
     expect((await submit(t, leadBody(t, landingId, { _x: `${experimentId}:Q`, phone: '010-2222-0003' }))).statusCode).toBe(201);
     expect((await submit(t, leadBody(t, landingId, { phone: '010-2222-0004' }))).statusCode).toBe(201);
-    const leads = await t.app.db.selectFrom('leads').select(['phone', 'experiment_id', 'variant']).orderBy('phone').execute();
+    const leads = await t.app.db.selectFrom('leads').select(['id', 'phone', 'experiment_id', 'variant']).orderBy('phone').execute();
     expect(leads.map((l) => [l.phone, l.experiment_id, l.variant])).toEqual([
       ['01022220001', experimentId, 'B'], ['01022220002', experimentId, 'A'], ['01022220003', null, null], ['01022220004', null, null],
     ]);
+
+    // Webhooks (and the pull API's same row) carry the variant in `landing`; leads outside an experiment carry none.
+    const rows = await deliveryJobsRepository(t.app.db).leads(leads.map((l) => l.id));
+    const delivered = rows.sort((a, b) => a.phone.localeCompare(b.phone)).map((r) => deliveredLead(toLead(r), ['landing'], false).landing);
+    expect(delivered.map((l) => l?.variant ?? null)).toEqual(['B', 'A', null, null]);
+    expect(delivered[0]).toEqual({ id: landingId, code: 'implant', title: '임플란트 상담 이벤트', variant: 'B' });
 
     const list = await t.admin.get(api());
     const results = list.json().items[0].results;

@@ -27,6 +27,12 @@ export interface ExperimentAssignment {
   path: string;
 }
 
+/** How the page cache assigns a running experiment's visitors (null: none runs, or it has no variants). */
+export function assignmentOf(running: { id: number; variants: Array<{ key: string; weight: number }> } | null, path: string): ExperimentAssignment | null {
+  if (!running || !running.variants.length) return null;
+  return { experimentId: running.id, keys: running.variants.map((v) => v.key), weights: running.variants.map((v) => v.weight), path };
+}
+
 /** A crawler, a link preview or a prefetch/prerender the visitor may never see. */
 export function notAVisitor(headers: IncomingHttpHeaders): boolean {
   const purpose = headers['sec-purpose'] ?? headers.purpose ?? headers['x-purpose'] ?? headers['x-moz'];

@@ -29,7 +29,7 @@ import { publicHostOf, requestHost } from '../../../plugins/public-origin.ts';
 import { clientIp } from '../../../plugins/fast-path.ts';
 import { seoulDay } from '../../../../contracts/kst.ts';
 import { experimentsRepository } from '../experiments.repository.ts';
-import { assignVariant, notAVisitor, visitorCookie, visitorId, type ExperimentAssignment } from './assignment.ts';
+import { assignmentOf, assignVariant, notAVisitor, visitorCookie, visitorId, type ExperimentAssignment } from './assignment.ts';
 
 const NEGATIVE_TTL_MS = 10_000;
 const REVALIDATE_MS = 3_000;
@@ -137,6 +137,16 @@ function visitorPick(a: ExperimentAssignment, req: IncomingMessage, ip: string, 
 }
 
 const variantKey = (pathname: string, variant: string) => `${pathname}#${variant}`;
+
+/** Keeps an entry; at the limit, negative entries go first, then everything. */
+function keep(cache: Map<string, Entry>, key: string, entry: Entry): Entry {
+  if (cache.size >= MAX_ENTRIES) {
+    for (const [k, e] of cache) if (e.status !== 200) cache.delete(k);
+    if (cache.size >= MAX_ENTRIES) cache.clear();
+  }
+  cache.set(key, entry);
+  return entry;
+}
 
 const cspOf = (html: string) =>
   (/<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)?.[1] ?? STATIC_PAGE_CSP).replace(/&#39;/g, "'").replace(/&amp;/g, '&');
@@ -320,15 +330,8 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
   const freeScripts = !!app.config.publicOrigin;
   const context = () => ({ db: app.db, secret: landingSecret(app.config.dataDir), now: app.clock(), freeScripts });
 
-  function put(key: string, entry: Entry, gen: number): Entry {
-    if (gen !== generation) return entry; // a change arrived while rendering: serve once, do not keep
-    if (cache.size >= MAX_ENTRIES) {
-      for (const [k, e] of cache) if (e.status !== 200) cache.delete(k);
-      if (cache.size >= MAX_ENTRIES) cache.clear();
-    }
-    cache.set(key, entry);
-    return entry;
-  }
+  // A change arrived while rendering: serve once, do not keep.
+  const put = (key: string, entry: Entry, gen: number): Entry => (gen === generation ? keep(cache, key, entry) : entry);
 
   // A landing's form token is accepted for LANDING_TOKEN_MAX_AGE_HOURS: its page is rendered
   // anew after half that time, so a visitor never gets a page whose token is about to expire.
@@ -347,16 +350,7 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
     const stamp = renderStamp(st);
     // A variant's page exists while its experiment runs; asked for afterwards, the landing's own page answers.
     if (variant && (target.privacy || !st.experiment_id)) return entryFor(landingPath(st.shop_code, st.landing_code));
-    let experiment: ExperimentAssignment | null = null;
-    if (st.experiment_id && !target.privacy && !variant) {
-      const running = await experiments.running(st.id);
-      if (running && running.variants.length) {
-        experiment = {
-          experimentId: running.id, keys: running.variants.map((v) => v.key), weights: running.variants.map((v) => v.weight),
-          path: landingPath(st.shop_code, st.landing_code),
-        };
-      }
-    }
+    const experiment = st.experiment_id && !target.privacy && !variant ? assignmentOf(await experiments.running(st.id), landingPath(st.shop_code, st.landing_code)) : null;
     // The renderer's version is known without loading the renderer (a hash of its files): a page
     // written before a restart is answered from disk at once, not after a cold start of Vike.
     // Whether free-form scripts are served is part of what a written page depends on.
@@ -413,19 +407,13 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
     return pending;
   }
 
-  /** The landing's own page, or the visitor's variant of it while an experiment runs. */
-  async function visitorEntry(pathname: string, visitor?: { req: IncomingMessage; ip: string }): Promise<{ entry: Entry; cookie?: string }> {
-    const entry = await entryFor(pathname);
-    if (!entry.experiment || !visitor) return { entry };
-    const pick = visitorPick(entry.experiment, visitor.req, visitor.ip, app.clock());
-    return pick ? { entry: await entryFor(pathname, pick.key), cookie: pick.cookie } : { entry };
-  }
-
   const pages: LandingPages = {
     renderer,
     async serve(pathname, acceptEncoding, ifNoneMatch, visitor) {
-      const { entry, cookie } = await visitorEntry(pathname, visitor);
-      return respond(entry, acceptEncoding, ifNoneMatch, cookie);
+      // The landing's own page, or the visitor's variant of it while an experiment runs.
+      const entry = await entryFor(pathname);
+      const pick = entry.experiment && visitor ? visitorPick(entry.experiment, visitor.req, visitor.ip, app.clock()) : null;
+      return pick ? respond(await entryFor(pathname, pick.key), acceptEncoding, ifNoneMatch, pick.cookie) : respond(entry, acceptEncoding, ifNoneMatch);
     },
     async changed(ids) {
       generation++;
