@@ -31,7 +31,7 @@ export default function LandingStatus() {
   const shop = useCurrentShop();
   const { can, account } = useAuth();
   const writable = can('landing-status', 'write');
-  // A/B experiments are the agency's tool (the server refuses clients' accounts too).
+  // A/B experiments are the agency's to decide (the server refuses clients' accounts too); a client reads the results.
   const agency = account?.side === 'agency';
   const params = { shopId: shop.id };
   const [search, patchSearch] = useSearchPatch();
@@ -91,7 +91,7 @@ export default function LandingStatus() {
       render: (_: unknown, row) => (
         <Space size={0}>
           <RowButton onClick={() => openEditor(row.id)}>{writable ? '편집' : '보기'}</RowButton>
-          {agency && row.status !== 'draft' && <RowButton onClick={() => patchSearch({ experiment: String(row.id) })}>A/B 실험</RowButton>}
+          {row.status !== 'draft' && <RowButton onClick={() => patchSearch({ experiment: String(row.id) })}>A/B 실험</RowButton>}
           <Button type="link" size="small" href={urlOf(landingsApi.preview, { params: { ...params, id: row.id } })} target="_blank" style={{ paddingInline: 4 }}>
             미리보기
           </Button>
@@ -160,8 +160,8 @@ export default function LandingStatus() {
           </>
         }
       />
-      {experimentOf !== null && agency && (
-        <ExperimentsDrawer shopId={shop.id} landingId={experimentOf} writable={writable} onClose={() => patchSearch({ experiment: null })} />
+      {experimentOf !== null && (
+        <ExperimentsDrawer shopId={shop.id} landingId={experimentOf} writable={writable && agency} onClose={() => patchSearch({ experiment: null })} />
       )}
       {target !== null && (
         <LandingEditor

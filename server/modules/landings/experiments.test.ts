@@ -226,9 +226,12 @@ describe('landing experiments', () => {
     expect(headlineOf(html)).toBe('임플란트 무료 상담');
   });
 
-  it('is the agency’s: a client account cannot read or decide, an agency marketer with 랜딩 현황 write can', async () => {
+  it('is the agency’s to decide: a client account reads the results but cannot create, start or stop; an agency marketer can', async () => {
+    const experimentId = await runExperiment();
     const owner = await shopAccount(t, 'owner1', 'shop-owner');
-    expect((await owner.get(api())).statusCode).toBe(403);
+    expect((await owner.get(api())).statusCode).toBe(200);
+    expect((await owner.post(api(`/${experimentId}/stop`), { promote: 'B' })).statusCode).toBe(403);
+    expect((await t.admin.post(api(`/${experimentId}/stop`), { promote: null })).statusCode).toBe(200);
     expect((await owner.post(api(), { name: '실험' })).statusCode).toBe(403);
     const marketer = await shopAccount(t, 'mkt1', 'marketer');
     expect((await marketer.post(api(), { name: '실험' })).statusCode).toBe(201);
