@@ -44,6 +44,7 @@ describe('landing experiments', () => {
     await drawer.getByRole('button', { name: '실험 만들기' }).click();
     await expect.poll(() => drawer.getByLabel('B안 대표 문구').isVisible(), WAIT).toBe(true);
     await drawer.getByLabel('B안 대표 문구').fill(B_HEADLINE);
+    await screenshot(page, 'e2e-experiments-draft', { fullPage: false });
     expect(await drawer.locator('#weight-A').inputValue()).toBe('50');
     expect(await drawer.locator('#weight-B').inputValue()).toBe('50');
     await drawer.getByRole('button', { name: '저장하고 시작' }).click();
