@@ -67,7 +67,7 @@ export function landingDocument(view: LandingPageView, bodyHtml: string): string
   const hero = l.content.hero && safeUrl(l.content.hero.url);
   return htmlDocument({
     title: l.content.headline,
-    canonical: view.preview ? undefined : landingPath(view.shop.code, l.code),
+    canonical: view.preview || !view.origin ? undefined : `${view.origin}${landingPath(view.shop.code, l.code)}`,
     description: summary(l.content.subheadline || l.content.body) || undefined,
     image: hero && hero.startsWith('http') ? hero : undefined,
     css: landingCss(l.content.colors),

@@ -125,9 +125,11 @@ export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: Ex
       const now = clock();
       if (input.stopAt && new Date(input.stopAt) <= now) throw badRequest('종료 예약은 지금 이후로 정하세요.', { stopAt: '지금 이후로 정하세요.' });
       const current = await repo.variants(r.id);
+      // Contents compared as the schema reads them (a stored copy may order its keys otherwise).
+      const stored = (c: string | null) => (c ? JSON.stringify(landingContent.parse(JSON.parse(c))) : null);
       const same =
         current.length === input.variants.length &&
-        input.variants.every((v, i) => current[i]!.key === v.key && current[i]!.weight === v.weight && (current[i]!.content ?? null) === (v.content ? JSON.stringify(v.content) : null));
+        input.variants.every((v, i) => current[i]!.key === v.key && current[i]!.weight === v.weight && stored(current[i]!.content) === (v.content ? JSON.stringify(v.content) : null));
       if (r.status === 'running' && !same) throw conflict('진행 중인 실험의 변형과 비중은 바꿀 수 없습니다. 실험을 종료하고 새로 만드세요.');
       const at = now.toISOString();
       await inTransaction(db, async (trx) => {

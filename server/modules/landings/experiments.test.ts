@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { eachLandingTest, landingInput, leadBody, shopAccount, submit, type LandingTestApp } from '../../test-landings.ts';
+import { eachLandingTest, landingInput, landingTestApp, leadBody, openLanding, shopAccount, submit, type LandingTestApp } from '../../test-landings.ts';
 import { assignVariant, notAVisitor } from './public/assignment.ts';
 import { experimentStopJob } from '../../worker/experiment-stop.ts';
 import { deliveryJobsRepository } from '../delivery/delivery-jobs.repository.ts';
@@ -97,7 +97,6 @@ describe('landing experiments', () => {
       const headline = headlineOf(html)!;
       seen.set(headline, (seen.get(headline) ?? 0) + 1);
       expect(variantFieldOf(html)).toBe(`${experimentId}:${headline === '임플란트 무료 상담' ? 'A' : 'B'}`);
-      expect(html).toContain('<link rel="canonical" href="/view/smile/implant">');
       // Reloads, with the cookie (the fast path answers from the cache), keep the variant and set no new cookie.
       for (let r = 0; r < 3; r++) {
         const again = await get({ 'user-agent': UA(n), cookie: cookie.split(';')[0]! });
@@ -224,6 +223,25 @@ describe('landing experiments', () => {
     expect(JSON.parse(e.results!).variants).toHaveLength(2);
     const html = await (await get({ 'user-agent': UA(3) })).text();
     expect(headlineOf(html)).toBe('임플란트 무료 상담');
+  });
+
+  it('names the landing’s URL as every variant’s canonical page on the public origin', async () => {
+    const p = await landingTestApp({ publicOrigin: 'https://lp.example.com' });
+    try {
+      const id = await openLanding(p);
+      const api2 = `/api/shops/${p.shopId}/landings/${id}/experiments`;
+      const e = (await p.admin.post(api2, { name: '실험' })).json();
+      expect((await p.admin.post(`${api2}/${e.id}/start`)).statusCode).toBe(200);
+      const headlines = new Set<string>();
+      for (let n = 0; n < 12; n++) {
+        const res = await p.app.inject({ method: 'GET', url: '/view/smile/implant', headers: { host: 'lp.example.com', 'user-agent': UA(n) } });
+        expect(res.body).toContain('<link rel="canonical" href="https://lp.example.com/view/smile/implant">');
+        headlines.add(variantFieldOf(res.body)!);
+      }
+      expect([...headlines].sort()).toEqual([`${e.id}:A`, `${e.id}:B`]);
+    } finally {
+      await p.close();
+    }
   });
 
   it('is the agency’s to decide: a client account reads the results but cannot create, start or stop; an agency marketer can', async () => {

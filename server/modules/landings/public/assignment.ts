@@ -41,16 +41,32 @@ export function notAVisitor(headers: IncomingHttpHeaders): boolean {
   return !ua || BOT_RE.test(ua);
 }
 
-/** The visitor's id from the cookie, or the fallback id to set as the cookie. */
-export function visitorId(headers: IncomingHttpHeaders, ip: string, day: string): { id: string; fresh: boolean } {
+/** The visitor's id from the cookie, or the fallback id to set as the cookie (`ip` and `day` asked only then). */
+export function visitorId(headers: IncomingHttpHeaders, ip: () => string, day: () => string): { id: string; fresh: boolean } {
   const cookie = headers.cookie;
   const m = cookie ? COOKIE_RE.exec(cookie) : null;
   if (m) return { id: m[1]!, fresh: false };
-  const id = crypto.createHash('sha256').update(`${ip}|${headers['user-agent'] ?? ''}|${day}`).digest('base64url').slice(0, 22);
+  const id = crypto.createHash('sha256').update(`${ip()}|${headers['user-agent'] ?? ''}|${day()}`).digest('base64url').slice(0, 22);
   return { id, fresh: true };
 }
 
 export const visitorCookie = (id: string, path: string) => `${VISITOR_COOKIE}=${id}; Path=${path}; Max-Age=${COOKIE_MAX_AGE_S}; SameSite=Lax; HttpOnly`;
+
+/** Returning visitors' variants, so a cached page costs them a Map lookup rather than a hash (bounded; cleared when full). */
+const assigned = new Map<string, string>();
+const ASSIGNED_MAX = 100_000;
+
+/** assignVariant, remembered per experiment and visitor. */
+export function assignedVariant(a: Pick<ExperimentAssignment, 'experimentId' | 'keys' | 'weights'>, visitor: string): string {
+  const k = `${a.experimentId}:${visitor}`;
+  let key = assigned.get(k);
+  if (key === undefined) {
+    key = assignVariant(a, visitor);
+    if (assigned.size >= ASSIGNED_MAX) assigned.clear();
+    assigned.set(k, key);
+  }
+  return key;
+}
 
 /** The variant key for this visitor: a uniform point from the hash, placed on the cumulative weights. */
 export function assignVariant(a: Pick<ExperimentAssignment, 'experimentId' | 'keys' | 'weights'>, visitor: string): string {

@@ -29,7 +29,7 @@ import { publicHostOf, requestHost } from '../../../plugins/public-origin.ts';
 import { clientIp } from '../../../plugins/fast-path.ts';
 import { seoulDay } from '../../../../contracts/kst.ts';
 import { experimentsRepository } from '../experiments.repository.ts';
-import { assignmentOf, assignVariant, notAVisitor, visitorCookie, visitorId, type ExperimentAssignment } from './assignment.ts';
+import { assignmentOf, assignedVariant, notAVisitor, visitorCookie, visitorId, type ExperimentAssignment } from './assignment.ts';
 
 const NEGATIVE_TTL_MS = 10_000;
 const REVALIDATE_MS = 3_000;
@@ -130,10 +130,11 @@ function respond(entry: Entry, acceptEncoding: string | undefined, ifNoneMatch: 
 }
 
 /** Where a visitor of a landing with a running experiment goes: their variant (and the cookie to set), or null (not a visitor: the landing's own page). */
-function visitorPick(a: ExperimentAssignment, req: IncomingMessage, ip: string, now: Date): { key: string; cookie?: string } | null {
+function visitorPick(a: ExperimentAssignment, req: IncomingMessage, ip: () => string, now: Date): { key: string; cookie?: string } | null {
   if (notAVisitor(req.headers)) return null;
-  const v = visitorId(req.headers, ip, seoulDay(now));
-  return { key: assignVariant(a, v.id), cookie: v.fresh ? visitorCookie(v.id, a.path) : undefined };
+  const v = visitorId(req.headers, ip, () => seoulDay(now));
+  // Weights are fixed while an experiment runs: a visitor's variant can be remembered.
+  return { key: assignedVariant(a, v.id), cookie: v.fresh ? visitorCookie(v.id, a.path) : undefined };
 }
 
 const variantKey = (pathname: string, variant: string) => `${pathname}#${variant}`;
@@ -161,7 +162,7 @@ async function writeAtomic(file: string, data: string | Buffer): Promise<void> {
 interface LandingPages {
   renderer(): Promise<PageRenderer>;
   /** The cached answer for a public path (/view/…); renders on a miss. With `visitor`: their variant while an experiment runs. */
-  serve(pathname: string, acceptEncoding?: string, ifNoneMatch?: string, visitor?: { req: IncomingMessage; ip: string }): Promise<Served>;
+  serve(pathname: string, acceptEncoding?: string, ifNoneMatch?: string, visitor?: { req: IncomingMessage; ip: () => string }): Promise<Served>;
   /** Landings changed in this process: drop their pages (and every negative entry), tell listeners, re-render the open ones. */
   changed(landingIds: number[]): Promise<void>;
   onChange(listener: (landingIds: number[]) => void): void;
@@ -250,7 +251,7 @@ function pageRoutes(
 ) {
   const send = (reply: FastifyReply, s: Served) => reply.code(s.status).headers(s.headers).send(s.body ?? undefined);
   const handler = async (req: FastifyRequest, reply: FastifyReply) =>
-    send(reply, await pages.serve(req.url.split('?')[0]!, req.headers['accept-encoding'], req.headers['if-none-match'], { req: req.raw, ip: clientIp(app, req.raw) }));
+    send(reply, await pages.serve(req.url.split('?')[0]!, req.headers['accept-encoding'], req.headers['if-none-match'], { req: req.raw, ip: () => clientIp(app, req.raw) }));
   const routeOpts = { config: { access: { public: true } as const }, compress: false as const };
   app.get('/view/:shopCode/:landingCode', routeOpts, handler);
   app.get('/view/:shopCode/:landingCode/privacy', routeOpts, handler);
@@ -300,7 +301,7 @@ function pageRoutes(
       if (!entry || entry.status !== 200 || now.getTime() >= entry.until) return false;
       let cookie: string | undefined;
       if (entry.experiment) {
-        const pick = visitorPick(entry.experiment, req, clientIp(app, req), now);
+        const pick = visitorPick(entry.experiment, req, () => clientIp(app, req), now);
         if (pick) {
           entry = cache.get(variantKey(pathname, pick.key));
           if (!entry || entry.status !== 200 || now.getTime() >= entry.until) return false;
@@ -328,7 +329,7 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
   const experiments = experimentsRepository(app.db);
   const life = { closing: false };
   const freeScripts = !!app.config.publicOrigin;
-  const context = () => ({ db: app.db, secret: landingSecret(app.config.dataDir), now: app.clock(), freeScripts });
+  const context = () => ({ db: app.db, secret: landingSecret(app.config.dataDir), now: app.clock(), freeScripts, origin: app.config.publicOrigin });
 
   // A change arrived while rendering: serve once, do not keep.
   const put = (key: string, entry: Entry, gen: number): Entry => (gen === generation ? keep(cache, key, entry) : entry);
@@ -354,7 +355,7 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
     // The renderer's version is known without loading the renderer (a hash of its files): a page
     // written before a restart is answered from disk at once, not after a cold start of Vike.
     // Whether free-form scripts are served is part of what a written page depends on.
-    const fileStamp = `${rendererVersion(app.config.distDir)}:${stamp}:${freeScripts ? 'scripts' : 'tags'}`;
+    const fileStamp = `${rendererVersion(app.config.distDir)}:${stamp}:${freeScripts ? `scripts:${app.config.publicOrigin}` : 'tags'}`;
     const file = path.join(pagesDir, st.shop_code, st.landing_code, ...(target.privacy ? ['privacy'] : []), variant ? `index.${variant}.html` : 'index.html');
     let page = await cachedFile(file, fileStamp, !target.privacy, now, refreshMs);
     let picturesPending: Promise<void> | null = null;

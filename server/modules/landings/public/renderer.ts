@@ -24,6 +24,8 @@ export interface RenderContext {
   now: Date;
   /** Free-form scripts are served (public pages have an origin of their own). */
   freeScripts: boolean;
+  /** Public pages' own origin (PUBLIC_ORIGIN), when known: pages name their canonical URL on it. */
+  origin?: string | null;
   /**
    * The page shows uploaded images whose AVIF/WebP copies are still being made (it offers their
    * originals): told the promise that settles once they exist, to render the page anew then.
@@ -112,7 +114,7 @@ function withViews(r: ViewRenderer): PageRenderer {
       const { pictures, pending } = await imageVariants(ctx.db).pictures(view.landing.content);
       if (pending && ctx.picturesPending) ctx.picturesPending(pending);
       else pending?.catch(() => {}); // no one renders anew: the copies serve the next render
-      return r.landingHtml({ ...view, pictures });
+      return r.landingHtml({ ...view, pictures, ...(ctx.origin ? { origin: ctx.origin } : {}) });
     },
     async privacy(s, l, ctx) {
       const view = await landingViews(ctx.db).privacy(s, l);
