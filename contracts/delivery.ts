@@ -64,7 +64,8 @@ export interface DeliveredLead {
   name?: string;
   /** Digits in full, or masked (010-****-5678) where the channel is not allowed the full number. */
   phone?: string;
-  landing?: { id: number | null; code: string | null; title: string | null };
+  /** `variant`: the A/B experiment's variant (A, B …) the lead came from; only on leads of an experiment. */
+  landing?: { id: number | null; code: string | null; title: string | null; variant?: string };
   medium?: string | null;
   answers?: Array<{ label: string; value: string }>;
   utm?: { source: string | null; medium: string | null; campaign: string | null; content: string | null; term: string | null };

@@ -10,6 +10,14 @@ export const UTM_KEYS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_conten
 export const HONEYPOT_FIELD = 'website';
 /** Hidden field carrying the signed render stamp. */
 export const TOKEN_FIELD = '_t';
+/** An experiment page's variant, `<experiment id>:<key>` (the form and the visit beacon carry it). */
+export const VARIANT_FIELD = '_x';
+export const variantValue = (experimentId: number, key: string) => `${experimentId}:${key}`;
+/** The experiment and variant a form or beacon carried; null when absent or malformed. */
+export function parseVariant(raw: string): { experimentId: number; key: string } | null {
+  const m = /^(\d{1,12}):([A-Z])$/.exec(raw);
+  return m ? { experimentId: Number(m[1]), key: m[2]! } : null;
+}
 /** Submissions faster than this after the page was rendered are refused. */
 export const MIN_FILL_MS = 2000;
 

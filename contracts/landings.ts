@@ -280,6 +280,10 @@ export interface LandingView {
   operator: OperatorView | null;
   /** Signed render stamp the form posts back (minimum fill time). */
   token: string;
+  /** Public pages' origin, when known (PUBLIC_ORIGIN): the page names its canonical URL on it (search engines want it absolute). */
+  origin?: string;
+  /** The experiment variant this page is (its form and visit beacon carry it); absent on the landing's own page. */
+  variant?: { experimentId: number; key: string } | null;
   /** Editor preview: no scripts, no submitting. */
   preview?: boolean;
 }

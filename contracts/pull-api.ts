@@ -79,6 +79,7 @@ export const pulledLead = z.object({
       id: z.number().int().nullable().describe('랜딩 번호'),
       code: z.string().nullable().describe('랜딩 코드 (landing code)'),
       title: z.string().nullable().describe('랜딩 제목'),
+      variant: z.string().optional().describe('A/B 실험의 변형 (A, B …); 실험 중에 접수된 DB에만 있습니다'),
     })
     .describe('접수된 랜딩 (landing); 직접 입력·가져오기 DB는 모두 null'),
   medium: z.string().nullable().describe('매체 (medium), 예: 네이버'),

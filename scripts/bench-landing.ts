@@ -6,6 +6,9 @@
 //   3. GET req/s of that landing from our server (answered from its page cache) and from `serve`
 //      on the same file (goal ≥ 7×)
 //   4. the demo landing with a Meta Pixel and a GA4 tag (goal ≤ 14 KB)
+//   4b. the demo landing while its demo A/B experiment runs (two variants) beside the same landing
+//      once it is stopped (one), in one run: GET req/s as a returning visitor (cookie) and a fresh
+//      one (assigned, cookie set), and Lighthouse of each (goal: within noise, ≥ 0.9×; 100 each)
 // then on SQLite and on PostgreSQL side by side, each on a fresh database:
 //   5. the first GET of the landing after a restart (goal: from the disk cache, a few ms)
 //   6. intake leads/s and p99 with 50 connections for ~10 s, rate limit off (goal ≥ 10,000/s,
@@ -16,6 +19,7 @@
 // (PostgreSQL: a fresh schema of BENCH_DATABASE_URL, dropped afterwards); the load comes from wrk
 // (a C program, one thread), so the figures are the server's, not the load generator's.
 // --smoke (npm run bench:smoke): 1 s of load, one Lighthouse run, 20 landings pre-rendered; goals not checked.
+// --variants-only: part 4b alone (the A/B experiment's figures).
 //
 // --base=<commit> adds, last, this tree against that commit on each engine, alternately in one
 // run (so the machine's load weighs on both alike): both servers on fresh databases, then
@@ -150,6 +154,68 @@ async function thePage(work: string) {
     bench.recordOnce('tagged', 'demo landing with Meta Pixel + GA4 tag, gzip', '≤ 14 KB', kb(gz(withTags)), gz(withTags) <= 14 * 1024);
   } finally {
     await serve?.stop();
+    await server.stop();
+  }
+}
+
+/** --variants-only: part 4b alone. */
+const VARIANTS_ONLY = argOf('variants-only') !== undefined;
+const BROWSER_UA = 'Mozilla/5.0 (Linux; Android 14; SM-S921N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
+
+/** 4b: two variants (the demo experiment running) beside one (the same landing, the experiment stopped). */
+async function twoVariants(work: string) {
+  const dataDir = path.join(work, 'variants');
+  const server = await startServer({ dataDir, env: { INTAKE_RATE_LIMIT: '0' } });
+  const url = server.url + PATH;
+  const browser = { 'accept-encoding': 'gzip, deflate, br', 'user-agent': BROWSER_UA };
+  const get = (headers: Record<string, string>) => wrkGetRate(url, { connections: CONNECTIONS, seconds: GET_SECONDS, headers });
+  try {
+    const first = await fetch(url, { headers: browser });
+    await first.arrayBuffer();
+    const cookie = first.headers.get('set-cookie')?.split(';')[0];
+    if (!cookie) throw new Error(`${PATH} runs no experiment: is the demo data seeded?`);
+    const returning = { ...browser, cookie };
+    // Both variants' pages are in the cache before the load (a visitor of each came).
+    for (let i = 0; i < 20; i++) await (await fetch(url, { headers: { ...browser, 'user-agent': `${BROWSER_UA} ${i}` } })).arrayBuffer();
+    // A warm-up (JIT, the demo image's conversions at start), then two variants, one, and two again
+    // (the machine's load weighs on both alike); the two-variant figure is the mean of its runs.
+    await get(returning);
+    const twoFirst = await get(returning);
+    const twoFresh = await get(browser);
+    const lhTwo = await lighthouseScores(url, LIGHTHOUSE_RUNS);
+
+    // The experiment stops (as a marketer's stop writes it), later runs again; the page cache sees each within seconds.
+    const setRunning = async (running: boolean) => {
+      const handle = await openDatabase({ url: path.join(dataDir, 'leadroom.sqlite') });
+      const now = new Date().toISOString();
+      await handle.db
+        .updateTable('landing_experiments')
+        .set({ status: running ? 'running' : 'stopped', stopped_at: running ? null : now, updated_at: now })
+        .where('name', '=', '버튼 문구 실험')
+        .execute();
+      await handle.close();
+      for (let i = 0; i < 50; i++) {
+        await sleep(200);
+        const res = await fetch(url, { headers: browser });
+        const assigned = res.headers.get('set-cookie') !== null;
+        if (assigned === running && (await res.text()).includes('name="_x"') === running) return;
+      }
+      throw new Error(`the experiment was not ${running ? 'served' : 'stopped'} after 10 s`);
+    };
+    await setRunning(false);
+    const one = await get(returning);
+    const lhOne = await lighthouseScores(url, LIGHTHOUSE_RUNS);
+    await setRunning(true);
+    const twoReturning = (twoFirst + (await get(returning))) / 2;
+    bench.recordOnce(
+      'variants-get', 'GET req/s, two variants (returning visitor / fresh visitor) vs one variant', 'returning ≥ 0.9× one',
+      `${fmt(twoReturning)} / ${fmt(twoFresh)} vs ${fmt(one)} = ${(twoReturning / one).toFixed(2)}× / ${(twoFresh / one).toFixed(2)}×`, twoReturning >= 0.9 * one,
+    );
+    for (const c of CATEGORIES) {
+      bench.recordOnce(`variants-lighthouse-${c}`, `Lighthouse ${c}, two variants vs one`, '100 both', `${lhTwo.scores[c]} vs ${lhOne.scores[c]}`, lhTwo.scores[c] === 100 && lhOne.scores[c] === 100);
+    }
+    for (const s of new Set([...lhTwo.short, ...lhOne.short])) console.log(`    short of full marks in a run — ${s}`);
+  } finally {
     await server.stop();
   }
 }
@@ -374,8 +440,10 @@ async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'leadroom-bench-'));
   if (COMPARE_ONLY && !BASE_REF) throw new Error('--compare-only needs --base=<commit>');
   try {
-    if (!COMPARE_ONLY) {
+    if (VARIANTS_ONLY) await bench.part('A/B experiment: two variants beside one', () => twoVariants(work));
+    else if (!COMPARE_ONLY) {
       await bench.part('The page (served from a process on SQLite; no engine changes it)', () => thePage(work));
+      await bench.part('A/B experiment: two variants beside one', () => twoVariants(work));
       await eachEngine(bench, (engine) => onEngine(engine, work));
       await bench.part('Pre-render', () => prerender(work));
     }

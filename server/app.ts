@@ -37,6 +37,8 @@ import { denyRulesRoutes } from './modules/deny-rules/deny-rules.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { operatorRoutes } from './modules/operator/operator.routes.ts';
 import { landingsRoutes } from './modules/landings/landings.routes.ts';
+import { experimentsRoutes } from './modules/landings/experiments.routes.ts';
+import { experimentStopJob } from './worker/experiment-stop.ts';
 import { landingScriptsRoutes } from './modules/landing-scripts/landing-scripts.routes.ts';
 import { privacyPoliciesRoutes } from './modules/privacy-policies/privacy-policies.routes.ts';
 import { intakeRoutes, type IntakeHandle } from './modules/intake/intake.routes.ts';
@@ -85,7 +87,7 @@ import { slaJob } from './worker/sla.ts';
 
 const MODULES: readonly ResourceModule[] = [
   authRoutes, codeItemsRoutes, accountTypesRoutes, accountsRoutes, shopsRoutes, shopPermissionsRoutes, denyRulesRoutes,
-  dashboardRoutes, operatorRoutes, landingsRoutes, landingScriptsRoutes, privacyPoliciesRoutes, leadsRoutes,
+  dashboardRoutes, operatorRoutes, landingsRoutes, experimentsRoutes, landingScriptsRoutes, privacyPoliciesRoutes, leadsRoutes,
   leadCalendarRoutes, shopDashboardRoutes,
   globalSearchRoutes, accessRecordRoutes,
   csStatsRoutes, leadExportRoutes,
@@ -268,6 +270,7 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
       heartbeat,
       purgeJob(app.db, app.clock, { announce: links.leadsChanged, onRun: (run) => app.log.info({ run }, 'automatic purge') }),
       reopenJob(app.db, app.clock, { changed: links.landingsChanged }),
+      experimentStopJob(app.db, app.clock, { changed: links.landingsChanged, flushVisits: links.flushVisits }),
       feedSeqJob(app.db),
       followUpJob(app.db, app.clock, { deliveriesQueued: links.deliveriesQueued }),
       slaJob(app.db, app.clock, {

@@ -214,6 +214,9 @@ export interface LeadsTable {
    * after it committed for leads left waiting (an import's, a restored one); null until then.
    */
   feed_seq: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The landing experiment and variant (A, B …) the visitor's form carried; null outside experiments. */
+  experiment_id: ColumnType<number | null, number | null | undefined, number | null>;
+  variant: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The PIPA access record: who did what to which lead, from where. */
@@ -247,6 +250,45 @@ interface VisitsTable {
   landing_id: number;
   day: string;
   source: string;
+  count: number;
+}
+
+/** An experiment of a landing (A/B variants): draft → running → stopped. */
+export interface LandingExperimentsTable {
+  id: Id;
+  landing_id: number;
+  name: string;
+  status: 'draft' | 'running' | 'stopped';
+  started_at: string | null;
+  stopped_at: string | null;
+  /** A scheduled stop. */
+  stop_at: string | null;
+  /** The variant promoted at the stop. */
+  winner: string | null;
+  /** JSON ExperimentResults archived at the stop (contracts/experiments.ts). */
+  results: string | null;
+  created_by: number | null;
+  stopped_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A variant: A is the control (the landing's own content, `content` null); B … hold a whole landing content. */
+export interface LandingExperimentVariantsTable {
+  id: Id;
+  experiment_id: number;
+  key: string;
+  weight: number;
+  content: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Visits of an experiment's variants per Seoul day (beside the landing's visits row). */
+interface VisitVariantsTable {
+  experiment_id: number;
+  variant: string;
+  day: string;
   count: number;
 }
 
@@ -695,6 +737,9 @@ export interface Database {
   lead_sla_state: LeadSlaStateTable;
   blocked_submissions: BlockedSubmissionsTable;
   visits: VisitsTable;
+  visit_variants: VisitVariantsTable;
+  landing_experiments: LandingExperimentsTable;
+  landing_experiment_variants: LandingExperimentVariantsTable;
   uploads: UploadsTable;
   upload_variants: UploadVariantsTable;
   access_events: AccessEventsTable;

@@ -13,6 +13,7 @@ import { seedDemoLeads } from './demo-leads.ts';
 import { seedDemoMoney } from './demo-money.ts';
 import { seedDemoDelivery } from './demo-delivery.ts';
 import { seedDemoSla } from './demo-sla.ts';
+import { seedDemoExperiments } from './demo-experiments.ts';
 
 export async function ensureEssentials(db: Kysely<Database>, config: Config, say: (m: string) => void, at = new Date()): Promise<void> {
   const now = at.toISOString();
@@ -60,6 +61,7 @@ export async function ensureEssentials(db: Kysely<Database>, config: Config, say
     await seedDemoMoney(db, at);
     await seedDemoDelivery(db, at);
     await seedDemoSla(db, at);
+    await seedDemoExperiments(db, at);
     for (const l of logins) say(`데모 ${l.role}: ${l.loginId} / ${config.demoPassword ? '(DEMO_PASSWORD)' : l.password}`);
   }
 }

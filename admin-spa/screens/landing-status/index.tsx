@@ -1,5 +1,5 @@
 // Landings of the current shop: status, schedule, visits, submissions and conversion rate
-// for a chosen period (kept in the URL), preview, publish, close, and the editor.
+// for a chosen period (kept in the URL), preview, publish, close, the editor, and A/B experiments.
 import { Alert, Button, Space, Tag, Tooltip, Typography } from 'antd';
 import { ExportOutlined, PlusOutlined, QuestionCircleOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
@@ -15,6 +15,7 @@ import { ConfirmAction } from '@/components/confirm-action.tsx';
 import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
 import { RowButton } from '@/components/crud.tsx';
 import { LandingEditor } from './landing-editor.tsx';
+import { ExperimentsDrawer } from './experiments-drawer.tsx';
 import { STATE_COLORS } from './state.ts';
 
 function Schedule({ row }: { row: LandingListItem }) {
@@ -28,14 +29,17 @@ function Schedule({ row }: { row: LandingListItem }) {
 
 export default function LandingStatus() {
   const shop = useCurrentShop();
-  const { can } = useAuth();
+  const { can, account } = useAuth();
   const writable = can('landing-status', 'write');
+  // A/B experiments are the agency's to decide (the server refuses clients' accounts too); a client reads the results.
+  const agency = account?.side === 'agency';
   const params = { shopId: shop.id };
   const [search, patchSearch] = useSearchPatch();
 
   const { from, to, today, setPeriod } = usePeriod(30);
   const edit = search.get('edit');
   const target = edit === 'new' ? 'new' : Number(edit) > 0 ? Number(edit) : null;
+  const experimentOf = Number(search.get('experiment')) > 0 ? Number(search.get('experiment')) : null;
 
   const openEditor = (id: number | 'new') => patchSearch({ edit: String(id) });
 
@@ -87,6 +91,7 @@ export default function LandingStatus() {
       render: (_: unknown, row) => (
         <Space size={0}>
           <RowButton onClick={() => openEditor(row.id)}>{writable ? '편집' : '보기'}</RowButton>
+          {row.status !== 'draft' && <RowButton onClick={() => patchSearch({ experiment: String(row.id) })}>A/B 실험</RowButton>}
           <Button type="link" size="small" href={urlOf(landingsApi.preview, { params: { ...params, id: row.id } })} target="_blank" style={{ paddingInline: 4 }}>
             미리보기
           </Button>
@@ -155,6 +160,9 @@ export default function LandingStatus() {
           </>
         }
       />
+      {experimentOf !== null && (
+        <ExperimentsDrawer shopId={shop.id} landingId={experimentOf} writable={writable && agency} onClose={() => patchSearch({ experiment: null })} />
+      )}
       {target !== null && (
         <LandingEditor
           shop={shop}

@@ -2,7 +2,7 @@
 // wraps the rendered Page with these; renderLanding()/renderPrivacy() do the same without
 // Vike's router for tests and for a server started without a build.
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { PrivacyPageView } from '../../../contracts/landings.ts';
+import { landingPath, type PrivacyPageView } from '../../../contracts/landings.ts';
 import { cspOrigin, escapeHtml, landingCsp, withNonce } from '../../../contracts/page-safety.ts';
 import { newNonce, sha256Source } from './csp.ts';
 import { INLINE_SCRIPT } from './inline-script.ts';
@@ -16,6 +16,8 @@ const INLINE_HASH = sha256Source(INLINE_SCRIPT);
 
 interface DocumentParts {
   title: string;
+  /** The page's one URL for search engines and link previews (an experiment's variants name their landing's). */
+  canonical?: string;
   description?: string;
   image?: string;
   css: string;
@@ -32,6 +34,7 @@ function htmlDocument(p: DocumentParts): string {
   const meta = [
     `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(p.csp)}">`,
     `<title>${escapeHtml(p.title)}</title>`,
+    p.canonical ? `<link rel="canonical" href="${escapeHtml(p.canonical)}">` : '',
     `<meta property="og:title" content="${escapeHtml(p.title)}">`,
     p.description ? `<meta name="description" content="${escapeHtml(p.description)}"><meta property="og:description" content="${escapeHtml(p.description)}">` : '',
     p.image ? `<meta property="og:image" content="${escapeHtml(p.image)}">` : '',
@@ -64,6 +67,7 @@ export function landingDocument(view: LandingPageView, bodyHtml: string): string
   const hero = l.content.hero && safeUrl(l.content.hero.url);
   return htmlDocument({
     title: l.content.headline,
+    canonical: view.preview || !view.origin ? undefined : `${view.origin}${landingPath(view.shop.code, l.code)}`,
     description: summary(l.content.subheadline || l.content.body) || undefined,
     image: hero && hero.startsWith('http') ? hero : undefined,
     css: landingCss(l.content.colors),

@@ -1,5 +1,5 @@
 // The landing page's one inline script (≤ 2 KB gzip): UTM parameters and referrer into
-// hidden fields, a visit beacon, fetch submit with an inline thank-you, and the
+// hidden fields, a visit beacon (with the experiment variant; a prerendered page's only once shown), fetch submit with an inline thank-you, and the
 // conversions: the tag script's lrcv() and a free-form conversion script from its <template>. A page left open past its form token's
 // age takes a fresh token from the page and sends once more (after the minimum fill time
 // the fresh token carries), so nothing typed is lost.
@@ -9,7 +9,8 @@ import { ERROR_CODES } from '../../../contracts/errors.ts';
 export const INLINE_SCRIPT = `(function(d){var f=d.getElementById('f');if(!f||!window.fetch)return;var e=f.elements,q=new URLSearchParams(location.search),r=d.referrer,s=q.get('utm_source');
 ['utm_source','utm_medium','utm_campaign','utm_content','utm_term'].forEach(function(k){var v=q.get(k);if(v)e[k].value=v.slice(0,200)});
 e.referrer.value=r.slice(0,500);if(!s&&r)try{s=new URL(r).hostname}catch(x){}
-try{navigator.sendBeacon('/api/public/visits',new URLSearchParams({shopCode:e.shopCode.value,landingCode:e.landingCode.value,source:s||'direct'}))}catch(x){}
+function vb(){try{navigator.sendBeacon('/api/public/visits',new URLSearchParams({shopCode:e.shopCode.value,landingCode:e.landingCode.value,source:s||'direct',_x:e._x?e._x.value:''}))}catch(x){}}
+if(d.prerendering)d.addEventListener('prerenderingchange',vb,{once:true});else vb();
 var m=d.getElementById('m'),b=f.querySelector('button');
 function fire(){try{window.lrcv&&lrcv()}catch(x){}var t=d.getElementById('cv');if(!t)return;[].forEach.call(t.content.cloneNode(true).childNodes,function(n){if(n.nodeName=='SCRIPT'){var c=d.createElement('script');[].forEach.call(n.attributes,function(a){c.setAttribute(a.name,a.value)});c.text=n.text;n=c}d.body.appendChild(n)})}
 function p(r){fetch(f.action,{method:'POST',body:new URLSearchParams(new FormData(f)),headers:{Accept:'application/json'}}).then(function(x){return x.json().then(function(j){

@@ -3,7 +3,7 @@
 // are checked again here so a bad row can never produce a javascript: link.
 import type { ReactNode } from 'react';
 import { isHttpUrl, privacyPath, UPLOAD_URL_RE, type FormField, type ImageRef, type LandingView } from '../../../contracts/landings.ts';
-import { HONEYPOT_FIELD, TOKEN_FIELD, UTM_KEYS } from '../../../contracts/intake.ts';
+import { HONEYPOT_FIELD, TOKEN_FIELD, UTM_KEYS, VARIANT_FIELD, variantValue } from '../../../contracts/intake.ts';
 import { formatBusinessNumber, formatPhone } from '../../../contracts/rules.ts';
 import { collectedItems, sensitiveItems } from '../../../contracts/privacy.ts';
 import { partiesOf } from './parties.ts';
@@ -166,6 +166,7 @@ export function LandingBody({ view }: { view: LandingPageView }) {
           <input type="hidden" name="shopCode" value={shop.code} />
           <input type="hidden" name="landingCode" value={landing.code} />
           <input type="hidden" name={TOKEN_FIELD} value={view.token} />
+          {view.variant && <input type="hidden" name={VARIANT_FIELD} value={variantValue(view.variant.experimentId, view.variant.key)} />}
           {UTM_KEYS.map((k) => (
             <input key={k} type="hidden" name={k} value="" />
           ))}

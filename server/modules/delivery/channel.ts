@@ -31,6 +31,8 @@ export interface DeliveryLeadRow {
   landingId: number | null;
   landingCode: string | null;
   landingTitle: string | null;
+  /** The A/B experiment's variant the lead came from, if any. */
+  variant?: string | null;
   mediumName: string | null;
   answers: Array<{ label: string; value: string }>;
   utm: { source: string | null; medium: string | null; campaign: string | null; content: string | null; term: string | null };
@@ -92,7 +94,7 @@ export function deliveredLead(l: DeliveryLeadRow, fields: readonly DeliveryField
       case 'receivedAt': out.receivedAt = l.createdAt; break;
       case 'name': out.name = l.name; break;
       case 'phone': out.phone = fullPhone ? l.phone : maskPhone(l.phone); break;
-      case 'landing': out.landing = { id: l.landingId, code: l.landingCode, title: l.landingTitle }; break;
+      case 'landing': out.landing = { id: l.landingId, code: l.landingCode, title: l.landingTitle, ...(l.variant ? { variant: l.variant } : {}) }; break;
       case 'medium': out.medium = l.mediumName; break;
       case 'answers': out.answers = l.answers; break;
       case 'utm': out.utm = l.utm; break;

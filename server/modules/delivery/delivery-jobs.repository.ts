@@ -104,6 +104,7 @@ export function deliveryJobsRepository(db: Kysely<Database>) {
         .select([
           'l.id', 'l.created_at', 'l.source', 'l.name', 'l.phone', 'l.landing_id', 'g.landing_code', 'g.title as landing_title', 'g.form_fields', 'm.name as medium_name',
           'l.answers', 'l.utm_source', 'l.utm_medium', 'l.utm_campaign', 'l.utm_content', 'l.utm_term', 'l.cs_status', 'l.memo', 'l.deleted_at', 'l.purged_at',
+          'l.variant',
         ])
         .where('l.id', 'in', [...ids]).execute(),
 

@@ -47,7 +47,7 @@ export function toLead(r: LeadRow): DeliveryLeadRow {
   }
   return {
     id: r.id, createdAt: r.created_at, source: leadOrigin(r.source), name: r.name, phone: r.phone, landingId: r.landing_id, landingCode: r.landing_code, landingTitle: r.landing_title,
-    mediumName: r.medium_name, answers,
+    variant: r.variant, mediumName: r.medium_name, answers,
     utm: { source: r.utm_source, medium: r.utm_medium, campaign: r.utm_campaign, content: r.utm_content, term: r.utm_term },
     csStatus: r.cs_status, memo: r.memo,
   };
@@ -57,7 +57,7 @@ export function toLead(r: LeadRow): DeliveryLeadRow {
 export function sampleLead(now: Date): DeliveryLeadRow {
   return {
     id: 0, createdAt: now.toISOString(), source: 'landing', name: '테스트', phone: '01000000000', landingId: null, landingCode: 'test', landingTitle: '테스트 전송',
-    mediumName: null, answers: [{ label: '문의 내용', value: '테스트 전송입니다.' }],
+    variant: null, mediumName: null, answers: [{ label: '문의 내용', value: '테스트 전송입니다.' }],
     utm: { source: null, medium: null, campaign: null, content: null, term: null }, csStatus: '미처리', memo: null,
   };
 }

@@ -15,10 +15,15 @@ export function intakeRepository(db: Kysely<Database>) {
           'l.id', 'l.shop_id', 's.shop_code', 'l.landing_code', 'l.title', 'l.status', 'l.open_at', 'l.close_at', 'l.reopen_at', 's.status as shop_status',
           'l.content', 'l.form_fields', 'l.thank_you_message', 'l.thank_you_url', 'l.duplicate_window_days', 'l.media_type_id',
           'l.tracking_tags', 'l.head_script', 'l.conversion_script', 'l.marketing_consent_text', effectivePolicyId.as('policy_id'),
+          sql<number | null>`(select e.id from landing_experiments e where e.landing_id = l.id and e.status = 'running')`.as('experiment_id'),
         ])
         .where('s.shop_code', '=', shopCode)
         .where('l.landing_code', '=', landingCode)
         .executeTakeFirst(),
+
+    /** The variant keys of a running experiment (what a form's or beacon's variant is checked against). */
+    variantKeys: async (experimentId: number) =>
+      (await db.selectFrom('landing_experiment_variants').select('key').where('experiment_id', '=', experimentId).execute()).map((r) => r.key),
 
     /** Active media types by code: a lead whose utm_source names one came from that medium. */
     mediaCodes: () => db.selectFrom('code_items').select(['id', 'code']).where('kind', '=', 'media-type').where('active', '=', 1).execute(),
@@ -26,6 +31,17 @@ export function intakeRepository(db: Kysely<Database>) {
     /** Submissions refused before or while accepting leads: recorded, never silently dropped. */
     async insertBlocked(rows: Array<Insertable<Database['blocked_submissions']>>) {
       for (let i = 0; i < rows.length; i += CHUNK) await db.insertInto('blocked_submissions').values(rows.slice(i, i + CHUNK)).execute();
+    },
+
+    /** Adds counted visits of experiment variants (experiment, variant, Seoul day). */
+    async addVariantVisits(rows: Array<{ experiment_id: number; variant: string; day: string; count: number }>) {
+      for (let i = 0; i < rows.length; i += CHUNK) {
+        await db
+          .insertInto('visit_variants')
+          .values(rows.slice(i, i + CHUNK))
+          .onConflict((oc) => oc.columns(['experiment_id', 'variant', 'day']).doUpdateSet({ count: sql<number>`visit_variants.count + excluded.count` }))
+          .execute();
+      }
     },
 
     /** Adds counted visits (landing, Seoul day, source). */

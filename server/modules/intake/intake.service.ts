@@ -19,7 +19,7 @@ import { stripControls } from '../../../contracts/zod.ts';
 import { trackingTags as trackingTagsSchema, type TrackingTag } from '../../../contracts/tracking-tags.ts';
 import { DEFAULT_COLORS, formFields as formFieldsSchema, landingState, type FormField } from '../../../contracts/landings.ts';
 import {
-  HONEYPOT_FIELD, INTAKE_MESSAGES, MIN_FILL_MS, TOKEN_FIELD, asksMarketing, intakeFields, intakeTarget, leadConsents, validateAnswers, visitSource,
+  HONEYPOT_FIELD, INTAKE_MESSAGES, MIN_FILL_MS, TOKEN_FIELD, VARIANT_FIELD, asksMarketing, parseVariant, intakeFields, intakeTarget, leadConsents, validateAnswers, visitSource,
 } from '../../../contracts/intake.ts';
 
 const DEFINITION_TTL_MS = 5_000;
@@ -53,9 +53,11 @@ export interface LandingDefinition {
   headScript: string;
   conversionScript: string;
   color: string;
+  /** The running experiment and its variant keys: a form's or beacon's variant is checked against them. */
+  experiment: { id: number; keys: string[] } | null;
 }
 
-function toDefinition(r: LandingDefinitionRow): LandingDefinition {
+function toDefinition(r: LandingDefinitionRow, keys: string[]): LandingDefinition {
   const content = JSON.parse(r.content) as { colors?: { primary?: string } };
   return {
     id: r.id, shopId: r.shop_id, shopCode: r.shop_code, landingCode: r.landing_code, title: r.title, status: r.status,
@@ -63,6 +65,7 @@ function toDefinition(r: LandingDefinitionRow): LandingDefinition {
     formFields: formFieldsSchema.parse(JSON.parse(r.form_fields)), asksMarketing: asksMarketing(r.marketing_consent_text), thankYouMessage: r.thank_you_message, thankYouUrl: r.thank_you_url,
     duplicateWindowDays: r.duplicate_window_days, mediaTypeId: r.media_type_id, policyId: r.policy_id,
     trackingTags: trackingTagsSchema.parse(JSON.parse(r.tracking_tags)), headScript: r.head_script, conversionScript: r.conversion_script, color: content.colors?.primary ?? DEFAULT_COLORS.primary,
+    experiment: r.experiment_id ? { id: r.experiment_id, keys } : null,
   };
 }
 
@@ -149,6 +152,13 @@ function followUpRunner(run: () => Promise<void>, gapMs: number) {
   };
 }
 
+/** The variant a page's form or beacon carried, when it is one of the landing's running experiment. */
+function variantOf(def: LandingDefinition, raw: unknown): { experimentId: number; key: string } | null {
+  if (!def.experiment) return null;
+  const v = parseVariant(str(raw));
+  return v && v.experimentId === def.experiment.id && def.experiment.keys.includes(v.key) ? v : null;
+}
+
 /** A raw form value as text, without control characters (they never reach a database). */
 const str = (v: unknown) => stripControls(typeof v === 'string' ? v : Array.isArray(v) ? String(v[0] ?? '') : v == null ? '' : String(v));
 
@@ -175,6 +185,34 @@ function closedLandings(items: Array<PendingLead | PendingBlock>, outcomes: Outc
     if (o.status === 'closed' && item?.kind === 'lead' && item.lead.landing_id != null) ids.add(item.lead.landing_id);
   });
   return [...ids];
+}
+
+/** Visits counted in memory (per landing, Seoul day and source; per experiment variant and day), written by flush(). */
+function visitCounter(repo: ReturnType<typeof intakeRepository>) {
+  let visits = new Map<string, { landing_id: number; day: string; source: string; count: number }>();
+  let variantVisits = new Map<string, { experiment_id: number; variant: string; day: string; count: number }>();
+  const bump = <T extends { count: number }>(m: Map<string, T>, key: string, row: () => T) => {
+    const found = m.get(key);
+    if (found) found.count++;
+    else m.set(key, row());
+  };
+  return {
+    /** Counts one visit; answers how many rows wait to be written. */
+    add(landingId: number, day: string, source: string, variant: { experimentId: number; key: string } | null): number {
+      bump(visits, `${landingId}|${day}|${source}`, () => ({ landing_id: landingId, day, source, count: 1 }));
+      if (variant) bump(variantVisits, `${variant.experimentId}|${variant.key}|${day}`, () => ({ experiment_id: variant.experimentId, variant: variant.key, day, count: 1 }));
+      return visits.size + variantVisits.size;
+    },
+    async flush() {
+      if (!visits.size && !variantVisits.size) return;
+      const rows = [...visits.values()];
+      const variantRows = [...variantVisits.values()];
+      visits = new Map();
+      variantVisits = new Map();
+      await repo.addVisits(rows);
+      await repo.addVariantVisits(variantRows);
+    },
+  };
 }
 
 export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOptions) {
@@ -225,7 +263,8 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
     const hit = definitions.get(key);
     if (hit && now < hit.until) return hit.def;
     const row = await repo.definition(shopCode, landingCode);
-    const def = row ? toDefinition(row) : null;
+    // The running experiment's variants: one more statement per definition load (every few seconds), none per lead.
+    const def = row ? toDefinition(row, row.experiment_id ? await repo.variantKeys(row.experiment_id) : []) : null;
     if (definitions.size > 10_000) definitions.clear();
     definitions.set(key, { def, until: now + DEFINITION_TTL_MS });
     return def;
@@ -255,13 +294,8 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
   }
 
   // Visits are counted in memory and written every few seconds (one upsert per landing, day and source).
-  let visits = new Map<string, { landing_id: number; day: string; source: string; count: number }>();
-  const flushVisits = async () => {
-    if (!visits.size) return;
-    const rows = [...visits.values()];
-    visits = new Map();
-    await repo.addVisits(rows);
-  };
+  const visits = visitCounter(repo);
+  const flushVisits = visits.flush;
   const visitTimer = setInterval(() => void flushVisits().catch(() => {}), VISIT_FLUSH_MS);
   visitTimer.unref();
 
@@ -299,6 +333,7 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
       if (consents.gaveSensitive && parsed.success && !parsed.data.sensitiveConsent) errors.sensitiveConsent = INTAKE_MESSAGES.sensitiveConsent;
       if (!parsed.success || Object.keys(errors).length) throw refuse(422, ERROR_CODES.VALIDATION, INTAKE_MESSAGES.validation, errors);
       const f = parsed.data;
+      const variant = variantOf(def, raw[VARIANT_FIELD]);
 
       const outcome = await committer.submit({
         kind: 'lead',
@@ -309,7 +344,7 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
           privacy_consent: 1, marketing_consent: consents.marketing_consent, sensitive_consent: consents.sensitive_consent, privacy_policy_id: def.policyId,
           utm_source: f.utm_source, utm_medium: f.utm_medium, utm_campaign: f.utm_campaign, utm_content: f.utm_content, utm_term: f.utm_term,
           media_type_id: await mediumOf(f.utm_source, def.mediaTypeId), referrer: f.referrer, ip: meta.ip, user_agent: meta.userAgent?.slice(0, 300) ?? null,
-          cs_status: '미처리',
+          cs_status: '미처리', experiment_id: variant?.experimentId ?? null, variant: variant?.key ?? null,
         },
       });
       if (outcome.status === 'denied') throw refuse(403, ERROR_CODES.DENIED, INTAKE_MESSAGES.denied);
@@ -324,13 +359,7 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
       if (meta.userAgent && CRAWLER_RE.test(meta.userAgent)) return;
       const def = await openLanding(raw).catch(() => null);
       if (!def || !(await allowed(allowVisit, `${meta.ip}|${def.id}`, clock().getTime()))) return;
-      const day = seoulDay(clock());
-      const source = visitSource(str(raw.source));
-      const key = `${def.id}|${day}|${source}`;
-      const row = visits.get(key);
-      if (row) row.count++;
-      else visits.set(key, { landing_id: def.id, day, source, count: 1 });
-      if (visits.size > 5_000) await flushVisits();
+      if (visits.add(def.id, seoulDay(clock()), visitSource(str(raw.source)), variantOf(def, raw[VARIANT_FIELD])) > 5_000) await flushVisits();
     },
     flushVisits,
     /** Landings changed: forget their definitions. */

@@ -23,6 +23,9 @@ export function landingsRepository(db: Kysely<Database>) {
         'l.id', 'l.shop_id', 'l.landing_code', 'l.status', 'l.open_at', 'l.close_at', 'l.reopen_at', 'l.version', 's.shop_code',
         's.updated_at as shop_updated_at', 's.status as shop_status', effectivePolicyId.as('policy_id'),
         sql<string | null>`(select o.updated_at from operator_settings o where o.id = 1)`.as('operator_updated_at'),
+        // The running experiment: its variants' pages, and when it changed (a stop, a promotion).
+        sql<number | null>`(select e.id from landing_experiments e where e.landing_id = l.id and e.status = 'running')`.as('experiment_id'),
+        sql<string | null>`(select e.updated_at from landing_experiments e where e.landing_id = l.id and e.status = 'running')`.as('experiment_updated_at'),
       ]);
 
   return {

@@ -5,6 +5,10 @@
 // landing is unchanged). Changes made here drop entries at once and re-render; a poller
 // picks up changes made by other processes within seconds. Unknown or unpublished
 // landings get a small static 404 page, closed ones a 410 page — never an error page.
+// While a landing runs an experiment, each variant's page is one more entry (`<path>#B`,
+// written as index.B.html): the landing's own entry tells the fast path how to assign a visitor
+// (public/assignment.ts), which then answers that variant's cached page — still no rendering per
+// request. Crawlers and prefetches get the landing's own page (canonical, no variant).
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -22,12 +26,21 @@ import { imageVariants, UPLOAD_FILE_RE } from '../image-variants.ts';
 import { uploadsRepository } from '../uploads.repository.ts';
 import { PUBLIC_PAGE_HEADERS } from '../../../plugins/http-basics.ts';
 import { publicHostOf, requestHost } from '../../../plugins/public-origin.ts';
+import { clientIp } from '../../../plugins/fast-path.ts';
+import { seoulDay } from '../../../../contracts/kst.ts';
+import { experimentsRepository } from '../experiments.repository.ts';
+import { assignmentOf, assignedVariant, notAVisitor, visitorCookie, visitorId, type ExperimentAssignment } from './assignment.ts';
 
 const NEGATIVE_TTL_MS = 10_000;
 const REVALIDATE_MS = 3_000;
 const MAX_ENTRIES = 20_000;
 /** CDNs may keep a page 10 s, then serve it stale for a minute while revalidating by ETag. */
 const CACHE_CONTROL = 'public, max-age=10, stale-while-revalidate=60';
+/**
+ * While an experiment runs, the landing's URL answers each visitor their variant: no shared
+ * cache may keep one visitor's page for another (the browser revalidates by ETag: a 304).
+ */
+const EXPERIMENT_CACHE_CONTROL = 'private, no-cache';
 
 type Encoding = 'identity' | 'gzip' | 'br';
 interface Variant {
@@ -37,6 +50,8 @@ interface Variant {
 interface Entry {
   status: 200 | 404 | 410;
   landingId: number | null;
+  /** The landing's own page while an experiment runs: how its visitors are assigned a variant's page. */
+  experiment?: ExperimentAssignment | null;
   stamp: string | null;
   /** Served until this time (a landing's close_at; a negative entry's TTL). */
   until: number;
@@ -67,7 +82,7 @@ function encode(html: string): Encoded {
   };
 }
 
-function makeEntry(status: Entry['status'], e: Encoded, csp: string, cacheControl: string, meta: Pick<Entry, 'landingId' | 'stamp' | 'until'>): Entry {
+function makeEntry(status: Entry['status'], e: Encoded, csp: string, cacheControl: string, meta: Pick<Entry, 'landingId' | 'stamp' | 'until' | 'experiment'>): Entry {
   const base = { ...COMMON_HEADERS, 'cache-control': cacheControl, etag: e.etag, 'content-security-policy': `${csp}; frame-ancestors 'self'` };
   const variant = (body: Buffer, encoding?: string): Variant => ({
     headers: { ...base, 'content-length': String(body.length), ...(encoding ? { 'content-encoding': encoding } : {}) },
@@ -108,10 +123,30 @@ interface Served {
   body: Buffer | null;
 }
 
-function respond(entry: Entry, acceptEncoding: string | undefined, ifNoneMatch: string | undefined): Served {
-  if (entry.status === 200 && etagMatches(ifNoneMatch, entry.etag)) return { status: 304, headers: entry.notModified, body: null };
+function respond(entry: Entry, acceptEncoding: string | undefined, ifNoneMatch: string | undefined, cookie?: string): Served {
+  if (entry.status === 200 && etagMatches(ifNoneMatch, entry.etag)) return { status: 304, headers: cookie ? { ...entry.notModified, 'set-cookie': cookie } : entry.notModified, body: null };
   const v = entry.variants[pickEncoding(acceptEncoding)];
-  return { status: entry.status, headers: v.headers, body: v.body };
+  return { status: entry.status, headers: cookie ? { ...v.headers, 'set-cookie': cookie } : v.headers, body: v.body };
+}
+
+/** Where a visitor of a landing with a running experiment goes: their variant (and the cookie to set), or null (not a visitor: the landing's own page). */
+function visitorPick(a: ExperimentAssignment, req: IncomingMessage, ip: () => string, now: Date): { key: string; cookie?: string } | null {
+  if (notAVisitor(req.headers)) return null;
+  const v = visitorId(req.headers, ip, () => seoulDay(now));
+  // Weights are fixed while an experiment runs: a visitor's variant can be remembered.
+  return { key: assignedVariant(a, v.id), cookie: v.fresh ? visitorCookie(v.id, a.path) : undefined };
+}
+
+const variantKey = (pathname: string, variant: string) => `${pathname}#${variant}`;
+
+/** Keeps an entry; at the limit, negative entries go first, then everything. */
+function keep(cache: Map<string, Entry>, key: string, entry: Entry): Entry {
+  if (cache.size >= MAX_ENTRIES) {
+    for (const [k, e] of cache) if (e.status !== 200) cache.delete(k);
+    if (cache.size >= MAX_ENTRIES) cache.clear();
+  }
+  cache.set(key, entry);
+  return entry;
 }
 
 const cspOf = (html: string) =>
@@ -126,8 +161,8 @@ async function writeAtomic(file: string, data: string | Buffer): Promise<void> {
 
 interface LandingPages {
   renderer(): Promise<PageRenderer>;
-  /** The cached answer for a public path (/view/…); renders on a miss. */
-  serve(pathname: string, acceptEncoding?: string, ifNoneMatch?: string): Promise<Served>;
+  /** The cached answer for a public path (/view/…); renders on a miss. With `visitor`: their variant while an experiment runs. */
+  serve(pathname: string, acceptEncoding?: string, ifNoneMatch?: string, visitor?: { req: IncomingMessage; ip: () => string }): Promise<Served>;
   /** Landings changed in this process: drop their pages (and every negative entry), tell listeners, re-render the open ones. */
   changed(landingIds: number[]): Promise<void>;
   onChange(listener: (landingIds: number[]) => void): void;
@@ -216,7 +251,7 @@ function pageRoutes(
 ) {
   const send = (reply: FastifyReply, s: Served) => reply.code(s.status).headers(s.headers).send(s.body ?? undefined);
   const handler = async (req: FastifyRequest, reply: FastifyReply) =>
-    send(reply, await pages.serve(req.url.split('?')[0]!, req.headers['accept-encoding'], req.headers['if-none-match']));
+    send(reply, await pages.serve(req.url.split('?')[0]!, req.headers['accept-encoding'], req.headers['if-none-match'], { req: req.raw, ip: () => clientIp(app, req.raw) }));
   const routeOpts = { config: { access: { public: true } as const }, compress: false as const };
   app.get('/view/:shopCode/:landingCode', routeOpts, handler);
   app.get('/view/:shopCode/:landingCode/privacy', routeOpts, handler);
@@ -260,9 +295,20 @@ function pageRoutes(
       if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.url!.startsWith('/view/')) return false;
       if (publicHost && requestHost(app, req) !== publicHost) return false;
       const q = req.url!.indexOf('?');
-      const entry = cache.get(q < 0 ? req.url! : req.url!.slice(0, q));
-      if (!entry || entry.status !== 200 || app.clock().getTime() >= entry.until) return false;
-      const s = respond(entry, req.headers['accept-encoding'], req.headers['if-none-match']);
+      const pathname = q < 0 ? req.url! : req.url!.slice(0, q);
+      let entry = cache.get(pathname);
+      const now = app.clock();
+      if (!entry || entry.status !== 200 || now.getTime() >= entry.until) return false;
+      let cookie: string | undefined;
+      if (entry.experiment) {
+        const pick = visitorPick(entry.experiment, req, () => clientIp(app, req), now);
+        if (pick) {
+          entry = cache.get(variantKey(pathname, pick.key));
+          if (!entry || entry.status !== 200 || now.getTime() >= entry.until) return false;
+          cookie = pick.cookie;
+        }
+      }
+      const s = respond(entry, req.headers['accept-encoding'], req.headers['if-none-match'], cookie);
       res.writeHead(s.status, s.headers);
       res.end(req.method === 'HEAD' ? undefined : (s.body ?? undefined));
       return true;
@@ -280,25 +326,19 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
   const pagesDir = path.join(app.config.dataDir, 'pages');
   const renderer = () => pageRenderer(app.config.distDir);
   const images = imageVariants(app.db, app.clock);
+  const experiments = experimentsRepository(app.db);
   const life = { closing: false };
   const freeScripts = !!app.config.publicOrigin;
-  const context = () => ({ db: app.db, secret: landingSecret(app.config.dataDir), now: app.clock(), freeScripts });
+  const context = () => ({ db: app.db, secret: landingSecret(app.config.dataDir), now: app.clock(), freeScripts, origin: app.config.publicOrigin });
 
-  function put(key: string, entry: Entry, gen: number): Entry {
-    if (gen !== generation) return entry; // a change arrived while rendering: serve once, do not keep
-    if (cache.size >= MAX_ENTRIES) {
-      for (const [k, e] of cache) if (e.status !== 200) cache.delete(k);
-      if (cache.size >= MAX_ENTRIES) cache.clear();
-    }
-    cache.set(key, entry);
-    return entry;
-  }
+  // A change arrived while rendering: serve once, do not keep.
+  const put = (key: string, entry: Entry, gen: number): Entry => (gen === generation ? keep(cache, key, entry) : entry);
 
   // A landing's form token is accepted for LANDING_TOKEN_MAX_AGE_HOURS: its page is rendered
   // anew after half that time, so a visitor never gets a page whose token is about to expire.
   const refreshMs = (app.config.landingTokenMaxAgeHours * 3_600_000) / 2;
 
-  async function build(key: string, target: NonNullable<ReturnType<typeof parsePath>>, gen: number): Promise<Entry> {
+  async function build(key: string, target: NonNullable<ReturnType<typeof parsePath>>, gen: number, variant?: string): Promise<Entry> {
     const now = app.clock();
     const negative = (status: 404 | 410, id: number | null, reopenAt?: string | null) =>
       put(key, staticEntry(status, id, Math.min(now.getTime() + NEGATIVE_TTL_MS, reopenAt ? Date.parse(reopenAt) : Infinity)), gen);
@@ -309,17 +349,20 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
     // A landing a daily cap closed opens at midnight by itself: its closed page is not kept past then.
     if (!servable) return negative(state === 'ended' ? 410 : 404, st.id, st.reopen_at);
     const stamp = renderStamp(st);
+    // A variant's page exists while its experiment runs; asked for afterwards, the landing's own page answers.
+    if (variant && (target.privacy || !st.experiment_id)) return entryFor(landingPath(st.shop_code, st.landing_code));
+    const experiment = st.experiment_id && !target.privacy && !variant ? assignmentOf(await experiments.running(st.id), landingPath(st.shop_code, st.landing_code)) : null;
     // The renderer's version is known without loading the renderer (a hash of its files): a page
     // written before a restart is answered from disk at once, not after a cold start of Vike.
     // Whether free-form scripts are served is part of what a written page depends on.
-    const fileStamp = `${rendererVersion(app.config.distDir)}:${stamp}:${freeScripts ? 'scripts' : 'tags'}`;
-    const file = path.join(pagesDir, st.shop_code, st.landing_code, ...(target.privacy ? ['privacy'] : []), 'index.html');
+    const fileStamp = `${rendererVersion(app.config.distDir)}:${stamp}:${freeScripts ? `scripts:${app.config.publicOrigin}` : 'tags'}`;
+    const file = path.join(pagesDir, st.shop_code, st.landing_code, ...(target.privacy ? ['privacy'] : []), variant ? `index.${variant}.html` : 'index.html');
     let page = await cachedFile(file, fileStamp, !target.privacy, now, refreshMs);
     let picturesPending: Promise<void> | null = null;
     if (page === null) {
       const r = await renderer();
       const ctx = { ...context(), picturesPending: (made: Promise<void>) => void (picturesPending = made) };
-      const html = target.privacy ? await r.privacy(st.shop_code, st.landing_code, ctx) : await r.landing(st.shop_code, st.landing_code, ctx);
+      const html = target.privacy ? await r.privacy(st.shop_code, st.landing_code, ctx) : await r.landing(st.shop_code, st.landing_code, ctx, variant);
       if (html === null) return negative(404, st.id);
       page = { encoded: encode(html), renderedAt: now.getTime() };
       // A page still waiting for its images' copies is not written: after a restart it is rendered with them.
@@ -332,7 +375,8 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
       }
     }
     const until = target.privacy ? Infinity : Math.min(st.close_at ? Date.parse(st.close_at) : Infinity, page.renderedAt + refreshMs);
-    const entry = put(key, makeEntry(200, page.encoded, cspOf(page.encoded.html.toString('utf8')), CACHE_CONTROL, { landingId: st.id, stamp, until }), gen);
+    const cacheControl = st.experiment_id && !target.privacy ? EXPERIMENT_CACHE_CONTROL : CACHE_CONTROL;
+    const entry = put(key, makeEntry(200, page.encoded, cspOf(page.encoded.html.toString('utf8')), cacheControl, { landingId: st.id, stamp, until, experiment }), gen);
     if (picturesPending) renderWhenMade(key, entry, picturesPending);
     return entry;
   }
@@ -343,29 +387,34 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
       () => {
         if (life.closing || cache.get(key) !== entry) return; // already dropped (a change) or replaced
         cache.delete(key);
-        entryFor(key).catch((err) => life.closing || app.log.warn({ err, path: key }, 'landing re-render failed'));
+        const [pathname, variant] = key.split('#') as [string, string | undefined];
+        entryFor(pathname, variant).catch((err) => life.closing || app.log.warn({ err, path: key }, 'landing re-render failed'));
       },
       (err) => life.closing || app.log.warn({ err, path: key }, 'landing image copies not made'),
     );
   }
 
-  async function entryFor(pathname: string): Promise<Entry> {
-    const hit = cache.get(pathname);
+  async function entryFor(pathname: string, variant?: string): Promise<Entry> {
+    const key = variant ? variantKey(pathname, variant) : pathname;
+    const hit = cache.get(key);
     if (hit && app.clock().getTime() < hit.until) return hit;
     const target = parsePath(pathname);
     if (!target) return NOT_FOUND_ENTRY;
-    let pending = inflight.get(pathname);
+    let pending = inflight.get(key);
     if (!pending) {
-      pending = build(pathname, target, generation).finally(() => inflight.delete(pathname));
-      inflight.set(pathname, pending);
+      pending = build(key, target, generation, variant).finally(() => inflight.delete(key));
+      inflight.set(key, pending);
     }
     return pending;
   }
 
   const pages: LandingPages = {
     renderer,
-    async serve(pathname, acceptEncoding, ifNoneMatch) {
-      return respond(await entryFor(pathname), acceptEncoding, ifNoneMatch);
+    async serve(pathname, acceptEncoding, ifNoneMatch, visitor) {
+      // The landing's own page, or the visitor's variant of it while an experiment runs.
+      const entry = await entryFor(pathname);
+      const pick = entry.experiment && visitor ? visitorPick(entry.experiment, visitor.req, visitor.ip, app.clock()) : null;
+      return pick ? respond(await entryFor(pathname, pick.key), acceptEncoding, ifNoneMatch, pick.cookie) : respond(entry, acceptEncoding, ifNoneMatch);
     },
     async changed(ids) {
       generation++;
@@ -376,7 +425,8 @@ export async function publicLandingPages(app: FastifyInstance, opts: { fastPath?
         try {
           const st = await views.stateById(id);
           if (st && publicState(st, app.clock()) === 'open') {
-            await entryFor(landingPath(st.shop_code, st.landing_code));
+            const own = await entryFor(landingPath(st.shop_code, st.landing_code));
+            for (const k of own.experiment?.keys ?? []) await entryFor(landingPath(st.shop_code, st.landing_code), k);
             await entryFor(privacyPath(st.shop_code, st.landing_code));
           }
         } catch (err) {

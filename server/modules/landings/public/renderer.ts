@@ -24,6 +24,8 @@ export interface RenderContext {
   now: Date;
   /** Free-form scripts are served (public pages have an origin of their own). */
   freeScripts: boolean;
+  /** Public pages' own origin (PUBLIC_ORIGIN), when known: pages name their canonical URL on it. */
+  origin?: string | null;
   /**
    * The page shows uploaded images whose AVIF/WebP copies are still being made (it offers their
    * originals): told the promise that settles once they exist, to render the page anew then.
@@ -35,8 +37,8 @@ export interface PageRenderer {
   kind: 'vike' | 'direct';
   /** Changes with the page code: cached HTML from another version is not reused. */
   version: string;
-  /** The landing's HTML, or null when it cannot be rendered (unknown). */
-  landing(shopCode: string, landingCode: string, ctx: RenderContext): Promise<string | null>;
+  /** The landing's HTML (or that of its running experiment's variant), or null when it cannot be rendered (unknown). */
+  landing(shopCode: string, landingCode: string, ctx: RenderContext, variant?: string): Promise<string | null>;
   privacy(shopCode: string, landingCode: string, ctx: RenderContext): Promise<string | null>;
   /** The editor preview of a view as given (with the pictures of its uploaded images, when known). */
   preview(view: PictureView): Promise<string>;
@@ -106,13 +108,13 @@ function withViews(r: ViewRenderer): PageRenderer {
   return {
     kind: r.kind,
     version: r.version,
-    async landing(s, l, ctx) {
-      const view = await landingViews(ctx.db, { freeScripts: ctx.freeScripts }).landing(s, l, (id) => signRenderStamp(ctx.secret, id, ctx.now));
+    async landing(s, l, ctx, variant) {
+      const view = await landingViews(ctx.db, { freeScripts: ctx.freeScripts }).landing(s, l, (id) => signRenderStamp(ctx.secret, id, ctx.now), variant);
       if (!view) return null;
       const { pictures, pending } = await imageVariants(ctx.db).pictures(view.landing.content);
       if (pending && ctx.picturesPending) ctx.picturesPending(pending);
       else pending?.catch(() => {}); // no one renders anew: the copies serve the next render
-      return r.landingHtml({ ...view, pictures });
+      return r.landingHtml({ ...view, pictures, ...(ctx.origin ? { origin: ctx.origin } : {}) });
     },
     async privacy(s, l, ctx) {
       const view = await landingViews(ctx.db).privacy(s, l);

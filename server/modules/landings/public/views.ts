@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, LandingRow, OperatorSettingsTable, PrivacyPolicyRow, ShopRow } from '../../../db/schema.ts';
 import { landingsRepository, type PublicState } from '../landings.repository.ts';
+import { experimentsRepository } from '../experiments.repository.ts';
 import {
   formFields as formFieldsSchema, landingContent, landingPath, landingState, type LandingInput, type LandingState, type LandingView, type OperatorView, type PrivacyPageView,
 } from '../../../../contracts/landings.ts';
@@ -16,8 +17,8 @@ export function publicState(st: Pick<PublicState, 'status' | 'open_at' | 'close_
 }
 
 /** What rendered HTML depends on: the landing's version, the shop's and the agency's details, the policy in force. */
-export const renderStamp = (st: Pick<PublicState, 'version' | 'shop_updated_at' | 'policy_id' | 'operator_updated_at'>) =>
-  `${st.version}.${st.shop_updated_at}.${st.policy_id ?? 0}.${st.operator_updated_at ?? '-'}`;
+export const renderStamp = (st: Pick<PublicState, 'version' | 'shop_updated_at' | 'policy_id' | 'operator_updated_at' | 'experiment_id' | 'experiment_updated_at'>) =>
+  `${st.version}.${st.shop_updated_at}.${st.policy_id ?? 0}.${st.operator_updated_at ?? '-'}.${st.experiment_id ?? 0}.${st.experiment_updated_at ?? '-'}`;
 
 export function operatorView(o: OperatorSettingsTable | undefined): OperatorView | null {
   return o
@@ -87,6 +88,7 @@ const shopOfRow = (r: PublicLandingRow): LandingView['shop'] => ({
 
 export function landingViews(db: Kysely<Database>, o: ViewOptions = { freeScripts: false }) {
   const repo = landingsRepository(db);
+  const experiments = experimentsRepository(db);
 
   async function load(shopCode: string, landingCode: string) {
     const st = await repo.publicState(shopCode, landingCode);
@@ -102,17 +104,30 @@ export function landingViews(db: Kysely<Database>, o: ViewOptions = { freeScript
     stateById: repo.publicStateById,
     states: repo.publicStates,
 
-    /** The landing page's view; the caller signs the form token. */
-    async landing(shopCode: string, landingCode: string, token: (landingId: number) => string): Promise<LandingView | null> {
+    /**
+     * The landing page's view; the caller signs the form token. With a variant key: that variant
+     * of the running experiment (its content; null when no experiment runs or it has no such variant).
+     */
+    async landing(shopCode: string, landingCode: string, token: (landingId: number) => string, variant?: string): Promise<LandingView | null> {
       const found = await load(shopCode, landingCode);
       if (!found) return null;
       const { row, policy, operator } = found;
+      const fields = landingFieldsView(row, o);
+      let experiment: LandingView['variant'] = null;
+      if (variant) {
+        const running = await experiments.running(row.id);
+        const v = running?.variants.find((x) => x.key === variant);
+        if (!running || !v) return null;
+        experiment = { experimentId: running.id, key: v.key };
+        if (v.content) fields.content = landingContent.parse(JSON.parse(v.content));
+      }
       return {
         shop: shopOfRow(row),
-        landing: { id: row.id, version: row.version, ...landingFieldsView(row, o) },
+        landing: { id: row.id, version: row.version, ...fields },
         policy: policyView(policy),
         operator,
         token: token(row.id),
+        ...(experiment ? { variant: experiment } : {}),
       };
     },
 

@@ -1,0 +1,108 @@
+// A/B experiments end to end in real Chromium against the built product: a marketer ends the demo
+// experiment, creates variant B with another headline at 50/50 and starts it; twenty fresh
+// visitors see both headlines and each keeps theirs on reload; a visitor of each sends the form;
+// 랜딩 현황's experiment screen splits the leads by variant; the marketer promotes B and the
+// public page shows B's headline to everyone.
+import { describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { MIN_FILL_MS } from '../contracts/intake.ts';
+import { DEMO_PASSWORD, login, newPage, screenshot, setupProduct, TEST_MS, WAIT } from './harness.ts';
+
+const e2e = setupProduct();
+const LANDING = '/view/smile-dental/implant-event';
+const A_HEADLINE = '임플란트, 이제 부담 없이 시작하세요';
+const B_HEADLINE = '임플란트 상담, 오늘 신청하면 CT 무료';
+
+/** A fresh visitor on a phone (a browser of their own: distinct user agents, as phones are). */
+const visitor = (browser: Browser, n: number) =>
+  newPage(browser, e2e.product.url, {
+    viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true,
+    userAgent: `Mozilla/5.0 (iPhone; CPU iPhone OS 17_${n} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.${n} Mobile/15E148 Safari/604.1`,
+  });
+
+describe('landing experiments', () => {
+  it('a marketer runs variant B at 50/50, visitors keep their variant, leads split by variant, and promoting B changes the page', { timeout: TEST_MS * 2 }, async () => {
+    const { page } = await newPage(e2e.browser, e2e.product.url);
+    await login(page, 'marketer', DEMO_PASSWORD);
+    await page.goto('/landing-status');
+    await page.locator('tr', { hasText: 'implant-event' }).getByRole('button', { name: 'A/B 실험' }).click();
+    const drawer = page.locator('.ant-drawer');
+    // The demo's running experiment (too little data) and its finished one (a clear winner).
+    await expect.poll(() => drawer.getByText('아직 데이터가 부족합니다').first().isVisible(), WAIT).toBe(true);
+    await expect.poll(() => drawer.getByText('B안이 이겼습니다').isVisible(), WAIT).toBe(true);
+    expect(await drawer.getByText('B안이 가장 좋을 확률이 99.9% 이상입니다. B안을 채택해도 좋습니다.').isVisible()).toBe(true);
+    await drawer.locator('.ant-card').first().locator('[role=img] canvas').waitFor();
+    await screenshot(page, 'e2e-experiments-demo', { fullPage: false });
+    await drawer.locator('.ant-card').nth(1).scrollIntoViewIfNeeded();
+    await screenshot(page, 'e2e-experiments-finished', { fullPage: false });
+
+    // End the demo experiment, then a new one: B with another headline.
+    await drawer.getByRole('button', { name: '채택 없이 종료' }).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: '확인' }).click();
+    await expect.poll(() => drawer.getByRole('button', { name: '실험 만들기' }).isVisible(), WAIT).toBe(true);
+    await drawer.getByLabel('새 실험 이름').fill('대표 문구 실험 2');
+    await drawer.getByRole('button', { name: '실험 만들기' }).click();
+    await expect.poll(() => drawer.getByLabel('B안 대표 문구').isVisible(), WAIT).toBe(true);
+    await drawer.getByLabel('B안 대표 문구').fill(B_HEADLINE);
+    await screenshot(page, 'e2e-experiments-draft', { fullPage: false });
+    expect(await drawer.locator('#weight-A').inputValue()).toBe('50');
+    expect(await drawer.locator('#weight-B').inputValue()).toBe('50');
+    await drawer.getByRole('button', { name: '저장하고 시작' }).click();
+    await expect.poll(() => drawer.getByRole('button', { name: 'B안 채택하고 종료' }).isVisible(), WAIT).toBe(true);
+
+    // Twenty fresh visitors: both headlines are shown, and a reload keeps each visitor's.
+    const seen: Record<string, number> = {};
+    const sent = new Set<string>();
+    for (let n = 0; n < 20; n++) {
+      const v = await visitor(e2e.browser, n);
+      await v.page.goto(LANDING);
+      const headline = (await v.page.locator('h1').innerText()).trim();
+      expect([A_HEADLINE, B_HEADLINE]).toContain(headline);
+      seen[headline] = (seen[headline] ?? 0) + 1;
+      await v.page.reload();
+      expect((await v.page.locator('h1').innerText()).trim()).toBe(headline);
+      // The first visitor of each variant sends the form.
+      if (!sent.has(headline)) {
+        sent.add(headline);
+        const openedAt = Date.now();
+        await v.page.locator('input[name=name]').fill(headline === A_HEADLINE ? '김에이' : '이비안');
+        await v.page.locator('input[name=phone]').fill(headline === A_HEADLINE ? '010-4100-0001' : '010-4200-0002');
+        await v.page.locator('select[name=treatment]').selectOption('임플란트');
+        await v.page.locator('input[name=privacyConsent]').check();
+        const wait = openedAt + MIN_FILL_MS + 300 - Date.now();
+        if (wait > 0) await v.page.waitForTimeout(wait);
+        await v.page.locator('button[type=submit]').click();
+        await expect.poll(() => v.page.locator('#ok').isVisible(), WAIT).toBe(true);
+      }
+      await v.context.close();
+    }
+    expect(Object.keys(seen).sort()).toEqual([B_HEADLINE, A_HEADLINE].sort());
+
+    // 랜딩 현황's experiment screen: the leads split by variant (one each), the visits counted (by the
+    // beacon, at most 10 a minute from one address: these visitors share 127.0.0.1).
+    await page.reload();
+    const results = drawer.locator('.ant-card').first().locator('tbody tr.ant-table-row');
+    const leadsOf = (i: number) => results.nth(i).locator('td').nth(3).innerText();
+    await expect.poll(async () => [await leadsOf(0), await leadsOf(1)], WAIT).toEqual(['1', '1']);
+    const visitsOf = async (i: number) => Number(await results.nth(i).locator('td').nth(2).innerText());
+    await expect.poll(async () => Math.min(await visitsOf(0), await visitsOf(1)), WAIT).toBeGreaterThan(0);
+    await drawer.locator('.ant-card').first().locator('[role=img] canvas').waitFor();
+    await screenshot(page, 'e2e-experiments-running', { fullPage: false });
+
+    // Promote B: the landing's page shows B's headline to everyone, at the same address.
+    await drawer.getByRole('button', { name: 'B안 채택하고 종료' }).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: '확인' }).click();
+    await expect.poll(() => drawer.locator('.ant-card').first().getByText('채택', { exact: true }).isVisible(), WAIT).toBe(true);
+    for (let n = 30; n < 33; n++) {
+      const v = await visitor(e2e.browser, n);
+      await expect
+        .poll(async () => {
+          await v.page.goto(LANDING);
+          return (await v.page.locator('h1').innerText()).trim();
+        }, WAIT)
+        .toBe(B_HEADLINE);
+      await v.context.close();
+    }
+    await page.context().close();
+  });
+});

@@ -1,0 +1,69 @@
+// Landing experiments (A/B variants): all their SQL. See migrations/2026-12-12-landing-experiments.ts.
+import { sql, type Kysely } from 'kysely';
+import type { Database, LandingExperimentsTable } from '../../db/schema.ts';
+import { validLead } from '../../db/valid-leads.ts';
+
+export function experimentsRepository(db: Kysely<Database>) {
+  return {
+    /** The running experiment of a landing with its variants (the page cache and intake read it). */
+    async running(landingId: number) {
+      const e = await db
+        .selectFrom('landing_experiments')
+        .select(['id', 'updated_at'])
+        .where('landing_id', '=', landingId)
+        .where('status', '=', 'running')
+        .executeTakeFirst();
+      if (!e) return null;
+      const variants = await db.selectFrom('landing_experiment_variants').select(['key', 'weight', 'content']).where('experiment_id', '=', e.id).orderBy('key').execute();
+      return { ...e, variants };
+    },
+
+    list: (landingId: number) => db.selectFrom('landing_experiments').selectAll().where('landing_id', '=', landingId).orderBy('id', 'desc').execute(),
+    find: (landingId: number, id: number) =>
+      db.selectFrom('landing_experiments').selectAll().where('landing_id', '=', landingId).where('id', '=', id).executeTakeFirst(),
+    variants: (experimentId: number) =>
+      db.selectFrom('landing_experiment_variants').selectAll().where('experiment_id', '=', experimentId).orderBy('key').execute(),
+    insert: (row: Omit<LandingExperimentsTable, 'id' | 'started_at' | 'stopped_at' | 'stop_at' | 'winner' | 'results' | 'stopped_by'>) =>
+      db.insertInto('landing_experiments').values(row).returning('id').executeTakeFirstOrThrow(),
+    insertVariant: (row: { experiment_id: number; key: string; weight: number; content: string | null; created_at: string; updated_at: string }) =>
+      db.insertInto('landing_experiment_variants').values(row).execute(),
+    deleteVariant: (experimentId: number, key: string) =>
+      db.deleteFrom('landing_experiment_variants').where('experiment_id', '=', experimentId).where('key', '=', key).execute(),
+    updateVariant: (experimentId: number, key: string, row: { weight?: number; content?: string | null; updated_at: string }) =>
+      db.updateTable('landing_experiment_variants').set(row).where('experiment_id', '=', experimentId).where('key', '=', key).execute(),
+    /** Conditioned on the status the caller read: two staff acting at once cannot both start or stop it. */
+    update: async (id: number, from: LandingExperimentsTable['status'], row: Partial<Omit<LandingExperimentsTable, 'id' | 'landing_id' | 'created_by' | 'created_at'>> & { updated_at: string }) =>
+      Number((await db.updateTable('landing_experiments').set(row).where('id', '=', id).where('status', '=', from).executeTakeFirst()).numUpdatedRows),
+    /** Running experiments whose scheduled stop has come. */
+    due: (nowIso: string) =>
+      db
+        .selectFrom('landing_experiments as e')
+        .innerJoin('landings as l', 'l.id', 'e.landing_id')
+        .select(['e.id', 'e.landing_id', 'l.shop_id'])
+        .where('e.status', '=', 'running')
+        .where('e.stop_at', '<=', nowIso)
+        .execute(),
+
+    /** Visits per variant (the beacon's count) over the experiment's life. */
+    visits: (experimentId: number) =>
+      db
+        .selectFrom('visit_variants')
+        .select(['variant', sql<number>`sum(count)`.as('visits')])
+        .where('experiment_id', '=', experimentId)
+        .groupBy('variant')
+        .execute(),
+    /** Leads per variant, and those that count (not deleted, duplicates, 무효 or returned). */
+    leads: (experimentId: number) =>
+      db
+        .selectFrom('leads as l')
+        .select((eb) => [
+          'l.variant',
+          eb.fn.countAll<number>().as('leads'),
+          eb.fn.sum<number>(eb.case().when(validLead(eb)).then(1).else(0).end()).as('valid'),
+        ])
+        .where('l.experiment_id', '=', experimentId)
+        .where('l.deleted_at', 'is', null)
+        .groupBy('l.variant')
+        .execute(),
+  };
+}

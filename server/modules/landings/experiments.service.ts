@@ -1,0 +1,195 @@
+// Landing experiments: create (the live landing duplicated into B), edit variants and weights
+// while a draft, start, read results, stop — promoting a variant, whose content becomes the
+// landing's (same URL, same id and history: only its content changes, and its version, like any
+// edit). Every decision is audited in the transaction that makes it; the page cache hears of it
+// afterwards (its pages of the landing are rendered anew, one per variant).
+import type { Kysely } from 'kysely';
+import type { Database, LandingExperimentsTable } from '../../db/schema.ts';
+import { experimentsRepository } from './experiments.repository.ts';
+import { landingsRepository } from './landings.repository.ts';
+import { audit, auditBy, type Actor } from '../audit/audit.service.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { badRequest, conflict, foundOr404 } from '../../lib/errors.ts';
+import { inTransaction, isUniqueViolation } from '../../db/dialect-sql.ts';
+import { landingContent } from '../../../contracts/landings.ts';
+import { experimentVerdict } from '../../../contracts/experiment-stats.ts';
+import { experimentResults, type Experiment, type ExperimentResults, type VariantKey } from '../../../contracts/experiments.ts';
+import type { z } from 'zod';
+import type { experimentUpdate } from '../../../contracts/experiments.ts';
+
+interface ExperimentHooks {
+  /** Drop the landing's cached pages and render them anew. */
+  changed(ids: number[]): Promise<void>;
+  /** Counted visits still in memory reach the database. */
+  flushVisits(): Promise<void>;
+}
+
+type Row = LandingExperimentsTable & { id: number };
+type VariantRow = Awaited<ReturnType<ReturnType<typeof experimentsRepository>['variants']>>[number];
+
+export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: ExperimentHooks) {
+  const repo = experimentsRepository(db);
+  const landings = landingsRepository(db);
+
+  const landingOf = (shopId: number, landingId: number) => foundOr404(landings.find(shopId, landingId), '랜딩을 찾을 수 없습니다.');
+  const experimentOf = async (shopId: number, landingId: number, id: number) => {
+    await landingOf(shopId, landingId);
+    return foundOr404(repo.find(landingId, id), '실험을 찾을 수 없습니다.') as Promise<Row>;
+  };
+
+  /** The figures now: visits from the beacon, leads with their variant, valid ones by the money rule. */
+  async function liveResults(r: Pick<Row, 'id'>, variants: VariantRow[]): Promise<ExperimentResults> {
+    const [visits, leads] = await Promise.all([repo.visits(r.id), repo.leads(r.id)]);
+    return experimentVerdict(
+      variants.map((v) => {
+        const l = leads.find((x) => x.variant === v.key);
+        return {
+          key: v.key, weight: v.weight, visits: Number(visits.find((x) => x.variant === v.key)?.visits ?? 0),
+          leads: Number(l?.leads ?? 0), validLeads: Number(l?.valid ?? 0), spend: null,
+        };
+      }),
+    );
+  }
+
+  async function toExperiment(r: Row): Promise<Experiment> {
+    const variants = await repo.variants(r.id);
+    const results = r.results ? experimentResults.parse(JSON.parse(r.results)) : await liveResults(r, variants);
+    return {
+      id: r.id, landingId: r.landing_id, name: r.name, status: r.status, startedAt: r.started_at, stoppedAt: r.stopped_at, stopAt: r.stop_at,
+      winner: r.winner, createdAt: r.created_at,
+      variants: variants.map((v) => ({ key: v.key as VariantKey, weight: v.weight, content: v.content ? landingContent.parse(JSON.parse(v.content)) : null })),
+      results,
+    };
+  }
+
+  const reread = async (shopId: number, landingId: number, id: number) => toExperiment(await experimentOf(shopId, landingId, id));
+
+  /** Stops an experiment: archives its results, promotes a variant's content into the landing, audits — one transaction. */
+  async function stopOne(r: Row, promote: string | null, actor: Actor | null, reason?: string) {
+    if (r.status === 'stopped') throw conflict('이미 종료된 실험입니다.');
+    if (promote && r.status !== 'running') throw conflict('진행 중인 실험에서만 변형을 채택할 수 있습니다.');
+    await hooks.flushVisits();
+    const variants = await repo.variants(r.id);
+    const chosen = promote ? variants.find((v) => v.key === promote) : null;
+    if (promote && !chosen) throw badRequest('없는 변형입니다.', { promote: '없는 변형입니다.' });
+    const results = r.status === 'running' ? await liveResults(r, variants) : null;
+    const now = clock().toISOString();
+    await inTransaction(db, async (trx) => {
+      const done = await experimentsRepository(trx).update(r.id, r.status, {
+        status: 'stopped', stopped_at: now, updated_at: now, winner: chosen?.key ?? null, results: results ? JSON.stringify(results) : null, stopped_by: actor?.id ?? null,
+      });
+      if (!done) throw conflict('다른 사용자가 실험을 바꿨습니다. 새로 고친 뒤 다시 시도하세요.');
+      // A's content is the landing's already: promoting A changes nothing on the page.
+      if (chosen?.content) await landingsRepository(trx).update(r.landing_id, { content: chosen.content, updated_at: now });
+      const entry = {
+        action: 'landing-experiment-stop', target: 'landing', targetId: r.landing_id,
+        detail: { experimentId: r.id, promoted: chosen?.key ?? null, ...(results ? { winner: results.winner, enoughData: results.enoughData } : {}), ...(reason ? { reason } : {}) },
+      };
+      await (actor ? auditBy(trx, actor, entry, clock()) : audit(trx, { ...entry, accountId: null }, clock()));
+    });
+    await hooks.changed([r.landing_id]);
+  }
+
+  return {
+    async list(shopId: number, landingId: number) {
+      await landingOf(shopId, landingId);
+      await hooks.flushVisits();
+      const rows = (await repo.list(landingId)) as Row[];
+      return { items: await Promise.all(rows.map(toExperiment)) };
+    },
+
+    async create(shopId: number, landingId: number, input: { name: string }, actor: Actor) {
+      const landing = await landingOf(shopId, landingId);
+      if (landing.status !== 'open') throw conflict('게시 중인 랜딩에서만 실험을 만들 수 있습니다.');
+      const now = clock().toISOString();
+      try {
+        const id = await inTransaction(db, async (trx) => {
+          const r = experimentsRepository(trx);
+          const { id } = await r.insert({ landing_id: landingId, name: input.name, status: 'draft', created_by: actor.id, created_at: now, updated_at: now });
+          await r.insertVariant({ experiment_id: id, key: 'A', weight: 50, content: null, created_at: now, updated_at: now });
+          await r.insertVariant({ experiment_id: id, key: 'B', weight: 50, content: landing.content, created_at: now, updated_at: now });
+          await auditBy(trx, actor, { action: 'landing-experiment-create', target: 'landing', targetId: landingId, detail: { experimentId: id, name: input.name } }, clock());
+          return id;
+        });
+        return reread(shopId, landingId, id);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflict('이 랜딩에는 이미 준비 중이거나 진행 중인 실험이 있습니다.');
+        throw err;
+      }
+    },
+
+    /** A draft's name, variants and weights; a running one's name and scheduled stop only (its variants are what visitors were shown). */
+    async update(shopId: number, landingId: number, id: number, input: z.output<typeof experimentUpdate>, actor: Actor) {
+      const r = await experimentOf(shopId, landingId, id);
+      if (r.status === 'stopped') throw conflict('종료된 실험은 바꿀 수 없습니다.');
+      const now = clock();
+      if (input.stopAt && new Date(input.stopAt) <= now) throw badRequest('종료 예약은 지금 이후로 정하세요.', { stopAt: '지금 이후로 정하세요.' });
+      const current = await repo.variants(r.id);
+      // Contents compared as the schema reads them (a stored copy may order its keys otherwise).
+      const stored = (c: string | null) => (c ? JSON.stringify(landingContent.parse(JSON.parse(c))) : null);
+      const same =
+        current.length === input.variants.length &&
+        input.variants.every((v, i) => current[i]!.key === v.key && current[i]!.weight === v.weight && stored(current[i]!.content) === (v.content ? JSON.stringify(v.content) : null));
+      if (r.status === 'running' && !same) throw conflict('진행 중인 실험의 변형과 비중은 바꿀 수 없습니다. 실험을 종료하고 새로 만드세요.');
+      const at = now.toISOString();
+      await inTransaction(db, async (trx) => {
+        const x = experimentsRepository(trx);
+        const done = await x.update(r.id, r.status, { name: input.name, stop_at: input.stopAt, updated_at: at });
+        if (!done) throw conflict('다른 사용자가 실험을 바꿨습니다. 새로 고친 뒤 다시 시도하세요.');
+        if (!same) {
+          for (const v of current) if (!input.variants.some((i) => i.key === v.key)) await x.deleteVariant(r.id, v.key);
+          for (const v of input.variants) {
+            const content = v.content ? JSON.stringify(v.content) : null;
+            if (current.some((c) => c.key === v.key)) await x.updateVariant(r.id, v.key, { weight: v.weight, content, updated_at: at });
+            else await x.insertVariant({ experiment_id: r.id, key: v.key, weight: v.weight, content, created_at: at, updated_at: at });
+          }
+        }
+        await auditBy(trx, actor, {
+          action: 'landing-experiment-update', target: 'landing', targetId: landingId,
+          detail: { experimentId: r.id, weights: Object.fromEntries(input.variants.map((v) => [v.key, v.weight])), stopAt: input.stopAt },
+        }, clock());
+      });
+      if (r.status === 'running') await hooks.changed([landingId]);
+      return reread(shopId, landingId, id);
+    },
+
+    async start(shopId: number, landingId: number, id: number, actor: Actor) {
+      const r = await experimentOf(shopId, landingId, id);
+      if (r.status !== 'draft') throw conflict('준비 중인 실험만 시작할 수 있습니다.');
+      const landing = await landingOf(shopId, landingId);
+      if (landing.status !== 'open') throw conflict('게시 중인 랜딩에서만 실험을 시작할 수 있습니다.');
+      const now = clock().toISOString();
+      await inTransaction(db, async (trx) => {
+        if (!(await experimentsRepository(trx).update(r.id, 'draft', { status: 'running', started_at: now, updated_at: now }))) {
+          throw conflict('다른 사용자가 실험을 바꿨습니다. 새로 고친 뒤 다시 시도하세요.');
+        }
+        await auditBy(trx, actor, { action: 'landing-experiment-start', target: 'landing', targetId: landingId, detail: { experimentId: r.id } }, clock());
+      });
+      await hooks.changed([landingId]);
+      return reread(shopId, landingId, id);
+    },
+
+    async stop(shopId: number, landingId: number, id: number, promote: string | null, actor: Actor) {
+      await stopOne(await experimentOf(shopId, landingId, id), promote, actor);
+      return reread(shopId, landingId, id);
+    },
+
+    /** Running experiments whose scheduled stop has come stop (without promoting): the worker's job. */
+    async stopDue(): Promise<number[]> {
+      const due = await repo.due(clock().toISOString());
+      const stopped: number[] = [];
+      for (const d of due) {
+        const r = (await repo.find(d.landing_id, d.id)) as Row | undefined;
+        if (!r || r.status !== 'running') continue;
+        try {
+          await stopOne(r, null, null, '종료 예약');
+          stopped.push(r.id);
+        } catch (err) {
+          // Stopped by someone else meanwhile: nothing left to do.
+          if (!(err instanceof Error && /이미 종료|다른 사용자/.test(err.message))) throw err;
+        }
+      }
+      return stopped;
+    },
+  };
+}

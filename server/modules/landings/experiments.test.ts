@@ -1,0 +1,257 @@
+// Landing experiments end to end on the server: assignment (weights, stickiness, crawlers and
+// prefetches), attribution of visits and leads, results with the SRM warning, promotion.
+import crypto from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { eachLandingTest, landingInput, landingTestApp, leadBody, openLanding, shopAccount, submit, type LandingTestApp } from '../../test-landings.ts';
+import { assignVariant, notAVisitor } from './public/assignment.ts';
+import { experimentStopJob } from '../../worker/experiment-stop.ts';
+import { deliveryJobsRepository } from '../delivery/delivery-jobs.repository.ts';
+import { toLead } from '../delivery/sending.ts';
+import { deliveredLead } from '../delivery/channel.ts';
+import { chiSquareGoodnessOfFit } from '../../../contracts/experiment-stats.ts';
+
+const UA = (n: number) => `Mozilla/5.0 (iPhone; CPU iPhone OS 17_${n} like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148`;
+const headlineOf = (html: string) => /<h1[^>]*>([^<]*)<\/h1>/.exec(html)?.[1];
+const variantFieldOf = (html: string) => /name="_x" value="([^"]+)"/.exec(html)?.[1] ?? null;
+
+describe('weighted assignment', () => {
+  const simulate = (weights: number[], visitors = 10_000) => {
+    const keys = weights.map((_, i) => String.fromCharCode(65 + i));
+    const counts = new Map(keys.map((k) => [k, 0]));
+    for (let i = 0; i < visitors; i++) {
+      const k = assignVariant({ experimentId: 7, keys, weights }, crypto.randomBytes(16).toString('base64url'));
+      counts.set(k, counts.get(k)! + 1);
+    }
+    return keys.map((k) => counts.get(k)!);
+  };
+
+  it('splits 10,000 simulated visitors by the weights (chi-square within tolerance)', () => {
+    for (const weights of [[50, 50], [70, 30], [20, 30, 50]]) {
+      const observed = simulate(weights);
+      const fit = chiSquareGoodnessOfFit(observed, weights);
+      // p < 0.001 would happen by chance once in a thousand runs.
+      expect(fit.pValue).toBeGreaterThan(0.001);
+      const total = weights.reduce((s, w) => s + w, 0);
+      observed.forEach((o, i) => expect(Math.abs(o / 10_000 - weights[i]! / total)).toBeLessThan(0.025));
+    }
+  });
+
+  it('gives a visitor the same variant every time, and other experiments an independent draw', () => {
+    const a = { experimentId: 1, keys: ['A', 'B'], weights: [50, 50] };
+    const ids = Array.from({ length: 200 }, (_, i) => `visitor-${i}-abcdefghijkl`);
+    const first = ids.map((id) => assignVariant(a, id));
+    expect(ids.map((id) => assignVariant(a, id))).toEqual(first);
+    const other = ids.map((id) => assignVariant({ ...a, experimentId: 2 }, id));
+    expect(other).not.toEqual(first);
+  });
+
+  it('tells crawlers, link previews and prefetches from visitors', () => {
+    expect(notAVisitor({ 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' })).toBe(true);
+    expect(notAVisitor({ 'user-agent': 'facebookexternalhit/1.1' })).toBe(true);
+    expect(notAVisitor({ 'user-agent': UA(1), 'sec-purpose': 'prefetch' })).toBe(true);
+    expect(notAVisitor({ 'user-agent': UA(1), purpose: 'prefetch' })).toBe(true);
+    expect(notAVisitor({ 'user-agent': UA(1), 'sec-purpose': 'prefetch;prerender' })).toBe(true);
+    expect(notAVisitor({})).toBe(true);
+    expect(notAVisitor({ 'user-agent': UA(1) })).toBe(false);
+  });
+});
+
+describe('landing experiments', () => {
+  let t: LandingTestApp;
+  let landingId: number;
+  let base: string;
+  eachLandingTest((app, id, url) => ([t, landingId, base] = [app, id, url]), { listen: true });
+
+  const api = (p = '') => `/api/shops/${t.shopId}/landings/${landingId}/experiments${p}`;
+
+  /** A running experiment: B with another headline, at the given weights. */
+  async function runExperiment(weights = [50, 50]) {
+    const created = await t.admin.post(api(), { name: '헤드라인 실험' });
+    expect(created.statusCode).toBe(201);
+    const e = created.json();
+    expect(e.variants.map((v: { key: string }) => v.key)).toEqual(['A', 'B']);
+    const content = { ...landingInput().content, headline: '지금 신청하면 검진 무료', ctaLabel: '무료 검진 받기' };
+    const updated = await t.admin.put(api(`/${e.id}`), {
+      name: '헤드라인 실험', stopAt: null,
+      variants: [{ key: 'A', weight: weights[0], content: null }, { key: 'B', weight: weights[1], content }],
+    });
+    expect(updated.statusCode).toBe(200);
+    const started = await t.admin.post(api(`/${e.id}/start`));
+    expect(started.statusCode).toBe(200);
+    expect(started.json().status).toBe('running');
+    return e.id as number;
+  }
+
+  const get = (headers: Record<string, string>) => fetch(`${base}/view/smile/implant`, { headers: { 'accept-encoding': 'identity', ...headers } });
+
+  it('serves each visitor one variant, kept by the lr_v cookie; crawlers and prefetches get the canonical landing page', async () => {
+    const experimentId = await runExperiment();
+    const seen = new Map<string, number>();
+    for (let n = 0; n < 30; n++) {
+      const first = await get({ 'user-agent': UA(n) });
+      const cookie = first.headers.get('set-cookie')!;
+      expect(cookie).toMatch(/^lr_v=[A-Za-z0-9_-]{22}; Path=\/view\/smile\/implant; Max-Age=7776000; SameSite=Lax; HttpOnly$/);
+      expect(first.headers.get('cache-control')).toBe('private, no-cache');
+      const html = await first.text();
+      const headline = headlineOf(html)!;
+      seen.set(headline, (seen.get(headline) ?? 0) + 1);
+      expect(variantFieldOf(html)).toBe(`${experimentId}:${headline === '임플란트 무료 상담' ? 'A' : 'B'}`);
+      // Reloads, with the cookie (the fast path answers from the cache), keep the variant and set no new cookie.
+      for (let r = 0; r < 3; r++) {
+        const again = await get({ 'user-agent': UA(n), cookie: cookie.split(';')[0]! });
+        expect(again.headers.get('set-cookie')).toBeNull();
+        expect(headlineOf(await again.text())).toBe(headline);
+      }
+      // Without cookies (refused): the fallback (address, browser, day) gives the same variant.
+      expect(headlineOf(await (await get({ 'user-agent': UA(n) })).text())).toBe(headline);
+    }
+    expect([...seen.keys()].sort()).toEqual(['임플란트 무료 상담', '지금 신청하면 검진 무료']);
+
+    const notVisitors: Array<Record<string, string>> = [
+      { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' },
+      { 'user-agent': UA(1), 'sec-purpose': 'prefetch' },
+      { 'user-agent': 'facebookexternalhit/1.1' },
+    ];
+    for (const headers of notVisitors) {
+      const res = await get(headers);
+      expect(res.headers.get('set-cookie')).toBeNull();
+      const html = await res.text();
+      expect(headlineOf(html)).toBe('임플란트 무료 상담');
+      expect(variantFieldOf(html)).toBeNull();
+    }
+  });
+
+  it('counts visits per variant from the beacon (never a crawler’s or the unassigned page’s) and attributes leads', async () => {
+    const experimentId = await runExperiment();
+    const beacon = (x: string, ua = UA(2)) =>
+      t.app.inject({ method: 'POST', url: '/api/public/visits', headers: { 'user-agent': ua }, payload: { shopCode: 'smile', landingCode: 'implant', source: 'meta', _x: x } });
+    for (let i = 0; i < 3; i++) await beacon(`${experimentId}:A`);
+    for (let i = 0; i < 2; i++) await beacon(`${experimentId}:B`);
+    await beacon(`${experimentId}:B`, 'Mozilla/5.0 (compatible; bingbot/2.0)');
+    await beacon('');
+    await beacon(`${experimentId + 1}:B`); // another experiment's page: not this one's
+    await beacon(`${experimentId}:Z`);
+    await t.app.links.flushVisits();
+    const visits = await t.app.db.selectFrom('visit_variants').select(['variant', sql<number>`sum(count)`.as('n')]).groupBy('variant').orderBy('variant').execute();
+    expect(visits.map((v) => [v.variant, Number(v.n)])).toEqual([['A', 3], ['B', 2]]);
+    // The landing's own visit count is still every visitor's.
+    const total = await t.app.db.selectFrom('visits').select(sql<number>`sum(count)`.as('n')).executeTakeFirstOrThrow();
+    expect(Number(total.n)).toBe(8);
+
+    expect((await submit(t, leadBody(t, landingId, { _x: `${experimentId}:B`, phone: '010-2222-0001' }))).statusCode).toBe(201);
+    expect((await submit(t, leadBody(t, landingId, { _x: `${experimentId}:A`, phone: '010-2222-0002' }), { form: true })).statusCode).toBe(200);
+    expect((await submit(t, leadBody(t, landingId, { _x: `${experimentId}:Q`, phone: '010-2222-0003' }))).statusCode).toBe(201);
+    expect((await submit(t, leadBody(t, landingId, { phone: '010-2222-0004' }))).statusCode).toBe(201);
+    const leads = await t.app.db.selectFrom('leads').select(['id', 'phone', 'experiment_id', 'variant']).orderBy('phone').execute();
+    expect(leads.map((l) => [l.phone, l.experiment_id, l.variant])).toEqual([
+      ['01022220001', experimentId, 'B'], ['01022220002', experimentId, 'A'], ['01022220003', null, null], ['01022220004', null, null],
+    ]);
+
+    // Webhooks (and the pull API's same row) carry the variant in `landing`; leads outside an experiment carry none.
+    const rows = await deliveryJobsRepository(t.app.db).leads(leads.map((l) => l.id));
+    const delivered = rows.sort((a, b) => a.phone.localeCompare(b.phone)).map((r) => deliveredLead(toLead(r), ['landing'], false).landing);
+    expect(delivered.map((l) => l?.variant ?? null)).toEqual(['B', 'A', null, null]);
+    expect(delivered[0]).toEqual({ id: landingId, code: 'implant', title: '임플란트 상담 이벤트', variant: 'B' });
+
+    const list = await t.admin.get(api());
+    const results = list.json().items[0].results;
+    expect(results.variants.map((v: { key: string; visits: number; leads: number; validLeads: number }) => [v.key, v.visits, v.leads, v.validLeads])).toEqual([
+      ['A', 3, 1, 1], ['B', 2, 1, 1],
+    ]);
+    expect(results.enoughData).toBe(false);
+    expect(results.summary[0]).toContain('아직 데이터가 부족합니다');
+  });
+
+  it('warns of a sample-ratio mismatch when visits stray from the weights', async () => {
+    const experimentId = await runExperiment();
+    await t.app.db.insertInto('visit_variants').values([
+      { experiment_id: experimentId, variant: 'A', day: '2026-12-01', count: 5000 },
+      { experiment_id: experimentId, variant: 'B', day: '2026-12-01', count: 5600 },
+    ]).execute();
+    const results = (await t.admin.get(api())).json().items[0].results;
+    expect(results.srm.warning).toBe(true);
+    expect(results.srm.pValue).toBeLessThan(0.001);
+    expect(results.summary.join(' ')).toContain('배분 이상 경고');
+  });
+
+  it('promotes a variant: its content becomes the landing’s at the same URL, with its history; results are archived', async () => {
+    const experimentId = await runExperiment();
+    expect((await submit(t, leadBody(t, landingId, { _x: `${experimentId}:B`, phone: '010-3333-0001' }))).statusCode).toBe(201);
+    const before = await t.app.db.selectFrom('landings').select(['id', 'landing_code', 'version']).where('id', '=', landingId).executeTakeFirstOrThrow();
+    const stopped = await t.admin.post(api(`/${experimentId}/stop`), { promote: 'B' });
+    expect(stopped.statusCode).toBe(200);
+    expect(stopped.json()).toMatchObject({ status: 'stopped', winner: 'B' });
+    expect(stopped.json().results.variants[1]).toMatchObject({ key: 'B', leads: 1 });
+
+    const after = await t.app.db.selectFrom('landings').select(['id', 'landing_code', 'version', 'content']).where('id', '=', landingId).executeTakeFirstOrThrow();
+    expect([after.id, after.landing_code]).toEqual([before.id, before.landing_code]);
+    expect(after.version).toBeGreaterThan(before.version);
+    expect(JSON.parse(after.content).headline).toBe('지금 신청하면 검진 무료');
+    // The page every visitor gets now is B's, without a variant, publicly cacheable again.
+    const page = await get({ 'user-agent': UA(9) });
+    expect(page.headers.get('set-cookie')).toBeNull();
+    expect(page.headers.get('cache-control')).toContain('public');
+    const html = await page.text();
+    expect(headlineOf(html)).toBe('지금 신청하면 검진 무료');
+    expect(variantFieldOf(html)).toBeNull();
+    // The leads stay the landing's, with their variant.
+    const lead = await t.app.db.selectFrom('leads').select(['landing_id', 'variant']).executeTakeFirstOrThrow();
+    expect(lead).toEqual({ landing_id: landingId, variant: 'B' });
+    // Archived: visits counted later do not change the stopped experiment's figures; the decision is audited.
+    const audit = await t.app.db.selectFrom('audit_events').select(['action', 'detail']).where('action', 'like', 'landing-experiment-%').orderBy('id').execute();
+    expect(audit.map((a) => a.action)).toEqual(['landing-experiment-create', 'landing-experiment-update', 'landing-experiment-start', 'landing-experiment-stop']);
+    expect(JSON.parse(audit[3]!.detail!)).toMatchObject({ experimentId, promoted: 'B' });
+    // Stopped is final; a new experiment may start.
+    expect((await t.admin.post(api(`/${experimentId}/stop`), { promote: null })).statusCode).toBe(409);
+    expect((await t.admin.post(api(), { name: '두 번째' })).statusCode).toBe(201);
+  });
+
+  it('stops at its scheduled time without promoting, and refuses changes to a running experiment’s variants', async () => {
+    const experimentId = await runExperiment();
+    const current = (await t.admin.get(api())).json().items[0];
+    const changed = await t.admin.put(api(`/${experimentId}`), { name: current.name, stopAt: null, variants: current.variants.map((v: { weight: number }) => ({ ...v, weight: 10 })) });
+    expect(changed.statusCode).toBe(409);
+    const stopAt = new Date(t.clock.current.getTime() + 3_600_000).toISOString();
+    expect((await t.admin.put(api(`/${experimentId}`), { name: current.name, stopAt, variants: current.variants })).statusCode).toBe(200);
+    const job = experimentStopJob(t.app.db, t.app.clock, { changed: t.app.links.landingsChanged, flushVisits: t.app.links.flushVisits });
+    expect(await job.run()).toEqual([]);
+    t.clock.advanceMinutes(61);
+    expect(await job.run()).toEqual([experimentId]);
+    const e = await t.app.db.selectFrom('landing_experiments').select(['status', 'winner', 'results', 'stopped_by']).executeTakeFirstOrThrow();
+    expect(e).toMatchObject({ status: 'stopped', winner: null, stopped_by: null });
+    expect(JSON.parse(e.results!).variants).toHaveLength(2);
+    const html = await (await get({ 'user-agent': UA(3) })).text();
+    expect(headlineOf(html)).toBe('임플란트 무료 상담');
+  });
+
+  it('names the landing’s URL as every variant’s canonical page on the public origin', async () => {
+    const p = await landingTestApp({ publicOrigin: 'https://lp.example.com' });
+    try {
+      const id = await openLanding(p);
+      const api2 = `/api/shops/${p.shopId}/landings/${id}/experiments`;
+      const e = (await p.admin.post(api2, { name: '실험' })).json();
+      expect((await p.admin.post(`${api2}/${e.id}/start`)).statusCode).toBe(200);
+      const headlines = new Set<string>();
+      for (let n = 0; n < 12; n++) {
+        const res = await p.app.inject({ method: 'GET', url: '/view/smile/implant', headers: { host: 'lp.example.com', 'user-agent': UA(n) } });
+        expect(res.body).toContain('<link rel="canonical" href="https://lp.example.com/view/smile/implant">');
+        headlines.add(variantFieldOf(res.body)!);
+      }
+      expect([...headlines].sort()).toEqual([`${e.id}:A`, `${e.id}:B`]);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('is the agency’s to decide: a client account reads the results but cannot create, start or stop; an agency marketer can', async () => {
+    const experimentId = await runExperiment();
+    const owner = await shopAccount(t, 'owner1', 'shop-owner');
+    expect((await owner.get(api())).statusCode).toBe(200);
+    expect((await owner.post(api(`/${experimentId}/stop`), { promote: 'B' })).statusCode).toBe(403);
+    expect((await t.admin.post(api(`/${experimentId}/stop`), { promote: null })).statusCode).toBe(200);
+    expect((await owner.post(api(), { name: '실험' })).statusCode).toBe(403);
+    const marketer = await shopAccount(t, 'mkt1', 'marketer');
+    expect((await marketer.post(api(), { name: '실험' })).statusCode).toBe(201);
+  });
+});
