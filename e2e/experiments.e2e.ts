@@ -1,5 +1,5 @@
-// A/B experiments end to end in real Chromium against the built product: a marketer ends the demo
-// experiment, creates variant B with another headline at 50/50 and starts it; twenty fresh
+// A/B experiments end to end in real Chromium against the built product: a marketer reads the demo
+// experiments (on another landing), creates variant B with another headline at 50/50 and starts it; twenty fresh
 // visitors see both headlines and each keeps theirs on reload; a visitor of each sends the form;
 // 랜딩 현황's experiment screen splits the leads by variant; the marketer promotes B and the
 // public page shows B's headline to everyone.
@@ -25,7 +25,13 @@ describe('landing experiments', () => {
     const { page } = await newPage(e2e.browser, e2e.product.url);
     await login(page, 'marketer', DEMO_PASSWORD);
     await page.goto('/landing-status');
-    await page.locator('tr', { hasText: 'implant-event' }).getByRole('button', { name: 'A/B 실험' }).click();
+    // The demo's experiments run on the insurance shop's landing.
+    const pickShop = async (name: string) => {
+      await page.getByLabel('현재 업체').click();
+      await page.locator('.ant-select-item-option', { hasText: name }).click();
+    };
+    await pickShop('한빛손해보험 강남지점');
+    await page.locator('tr', { hasText: 'free-checkup' }).getByRole('button', { name: 'A/B 실험' }).click();
     const drawer = page.locator('.ant-drawer');
     // The demo's running experiment (too little data) and its finished one (a clear winner).
     await expect.poll(() => drawer.getByText('아직 데이터가 부족합니다').first().isVisible(), WAIT).toBe(true);
@@ -36,9 +42,11 @@ describe('landing experiments', () => {
     await drawer.locator('.ant-card').nth(1).scrollIntoViewIfNeeded();
     await screenshot(page, 'e2e-experiments-finished', { fullPage: false });
 
-    // End the demo experiment, then a new one: B with another headline.
-    await drawer.getByRole('button', { name: '채택 없이 종료' }).click();
-    await page.locator('.ant-popconfirm').getByRole('button', { name: '확인' }).click();
+    // On the implant landing, which runs none: a new one, B with another headline.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => drawer.isVisible(), WAIT).toBe(false);
+    await pickShop('서울미소치과');
+    await page.locator('tr', { hasText: 'implant-event' }).getByRole('button', { name: 'A/B 실험' }).click();
     await expect.poll(() => drawer.getByRole('button', { name: '실험 만들기' }).isVisible(), WAIT).toBe(true);
     await drawer.getByLabel('새 실험 이름').fill('대표 문구 실험 2');
     await drawer.getByRole('button', { name: '실험 만들기' }).click();

@@ -1,6 +1,8 @@
-// Demo A/B experiments on 11월 임플란트 무료 상담: a finished one with a clear winner (B's headline
+// Demo A/B experiments on 보험료 무료 점검 캠페인: a finished one with a clear winner (B's headline
 // was promoted; its figures are archived as the stop archived them) and a running one with too
 // little data yet (a few days of visits, a handful of the landing's demo leads attributed to it).
+// Not on 11월 임플란트 무료 상담: that one is the benchmarks' single-variant landing, compared
+// against earlier releases, and the browser test starts its own experiment there.
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 import { addDays, seoulDay } from '../../contracts/kst.ts';
@@ -8,7 +10,7 @@ import { experimentVerdict } from '../../contracts/experiment-stats.ts';
 import { landingContent } from '../../contracts/landings.ts';
 
 export async function seedDemoExperiments(db: Kysely<Database>, now = new Date()): Promise<void> {
-  const landing = await db.selectFrom('landings').select(['id', 'content']).where('landing_code', '=', 'implant-event').executeTakeFirst();
+  const landing = await db.selectFrom('landings').select(['id', 'content']).where('landing_code', '=', 'free-checkup').executeTakeFirst();
   if (!landing) return;
   const content = landingContent.parse(JSON.parse(landing.content));
   const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * 86_400_000).toISOString();
@@ -50,7 +52,7 @@ export async function seedDemoExperiments(db: Kysely<Database>, now = new Date()
     .insertInto('landing_experiment_variants')
     .values([
       { experiment_id: running.id, key: 'A', weight: 50, content: null, created_at: at(3), updated_at: at(3) },
-      { experiment_id: running.id, key: 'B', weight: 50, content: JSON.stringify({ ...content, ctaLabel: '3분 만에 상담 예약' }), created_at: at(3), updated_at: at(3) },
+      { experiment_id: running.id, key: 'B', weight: 50, content: JSON.stringify({ ...content, ctaLabel: '3분 만에 무료 점검 신청' }), created_at: at(3), updated_at: at(3) },
     ])
     .execute();
   const today = seoulDay(now);
