@@ -183,6 +183,8 @@ export interface LeadChange {
   kind: 'created' | 'changed';
   /** Each lead with its assignee now and, when that changed, before (who must see it leave). */
   leads: Array<{ id: number; assigneeId: number | null; previousAssigneeId?: number | null }>;
+  /** 'sla': the SLA's escalation moved them (its steps are alerted in its own words). */
+  cause?: 'sla';
 }
 
 /** One event of a browser's lead stream: the leads of a change that this account may see. */

@@ -299,6 +299,28 @@ describe('web push', () => {
     ]));
   });
 
+  it('tells whoever a lead is handed to by hand (DB 배분, DB 배분 수정), and leaves escalation\'s moves to the SLA\'s own alerts', async () => {
+    const a = await subscribe('csa1');
+    const b = await subscribe('csb2');
+    const off = t.app.links.watchAllLeads((c) => notifier.leadsChanged(c));
+    const id = await lead();
+    // DB 배분: the unassigned lead to csa1.
+    expect((await t.admin.post(`/api/shops/${t.shopId}/allocation/apply`, { mode: 'manual', leadIds: [id], counselorIds: [ids.csa1] })).statusCode).toBe(200);
+    await expect.poll(() => service.received.length).toBe(1);
+    // DB 배분 수정: handed over to csb2.
+    expect((await t.admin.post(`/api/shops/${t.shopId}/allocation/reassign`, { leadIds: [id], to: ids.csb2, reason: '휴가' })).statusCode).toBe(200);
+    await expect.poll(() => service.received.length).toBe(2);
+    // Escalation's announcement of its move is not alerted twice (slaSteps says it in the SLA's words).
+    notifier.leadsChanged({ shopId: t.shopId, kind: 'changed', cause: 'sla', leads: [{ id, assigneeId: ids.csa1!, previousAssigneeId: ids.csb2! }] });
+    // Back to 미배분: nobody to tell.
+    expect((await t.admin.post(`/api/shops/${t.shopId}/allocation/reassign`, { leadIds: [id], to: null, reason: '재배분' })).statusCode).toBe(200);
+    await notifier.idle();
+    off();
+    expect(service.received.map((r) => r.path)).toEqual(['/push/csa1', '/push/csb2']);
+    expect(JSON.parse(decrypt(service.received[0]!.body, a.keys).plaintext)).toMatchObject({ reason: 'assigned', leadId: id });
+    expect(JSON.parse(decrypt(service.received[1]!.body, b.keys).plaintext)).toMatchObject({ reason: 'assigned', leadId: id });
+  });
+
   it('"테스트 알림" answers each chosen channel: push sent, SMS without a shop channel said plainly', async () => {
     const a = await subscribe('csa1');
     await t.app.db.updateTable('accounts').set({ phone: '01098765432' }).where('id', '=', ids.csa1!).execute();

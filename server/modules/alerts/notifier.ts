@@ -194,10 +194,15 @@ export function alertNotifier(db: Kysely<Database>, clock: Clock, deps: AlertDep
     idle: () => lane.idle(),
     /** "테스트 알림 보내기": the account's own channels now, quiet hours or not, with a sample text. */
     test: (accountId: number) => alertAccount(accountId, 'test', null, `test:${accountId}:${crypto.randomUUID()}`, { quietToo: true }),
-    /** Intake's automatic assignment: each created lead with a holder alerts that holder. */
+    /** A lead handed to someone — by intake's automatic rule, or by hand (DB 배분, DB 배분 수정) — alerts its new holder. */
     leadsChanged(change: LeadChange): void {
-      if (change.kind !== 'created') return;
-      for (const l of change.leads) if (l.assigneeId !== null) enqueue({ reason: 'assigned', leadId: l.id, to: [l.assigneeId] });
+      // Escalation's moves are alerted by slaSteps, in the SLA's words.
+      if (change.cause === 'sla') return;
+      for (const l of change.leads) {
+        // New and assigned (intake's rule), or handed to someone by hand (DB 배분, DB 배분 수정).
+        const handed = change.kind === 'created' || (l.previousAssigneeId !== undefined && l.previousAssigneeId !== l.assigneeId);
+        if (handed && l.assigneeId !== null) enqueue({ reason: 'assigned', leadId: l.id, to: [l.assigneeId] });
+      }
     },
     /** The SLA job's steps: a reminder to the holder, a re-route to the new holder, a missed deadline to the shop's managers. */
     slaSteps(steps: readonly SlaStep[]): void {

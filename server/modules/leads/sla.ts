@@ -242,7 +242,7 @@ export async function escalateDue(db: Kysely<Database>, now: Date, o: { announce
       }
       done.push(...steps);
       const moved = steps.filter((s) => s.action === 'sla-reroute' || s.action === 'sla-manager').filter((s) => s.from !== s.to);
-      if (moved.length) o.announce?.({ shopId: rule.shopId, kind: 'changed', leads: moved.map((s) => ({ id: s.leadId, assigneeId: s.to, previousAssigneeId: s.from })) });
+      if (moved.length) o.announce?.({ shopId: rule.shopId, kind: 'changed', cause: 'sla', leads: moved.map((s) => ({ id: s.leadId, assigneeId: s.to, previousAssigneeId: s.from })) });
     }
   }
   return done;
