@@ -155,6 +155,11 @@ export async function shopAccount(t: LandingTestApp, loginId: string, builtinKey
   return t.login(loginId, password);
 }
 
+/** An account's id by its login id. */
+export async function accountIdOf(t: TestApp, loginId: string): Promise<number> {
+  return (await t.app.db.selectFrom('accounts').select('id').where('login_id', '=', loginId).executeTakeFirstOrThrow()).id;
+}
+
 /**
  * A fresh landing test app with one open landing for every test of the calling file (registers
  * beforeEach and afterEach); `use` hands them to the file's own variables. With `listen`, the app also

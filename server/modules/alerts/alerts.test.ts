@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LONG_SESSIONS, landingTestApp, leadBody, openLanding, shopAccount, submit, type LandingTestApp } from '../../test-landings.ts';
+import { accountIdOf, LONG_SESSIONS, landingTestApp, leadBody, openLanding, shopAccount, submit, type LandingTestApp } from '../../test-landings.ts';
 import type { Client } from '../../test-helpers.ts';
 import { escalateDue } from '../leads/leads.entry.ts';
 import { alertNotifier, type AlertNotifier } from './notifier.ts';
@@ -117,10 +117,10 @@ beforeEach(async () => {
   landingId = await openLanding(t);
   for (const login of ['csa1', 'csb2']) {
     clients[login] = await shopAccount(t, login, 'counselor');
-    ids[login] = (await t.app.db.selectFrom('accounts').select('id').where('login_id', '=', login).executeTakeFirstOrThrow()).id;
+    ids[login] = await accountIdOf(t, login);
   }
   clients.owner = await shopAccount(t, 'owner1', 'shop-owner');
-  ids.owner = (await t.app.db.selectFrom('accounts').select('id').where('login_id', '=', 'owner1').executeTakeFirstOrThrow()).id;
+  ids.owner = await accountIdOf(t, 'owner1');
   service = await pushService();
   notifier = alertNotifier(t.app.db, t.clock.now, { outbound: t.app.outbound, subject: vapidSubject(t.app.config.mailFrom) });
 });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { plan } from './allocation.ts';
-import { leadBody, openLanding, shopAccount, submit, type LandingTestApp, landingTestApp } from '../../test-landings.ts';
+import { accountIdOf, leadBody, openLanding, shopAccount, submit, type LandingTestApp, landingTestApp } from '../../test-landings.ts';
 import { build } from '../../app.ts';
 import { openDatabase } from '../../db/dialect.ts';
 import type { CounselorLoad } from '../../../contracts/allocation.ts';
@@ -38,7 +38,7 @@ beforeEach(async () => {
   landingId = await openLanding(t);
   for (const login of ['csa1', 'csb2', 'csc3']) {
     await shopAccount(t, login, 'counselor');
-    ids[login] = (await t.app.db.selectFrom('accounts').select('id').where('login_id', '=', login).executeTakeFirstOrThrow()).id;
+    ids[login] = await accountIdOf(t, login);
   }
 });
 afterEach(async () => {
@@ -88,7 +88,7 @@ describe('allocating leads', () => {
 
   it('refuses what makes no sense: no leads, another shop’s account, a manual allocation to a counselor on leave', async () => {
     const [lead] = await leads(1);
-    const manager = (await t.app.db.selectFrom('accounts').select('id').where('login_id', '=', 'admin').executeTakeFirstOrThrow()).id;
+    const manager = await accountIdOf(t, 'admin');
     expect((await t.admin.post(`${base()}/apply`, { mode: 'round-robin', counselorIds: [ids.csa1] })).json().error.fields.leadIds).toBe('배분할 DB를 고르세요.');
     expect((await t.admin.post(`${base()}/apply`, { mode: 'round-robin', leadIds: [lead], counselorIds: [manager] })).statusCode).toBe(400);
     expect((await t.admin.post(`${base()}/apply`, { mode: 'manual', leadIds: [lead], counselorIds: [ids.csa1, ids.csb2] })).json().error.fields.counselorIds).toBe('배분받을 상담원을 고르세요.');

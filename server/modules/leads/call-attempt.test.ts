@@ -5,7 +5,7 @@
 // a counselor calls only their own leads, an account without the reveal right none.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { escalateDue } from './sla.ts';
-import { LONG_SESSIONS, landingTestApp, leadBody, openLanding, shopAccount, submit, type LandingTestApp } from '../../test-landings.ts';
+import { accountIdOf, LONG_SESSIONS, landingTestApp, leadBody, openLanding, shopAccount, submit, type LandingTestApp } from '../../test-landings.ts';
 import type { Client } from '../../test-helpers.ts';
 
 /** A Seoul wall-clock time ('2026-12-07 10:00') as an instant. 2026-12-07 is a Monday. */
@@ -25,7 +25,7 @@ beforeEach(async () => {
   landingId = await openLanding(t);
   for (const login of ['csa1', 'csb2']) {
     cs[login] = await shopAccount(t, login, 'counselor');
-    ids[login] = (await t.app.db.selectFrom('accounts').select('id').where('login_id', '=', login).executeTakeFirstOrThrow()).id;
+    ids[login] = await accountIdOf(t, login);
   }
 });
 afterEach(async () => {

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { escalateDue } from './sla.ts';
 import { outcomeOf, medianAndP90 } from './sla-figures.ts';
-import { LONG_SESSIONS, landingTestApp, leadBody, openLanding, shopAccount, submit, type LandingTestApp } from '../../test-landings.ts';
+import { accountIdOf, LONG_SESSIONS, landingTestApp, leadBody, openLanding, shopAccount, submit, type LandingTestApp } from '../../test-landings.ts';
 import { createShop } from '../../test-helpers.ts';
 
 /** A Seoul wall-clock time ('2026-12-07 10:00') as an instant. 2026-12-04 is a Friday, 12-07 a Monday, 12-08 (a holiday here) a Tuesday. */
@@ -24,7 +24,7 @@ beforeEach(async () => {
   landingId = await openLanding(t);
   for (const login of ['csa1', 'csb2']) {
     await shopAccount(t, login, 'counselor');
-    ids[login] = (await t.app.db.selectFrom('accounts').select('id').where('login_id', '=', login).executeTakeFirstOrThrow()).id;
+    ids[login] = await accountIdOf(t, login);
   }
 });
 afterEach(async () => {

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import { escalateDue, type SlaStep } from './sla.ts';
 import { slaJob } from '../../worker/sla.ts';
-import { LONG_SESSIONS, landingTestApp, leadBody, openLanding, shopAccount, submit, type LandingTestApp } from '../../test-landings.ts';
+import { accountIdOf, LONG_SESSIONS, landingTestApp, leadBody, openLanding, shopAccount, submit, type LandingTestApp } from '../../test-landings.ts';
 import { createShop } from '../../test-helpers.ts';
 import { sharedDatabase, type SharedDatabase } from '../../test-databases.ts';
 import { openDatabase, type DbHandle } from '../../db/dialect.ts';
@@ -30,7 +30,7 @@ beforeEach(async () => {
   landingId = await openLanding(t);
   for (const login of ['csa1', 'csb2', 'csc3', 'csd4']) {
     await shopAccount(t, login, 'counselor');
-    ids[login] = (await t.app.db.selectFrom('accounts').select('id').where('login_id', '=', login).executeTakeFirstOrThrow()).id;
+    ids[login] = await accountIdOf(t, login);
   }
 });
 afterEach(async () => {
@@ -150,7 +150,7 @@ describe('escalation', () => {
     expect((await slaEvents(b))[1]!.after).toMatchObject({ reason: 'no-counselor', reroutes: 0 });
     expect([await holder(a), await holder(b)]).toEqual([ids.csa1, null]);
     // The lead that moved is announced (lists and the new holder's stream hear of it); the one left unassigned did not move.
-    expect(changes).toEqual([{ shopId: t.shopId, kind: 'changed', leads: [{ id: a, assigneeId: ids.csa1, previousAssigneeId: null }] }]);
+    expect(changes).toEqual([{ shopId: t.shopId, kind: 'changed', cause: 'sla', leads: [{ id: a, assigneeId: ids.csa1, previousAssigneeId: null }] }]);
   });
 
   it('leaves alone contacted, deleted and duplicate leads, and leads of a shop whose SLA is off or was turned on after they came', async () => {
