@@ -6,7 +6,7 @@
 //   3. GET req/s of that landing from our server (answered from its page cache) and from `serve`
 //      on the same file (goal ≥ 7×)
 //   4. the demo landing with a Meta Pixel and a GA4 tag (goal ≤ 14 KB)
-//   4b. the demo landing while its demo A/B experiment runs (two variants) beside the same landing
+//   4b. the insurance demo landing while its demo A/B experiment runs (two variants) beside the same landing
 //      once it is stopped (one), in one run: GET req/s as a returning visitor (cookie) and a fresh
 //      one (assigned, cookie set), and Lighthouse of each (goal: within noise, ≥ 0.9×; 100 each)
 // then on SQLite and on PostgreSQL side by side, each on a fresh database:
@@ -162,18 +162,21 @@ async function thePage(work: string) {
 const VARIANTS_ONLY = argOf('variants-only') !== undefined;
 const BROWSER_UA = 'Mozilla/5.0 (Linux; Android 14; SM-S921N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
 
+/** The demo landing whose demo A/B experiment runs (the implant landing stays single-variant, as earlier releases served it). */
+const VARIANTS_PATH = '/view/hanbit-insurance/free-checkup';
+
 /** 4b: two variants (the demo experiment running) beside one (the same landing, the experiment stopped). */
 async function twoVariants(work: string) {
   const dataDir = path.join(work, 'variants');
   const server = await startServer({ dataDir, env: { INTAKE_RATE_LIMIT: '0' } });
-  const url = server.url + PATH;
+  const url = server.url + VARIANTS_PATH;
   const browser = { 'accept-encoding': 'gzip, deflate, br', 'user-agent': BROWSER_UA };
   const get = (headers: Record<string, string>) => wrkGetRate(url, { connections: CONNECTIONS, seconds: GET_SECONDS, headers });
   try {
     const first = await fetch(url, { headers: browser });
     await first.arrayBuffer();
     const cookie = first.headers.get('set-cookie')?.split(';')[0];
-    if (!cookie) throw new Error(`${PATH} runs no experiment: is the demo data seeded?`);
+    if (!cookie) throw new Error(`${VARIANTS_PATH} runs no experiment: is the demo data seeded?`);
     const returning = { ...browser, cookie };
     // Both variants' pages are in the cache before the load (a visitor of each came).
     for (let i = 0; i < 20; i++) await (await fetch(url, { headers: { ...browser, 'user-agent': `${BROWSER_UA} ${i}` } })).arrayBuffer();
