@@ -69,7 +69,7 @@ export const pushSubscriptionInput = z.object({
   keys: z.object({
     p256dh: z.string('브라우저 키가 없습니다.').min(80, '브라우저 키가 올바르지 않습니다.').max(100, '브라우저 키가 올바르지 않습니다.').regex(B64URL, '브라우저 키가 올바르지 않습니다.'),
     auth: z.string('브라우저 키가 없습니다.').min(16, '브라우저 키가 올바르지 않습니다.').max(32, '브라우저 키가 올바르지 않습니다.').regex(B64URL, '브라우저 키가 올바르지 않습니다.'),
-  }),
+  }, '브라우저 키가 없습니다.'),
 });
 export type PushSubscriptionInput = z.infer<typeof pushSubscriptionInput>;
 

@@ -31,7 +31,7 @@ export const variantInput = z.object({
 export const experimentUpdate = z
   .object({
     name: required(60, '실험 이름을 입력하세요.'),
-    variants: z.array(variantInput).min(2, '변형은 2개 이상입니다.').max(VARIANT_KEYS.length, `변형은 ${VARIANT_KEYS.length}개 이하입니다.`),
+    variants: z.array(variantInput, '변형을 입력하세요.').min(2, '변형은 2개 이상입니다.').max(VARIANT_KEYS.length, `변형은 ${VARIANT_KEYS.length}개 이하입니다.`),
     /** A scheduled stop (without promoting a variant). */
     stopAt: isoDateTime.nullable().default(null),
   })
