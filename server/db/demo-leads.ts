@@ -96,7 +96,12 @@ export async function seedDemoLeads(db: Kysely<Database>, now = new Date()): Pro
       const day = addDays(today, -daysAgo);
       const hour = rnd.weighted([[9, 2], [11, 3], [13, 3], [15, 3], [18, 3], [20, 4], [22, 3], [0, 1]] as const) + rnd.next() * 2;
       let at = seoulDayStart(day).getTime() + hour * 3600_000;
-      if (at > now.getTime() - 5 * 60_000) at = now.getTime() - rnd.int(5, 6 * 60) * 60_000;
+      if (at > now.getTime() - 5 * 60_000) {
+        at = now.getTime() - rnd.int(5, 6 * 60) * 60_000;
+        // Today's leads stay today, also when the demo is seeded just after Seoul midnight.
+        const start = seoulDayStart(day).getTime();
+        if (daysAgo === 0 && at < start) at = start + ((now.getTime() - at) % Math.max(1, now.getTime() - 60_000 - start));
+      }
       times.push(at);
     }
     // A capped landing takes no more than its cap today (intake closes it there): those past it came yesterday.
