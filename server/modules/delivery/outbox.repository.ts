@@ -1,6 +1,7 @@
 // The SQL of the delivery outbox (delivery-outbox.ts): the channels new leads are delivered
 // to, and the jobs written for them in the transaction that accepts the leads.
-import type { Insertable, Kysely } from 'kysely';
+import { CompiledQuery, type Insertable, type Kysely } from 'kysely';
+import { dialectOf } from '../../db/dialect-sql.ts';
 import type { Database, DeliveryJobsTable } from '../../db/schema.ts';
 
 /** A channel as the outbox reads it: whom it delivers which leads to, and when. */
@@ -25,6 +26,17 @@ const INSERT_ROWS = 1000;
 
 export type NewJob = Insertable<DeliveryJobsTable>;
 
+const JOB_COLUMNS = [
+  'shop_id', 'channel_id', 'lead_id', 'status', 'trigger', 'reason', 'attempts', 'next_attempt_at', 'lease_until', 'claimed_by', 'idempotency_key',
+  'last_error', 'response_code', 'delivered_at', 'created_by', 'created_at', 'updated_at',
+] as const satisfies ReadonlyArray<keyof NewJob>;
+/**
+ * Rows one statement of intake's jobs writes at most: the statement's text is compiled once per
+ * engine and row count (1…JOB_ROWS) and kept, so a batch's jobs are values, not a query built anew.
+ */
+const JOB_ROWS = 100;
+const jobInserts = new Map<string, string>();
+
 export function deliveryOutboxRepository(db: Kysely<Database>) {
   return {
     /** The enabled channels of these shops (one query for a whole batch of leads). */
@@ -47,7 +59,17 @@ export function deliveryOutboxRepository(db: Kysely<Database>) {
 
     /** Writes jobs, many rows a statement; nothing is read back (intake's hot path). */
     async insertJobs(jobs: readonly NewJob[]): Promise<void> {
-      for (let i = 0; i < jobs.length; i += INSERT_ROWS) await db.insertInto('delivery_jobs').values(jobs.slice(i, i + INSERT_ROWS)).execute();
+      for (let i = 0; i < jobs.length; i += JOB_ROWS) {
+        const chunk = jobs.slice(i, i + JOB_ROWS);
+        const key = `${dialectOf(db)}|${chunk.length}`;
+        let text = jobInserts.get(key);
+        if (!text) {
+          const row = Object.fromEntries(JOB_COLUMNS.map((c) => [c, null]));
+          text = db.insertInto('delivery_jobs').values(Array.from({ length: chunk.length }, () => row) as never).compile().sql;
+          jobInserts.set(key, text);
+        }
+        await db.executeQuery(CompiledQuery.raw(text, chunk.flatMap((j) => JOB_COLUMNS.map((c) => j[c] ?? null))));
+      }
     },
 
     /** Writes jobs and answers their ids, in the jobs' order (matched by key: RETURNING promises no order). */

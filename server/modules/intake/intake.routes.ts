@@ -108,6 +108,10 @@ export async function intakeRoutes(app: FastifyInstance, links: ModuleLinks): Pr
     return new AppError(500, ERROR_CODES.INTERNAL, INTAKE_MESSAGES.internal);
   }
 
+  const ACCEPTED_BODY = '{"ok":true}';
+  const ACCEPTED_HEADERS = Object.entries({
+    ...API_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(ACCEPTED_BODY)),
+  }).flat();
   const errorJson = (e: AppError) => JSON.stringify(errorBody(e.code, e.message, e.fields));
 
   // Each decision is counted (/metrics), and an accepted lead's id is logged with its request's
@@ -137,6 +141,12 @@ export async function intakeRoutes(app: FastifyInstance, links: ModuleLinks): Pr
   // Form posts without JavaScript, and everything else, take the route below.
   async function fastJsonIntake(req: IncomingMessage, res: ServerResponse) {
     const send = (status: number, body: string) => {
+      // The answer to every accepted lead: its headers built once (a flat list, as Node takes them).
+      if (status === 201 && body === ACCEPTED_BODY) {
+        res.writeHead(201, ACCEPTED_HEADERS);
+        res.end(body);
+        return;
+      }
       res.writeHead(status, {
         ...API_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body),
         ...(status === 413 ? { connection: 'close' } : {}),
@@ -154,7 +164,7 @@ export async function intakeRoutes(app: FastifyInstance, links: ModuleLinks): Pr
       const body = withRefererUtm(bodyObject(parsed), req.headers.referer, req.headers.host);
       const { landing, leadId, duplicateOf } = await service.submit(body, { ip: clientIp(app, req), userAgent: req.headers['user-agent'] });
       accepted(requestIdOf(req), leadId, duplicateOf, landing);
-      send(201, '{"ok":true}');
+      send(201, ACCEPTED_BODY);
     } catch (err) {
       const e = refusal(err);
       refused(e);
