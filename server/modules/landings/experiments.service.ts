@@ -41,21 +41,8 @@ function asLandingColumns(c: VariantContent & { formFields: unknown[] }) {
   return { content: JSON.stringify(content), form_fields: JSON.stringify(formFields) };
 }
 
-export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: ExperimentHooks) {
-  const repo = experimentsRepository(db);
-  const landings = landingsRepository(db);
-
-  const landingOf = (shopId: number, landingId: number) => foundOr404(landings.find(shopId, landingId), '랜딩을 찾을 수 없습니다.') as Promise<LandingRow>;
-  const experimentOf = async (shopId: number, landingId: number, id: number) => {
-    const landing = await landingOf(shopId, landingId);
-    return { landing, r: (await foundOr404(repo.find(landingId, id), '실험을 찾을 수 없습니다.')) as Row };
-  };
-  /** The policy the landing's form is under: its pinned version, else the shop's latest published one. */
-  async function policyOf(landing: LandingRow) {
-    const id = landing.privacy_policy_version_id ?? (await landings.latestPublishedPolicy(landing.shop_id))?.id;
-    return id ? landings.publishedPolicy(landing.shop_id, id) : undefined;
-  }
-
+/** An experiment as the API answers it: live figures while it runs, archived ones after. */
+function experimentReader(repo: ReturnType<typeof experimentsRepository>) {
   /** The figures now: visits from the beacon, leads with their variant, valid ones by the money rule. */
   async function liveResults(r: Pick<Row, 'id'>, variants: VariantRow[]): Promise<ExperimentResults> {
     const [visits, leads] = await Promise.all([repo.visits(r.id), repo.leads(r.id)]);
@@ -84,6 +71,37 @@ export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: Ex
       }),
       results,
     };
+  }
+
+  return { liveResults, toExperiment };
+}
+
+/** Each variant's content, checked as a landing's would be on publishing. */
+function checkPublishable(variants: VariantRow[]) {
+  for (const [i, v] of variants.entries()) {
+    if (!v.content) continue;
+    const checked = variantContent.safeParse(JSON.parse(v.content));
+    if (!checked.success) {
+      const issue = checked.error.issues[0]!;
+      throw badRequest(`${v.key}안을 랜딩으로 게시할 수 없습니다: ${issue.message}`, { [['variants', i, 'content', ...issue.path].join('.')]: issue.message });
+    }
+  }
+}
+
+export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: ExperimentHooks) {
+  const repo = experimentsRepository(db);
+  const landings = landingsRepository(db);
+  const { liveResults, toExperiment } = experimentReader(repo);
+
+  const landingOf = (shopId: number, landingId: number) => foundOr404(landings.find(shopId, landingId), '랜딩을 찾을 수 없습니다.') as Promise<LandingRow>;
+  const experimentOf = async (shopId: number, landingId: number, id: number) => {
+    const landing = await landingOf(shopId, landingId);
+    return { landing, r: (await foundOr404(repo.find(landingId, id), '실험을 찾을 수 없습니다.')) as Row };
+  };
+  /** The policy the landing's form is under: its pinned version, else the shop's latest published one. */
+  async function policyOf(landing: LandingRow) {
+    const id = landing.privacy_policy_version_id ?? (await landings.latestPublishedPolicy(landing.shop_id))?.id;
+    return id ? landings.publishedPolicy(landing.shop_id, id) : undefined;
   }
 
   const reread = async (shopId: number, landingId: number, id: number) => {
@@ -194,15 +212,7 @@ export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: Ex
       const { landing, r } = await experimentOf(shopId, landingId, id);
       if (r.status !== 'draft') throw conflict('준비 중인 실험만 시작할 수 있습니다.');
       if (landing.status !== 'open') throw conflict('게시 중인 랜딩에서만 실험을 시작할 수 있습니다.');
-      const variants = await repo.variants(r.id);
-      for (const [i, v] of variants.entries()) {
-        if (!v.content) continue;
-        const checked = variantContent.safeParse(JSON.parse(v.content));
-        if (!checked.success) {
-          const issue = checked.error.issues[0]!;
-          throw badRequest(`${v.key}안을 랜딩으로 게시할 수 없습니다: ${issue.message}`, { [['variants', i, 'content', ...issue.path].join('.')]: issue.message });
-        }
-      }
+      checkPublishable(await repo.variants(r.id));
       const policy = await policyOf(landing);
       if (!policy) throw conflict('게시된 개인정보 처리방침이 없어 실험을 시작할 수 없습니다. 개인정보 처리방침을 먼저 게시하세요.');
       if (policy.collector === 'operator' && !(await landings.operator())) throw conflict(OPERATOR_MISSING);
