@@ -68,12 +68,18 @@ describe('landing experiments', () => {
     await hex.press('Enter');
     await editor.getByLabel('대표 문구', { exact: true }).click();
     await expect.poll(() => editor.getByRole('button', { name: `강조색 (버튼) #${B_PRIMARY.hex.toLowerCase()}` }).isVisible(), WAIT).toBe(true);
+    // The hero through the landing's upload route (the demo's is 1200×630 too: wait for the new file).
+    const thumbnail = editor.locator('img[src^="/uploads/"]').first();
+    const aHero = await thumbnail.getAttribute('src');
     await editor.locator('input[type=file]').setInputFiles({ name: 'b-hero.png', mimeType: 'image/png', buffer: await gradientPng([194, 65, 12], [253, 186, 116]) });
-    await expect.poll(() => editor.getByText('1200×630px').isVisible(), WAIT).toBe(true);
+    await expect.poll(() => thumbnail.getAttribute('src'), WAIT).not.toBe(aHero);
+    const bHero = (await thumbnail.getAttribute('src'))!.replace(/\.\w+$/, '');
     await editor.getByLabel('대체 텍스트').fill('CT 무료 안내');
     // The preview shows B as its visitors will get it.
     const preview = editor.frameLocator('iframe[title="랜딩 미리보기"]');
     await expect.poll(() => preview.locator('h1').innerText().catch(() => ''), WAIT).toBe(B_HEADLINE);
+    await expect.poll(() => preview.locator('img.hero').getAttribute('alt', { timeout: 1000 }).catch(() => ''), WAIT).toBe('CT 무료 안내');
+    expect(await preview.locator('img.hero').getAttribute('src')).toContain(bHero);
     await screenshot(page, 'e2e-experiments-variant-content', { fullPage: false });
 
     // B's form: 관심 진료 (required in A) removed; 희망 지점, its own and required, asked first.
@@ -85,7 +91,7 @@ describe('landing experiments', () => {
     await editor.getByLabel('추가 항목 3 필수').check();
     await editor.getByRole('button', { name: '추가 항목 3 위로' }).click();
     await editor.getByRole('button', { name: '추가 항목 2 위로' }).click();
-    await expect.poll(() => preview.locator('form [name]:is(input, select):not([type=hidden])').evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute('name')))].slice(0, 5)), WAIT)
+    await expect.poll(() => preview.locator('form [name]:is(input, select):not([type=hidden])').evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute('name')))].filter((n) => n !== 'website').slice(0, 5)), WAIT)
       .toEqual(['name', 'phone', 'branch', 'callTime', 'symptoms']);
     await screenshot(page, 'e2e-experiments-variant-form', { fullPage: false });
     await editor.getByRole('button', { name: '저장', exact: true }).click();
