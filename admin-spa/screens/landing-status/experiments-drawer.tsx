@@ -150,7 +150,7 @@ function VariantSummary({ content, landing }: { content: VariantContent; landing
 
 /** The warning publishing gives: form fields the landing's privacy policy does not name. */
 const coverageText = (labels: string[]) =>
-  `${labels.map((l) => `'${l}'`).join(', ')}${josa(labels.at(-1)!, '이/가')} 개인정보 처리방침의 수집 항목에 없습니다. 처리방침의 수집 항목에 넣은 뒤 시작하세요.`;
+  `${labels.map((l) => `'${l}'`).join(', ')}${josa(labels.at(-1)!, '이/가')} 개인정보 처리방침의 수집 항목에 없습니다. 동의 문구와 처리방침 페이지에는 이 변형이 받는 항목을 그대로 표시하니, 처리방침의 수집 항목에도 넣어 주세요.`;
 
 /** A draft's variants: B, C … copy the landing (content and form); each is edited in full in the variant editor. */
 function DraftEditor({ e, landing, params, writable, onSaved }: { e: Experiment; landing: Landing; params: { shopId: number; id: number }; writable: boolean; onSaved: () => Promise<void> }) {

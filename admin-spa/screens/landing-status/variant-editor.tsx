@@ -10,35 +10,13 @@ import type { VariantContent } from '@contracts/experiments.ts';
 import { privacyPoliciesApi } from '@contracts/privacy.ts';
 import type { ApiError } from '@/lib/api.ts';
 import { useCall } from '@/lib/use-call.ts';
-import { fieldErrors } from '@/lib/zod-rule.ts';
 import { useCloseGuard, useTrackChanges, type CloseGuard } from '@/lib/close-guard.ts';
 import { FormBuilder } from './form-builder.tsx';
 import { ContentTab, usePolicyCoverage } from './landing-content.tsx';
 import { LandingPreview } from './landing-preview.tsx';
-import { parseInput, toEditorValues, type EditorValues } from './landing-form.ts';
+import { parseInput, variantFieldErrors, variantValues, type EditorValues } from './landing-form.ts';
 
 type TabKey = 'content' | 'form';
-
-/** The landing's values with the variant's content and fields in place of its own. */
-export function variantValues(landing: Landing, content: VariantContent): EditorValues {
-  return {
-    ...toEditorValues(landing),
-    content: { ...content, colors: { ...content.colors } },
-    formFields: (content.formFields ?? landing.formFields).map((f) => ({ ...f })),
-  };
-}
-
-/** The server's `variants.<i>.content.*` errors, named as this form names its fields. */
-export function variantFieldErrors(fields: Record<string, string> | undefined, index: number) {
-  const prefix = `variants.${index}.content.`;
-  const mine = Object.entries(fields ?? {})
-    .filter(([k]) => k.startsWith(prefix))
-    .map(([k, v]) => {
-      const rest = k.slice(prefix.length);
-      return [rest === 'formFields' || rest.startsWith('formFields.') ? rest : `content.${rest}`, v] as const;
-    });
-  return fieldErrors(Object.fromEntries(mine));
-}
 
 interface VariantEditorProps {
   shopId: number;
