@@ -229,6 +229,12 @@ describe('landing experiments', () => {
       ['01055550001', 'B', { branch: '잠실점' }],
       ['01055550004', 'A', { area: '서울' }],
     ]);
+    // B's answers carry B's labels wherever they go: the lead drawer, webhooks and the pull API.
+    const bLead = await t.app.db.selectFrom('leads').select('id').where('phone', '=', '01055550001').executeTakeFirstOrThrow();
+    const detail = await t.admin.get(`/api/shops/${t.shopId}/leads/${bLead.id}`);
+    expect(detail.json().answers).toEqual([{ label: '희망 지점', value: '잠실점' }]);
+    const [row] = await deliveryJobsRepository(t.app.db).leads([bLead.id]);
+    expect(toLead(row!).answers).toEqual([{ label: '희망 지점', value: '잠실점' }]);
 
     // The privacy page lists what B's form collects too.
     const privacy = await (await fetch(`${base}/view/smile/implant/privacy`)).text();
