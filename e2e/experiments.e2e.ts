@@ -81,6 +81,11 @@ describe('landing experiments', () => {
     await expect.poll(() => preview.locator('img.hero').getAttribute('alt', { timeout: 1000 }).catch(() => ''), WAIT).toBe('CT 무료 안내');
     expect(await preview.locator('img.hero').getAttribute('src')).toContain(bHero);
     await screenshot(page, 'e2e-experiments-variant-content', { fullPage: false });
+    // The colours with the landing editor's contrast check.
+    const contrast = editor.getByRole('region', { name: '색상 명암비' });
+    await contrast.scrollIntoViewIfNeeded();
+    expect(await contrast.innerText()).toMatch(/글자색 · 배경색 \d+\.\d:1/);
+    await screenshot(page, 'e2e-experiments-variant-colors', { fullPage: false });
 
     // B's form: 관심 진료 (required in A) removed; 희망 지점, its own and required, asked first.
     await editor.getByRole('tab', { name: '신청 양식' }).click();
