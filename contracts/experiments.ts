@@ -5,7 +5,7 @@
 import { z } from './zod.ts';
 import { endpoint } from './endpoint.ts';
 import { shopItemParams } from './list.ts';
-import { landingContent } from './landings.ts';
+import { formFields, landingContent } from './landings.ts';
 import { requiredText as required } from './fields.ts';
 
 export const EXPERIMENT_STATUSES = ['draft', 'running', 'stopped'] as const;
@@ -21,11 +21,19 @@ export const experimentParams = shopItemParams.extend({ experimentId: z.coerce.n
 
 export const experimentCreate = z.object({ name: required(60, '실험 이름을 입력하세요.') });
 
+/**
+ * What a variant shows: the landing's content (copy, hero, colours, button) and its form's extra
+ * fields in their order — validated exactly as a landing's. `formFields` absent (variants saved
+ * before forms could differ): the landing's own fields.
+ */
+export const variantContent = landingContent.extend({ formFields: formFields.optional() });
+export type VariantContent = z.infer<typeof variantContent>;
+
 export const variantInput = z.object({
   key: z.enum(VARIANT_KEYS),
   weight,
   /** Null for A (the landing's own content). */
-  content: landingContent.nullable(),
+  content: variantContent.nullable(),
 });
 
 export const experimentUpdate = z
@@ -81,7 +89,14 @@ export const experiment = z.object({
   stoppedAt: z.string().nullable(),
   stopAt: z.string().nullable(),
   winner: z.string().nullable(),
-  variants: z.array(z.object({ key: z.enum(VARIANT_KEYS), weight: z.number(), content: landingContent.nullable() })),
+  variants: z.array(z.object({
+    key: z.enum(VARIANT_KEYS),
+    weight: z.number(),
+    /** B …: with its form fields always (the landing's where the variant has none of its own). */
+    content: variantContent.nullable(),
+    /** Labels of the variant's form fields the landing's privacy policy does not name: the warning publishing gives, before the start. */
+    uncoveredFields: z.array(z.string()),
+  })),
   /** Live while running; archived at the stop. */
   results: experimentResults,
   createdAt: z.string(),

@@ -124,11 +124,14 @@ export type LeadDetail = z.infer<typeof leadDetail>;
 /**
  * A lead's form answers with the landing's labels (a field since removed keeps its key as
  * label): the lead drawer shows them so, the pull API and the delivery channels send them so.
+ * A lead from an experiment variant with a form of its own (`variantContentJson`): that form's
+ * labels first.
  */
-export function labelledAnswers(answersJson: string, formFieldsJson: string | null): LeadDetail['answers'] {
+export function labelledAnswers(answersJson: string, formFieldsJson: string | null, variantContentJson?: string | null): LeadDetail['answers'] {
   const answers = JSON.parse(answersJson) as Record<string, string | string[]>;
   const fields = formFieldsJson ? (JSON.parse(formFieldsJson) as Array<{ key: string; label: string }>) : [];
-  const label = new Map(fields.map((f) => [f.key, f.label]));
+  const variantFields = variantContentJson ? ((JSON.parse(variantContentJson) as { formFields?: Array<{ key: string; label: string }> }).formFields ?? []) : [];
+  const label = new Map([...fields, ...variantFields].map((f) => [f.key, f.label]));
   return Object.entries(answers).map(([k, v]) => ({ label: label.get(k) ?? k, value: Array.isArray(v) ? v.join(', ') : String(v) }));
 }
 

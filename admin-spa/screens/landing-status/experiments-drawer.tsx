@@ -1,22 +1,25 @@
-// A/B 실험 of one landing: create (the live landing copied into B), edit the variants' headline,
-// sub-headline and button text and their weights while a draft, start, read the results (per
+// A/B 실험 of one landing: create (the live landing copied into B), edit each variant's content in
+// full (variant-editor.tsx) and the weights while a draft — warned of fields the privacy policy does
+// not name, as publishing warns — start, read the results (per
 // variant visits, leads, conversion with its 95 % interval, valid rate, probability to be best,
 // a chart and what it means in Korean), schedule a stop, stop and promote a variant.
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, DatePicker, Drawer, Empty, Form, Input, InputNumber, Skeleton, Space, Table, Tag, Typography } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { EditOutlined, PlusOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import {
-  EXPERIMENT_STATUS_LABELS, VARIANT_KEYS, experimentsApi, type Experiment, type ExperimentResults, type VariantKey,
+  EXPERIMENT_STATUS_LABELS, VARIANT_KEYS, experimentsApi, type Experiment, type ExperimentResults, type VariantContent, type VariantKey,
 } from '@contracts/experiments.ts';
 import { MIN_LEADS, MIN_VISITS, WINNER_PROBABILITY, probabilityText } from '@contracts/experiment-stats.ts';
-import { landingsApi, type LandingContent } from '@contracts/landings.ts';
+import { landingsApi, type Landing } from '@contracts/landings.ts';
+import { josa } from '@contracts/korean.ts';
 import { call, ApiError } from '@/lib/api.ts';
 import { invalidate, useCall } from '@/lib/use-call.ts';
 import { formatDateTime, formatNumber } from '@/lib/format.ts';
 import { ConfirmAction } from '@/components/confirm-action.tsx';
+import { VariantEditor } from './variant-editor.tsx';
 
 const Chart = lazy(() => import('@/components/chart.tsx'));
 
@@ -123,80 +126,120 @@ function Results({ e }: { e: Experiment }) {
 interface VariantDraft {
   key: VariantKey;
   weight: number;
-  content: LandingContent | null;
+  content: VariantContent | null;
 }
 
-/** A draft's variants: B, C … copy the landing's content; headline, sub-headline and button text are edited here. */
-function DraftEditor({ e, base, params, writable, onSaved }: { e: Experiment; base: LandingContent; params: { shopId: number; id: number }; writable: boolean; onSaved: () => Promise<void> }) {
+/** What a variant shows, in a line or two: its headline, button, colours and the form's fields. */
+function VariantSummary({ content, landing }: { content: VariantContent; landing: Landing }) {
+  const fields = ['이름', '연락처', ...(content.formFields ?? landing.formFields).map((f) => f.label)];
+  return (
+    <Space orientation="vertical" size={2} style={{ minWidth: 0 }}>
+      <Typography.Text strong>{content.headline}</Typography.Text>
+      <Space size={6} wrap>
+        <span
+          aria-hidden
+          style={{ display: 'inline-block', width: 14, height: 14, borderRadius: 3, border: '1px solid #d9d9d9', background: content.colors.primary, verticalAlign: 'middle' }}
+        />
+        <Typography.Text type="secondary">버튼: {content.ctaLabel}</Typography.Text>
+        <Typography.Text type="secondary">· 대표 이미지 {content.hero ? '있음' : '없음'}</Typography.Text>
+      </Space>
+      <Typography.Text type="secondary">신청 항목: {fields.join(', ')}</Typography.Text>
+    </Space>
+  );
+}
+
+/** The warning publishing gives: form fields the landing's privacy policy does not name. */
+const coverageText = (labels: string[]) =>
+  `${labels.map((l) => `'${l}'`).join(', ')}${josa(labels.at(-1)!, '이/가')} 개인정보 처리방침의 수집 항목에 없습니다. 동의 문구와 처리방침 페이지에는 이 변형이 받는 항목을 그대로 표시하니, 처리방침의 수집 항목에도 넣어 주세요.`;
+
+/** A draft's variants: B, C … copy the landing (content and form); each is edited in full in the variant editor. */
+function DraftEditor({ e, landing, params, writable, onSaved }: { e: Experiment; landing: Landing; params: { shopId: number; id: number }; writable: boolean; onSaved: () => Promise<void> }) {
   const { message } = App.useApp();
   const [name, setName] = useState(e.name);
-  const [variants, setVariants] = useState<VariantDraft[]>(e.variants);
+  const [variants, setVariants] = useState<VariantDraft[]>(e.variants.map(({ key, weight, content }) => ({ key, weight, content })));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  const [editing, setEditing] = useState<number | null>(null);
   const patch = (i: number, p: Partial<VariantDraft>) => setVariants((vs) => vs.map((v, j) => (j === i ? { ...v, ...p } : v)));
-  const patchContent = (i: number, p: Partial<LandingContent>) => setVariants((vs) => vs.map((v, j) => (j === i && v.content ? { ...v, content: { ...v.content, ...p } } : v)));
+
+  /** Saves name, weights and contents; answers the server's refusal (its field errors kept for the cards), or null. */
+  async function persist(next: VariantDraft[]): Promise<ApiError | null> {
+    try {
+      await call(experimentsApi.update, { params: { ...params, experimentId: e.id }, body: { name, stopAt: e.stopAt, variants: next } });
+      setErrors({});
+      await onSaved();
+      return null;
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      setErrors(err.fields ?? {});
+      return err;
+    }
+  }
 
   async function save(): Promise<boolean> {
     setBusy(true);
     try {
-      await call(experimentsApi.update, { params: { ...params, experimentId: e.id }, body: { name, stopAt: e.stopAt, variants } });
-      setErrors({});
-      await onSaved();
-      return true;
-    } catch (err) {
-      if (err instanceof ApiError) {
-        setErrors(err.fields ?? {});
-        message.error(err.message);
-      } else throw err;
-      return false;
+      const refused = await persist(variants);
+      if (refused) message.error(refused.message);
+      return !refused;
     } finally {
       setBusy(false);
     }
   }
 
   const err = (path: string) => errors[path];
+  /** Errors in a variant's content, shown on its card (the editor places them on their fields). */
+  const contentErrors = (i: number) => Object.entries(errors).filter(([k]) => k.startsWith(`variants.${i}.content`)).map(([, m]) => m);
+  const edited = editing === null ? null : variants[editing];
   return (
     <Form layout="vertical" disabled={!writable}>
       <Form.Item label="실험 이름" validateStatus={err('name') ? 'error' : undefined} help={err('name')}>
         <Input value={name} onChange={(ev) => setName(ev.target.value)} maxLength={60} />
       </Form.Item>
       <Space orientation="vertical" size={12} style={{ width: '100%' }}>
-        {variants.map((v, i) => (
-          <Card key={v.key} size="small" title={v.key === 'A' ? 'A안 (현재 랜딩 내용)' : `${v.key}안`}
-            extra={
-              <Space>
-                <label htmlFor={`weight-${v.key}`}>비중</label>
-                <InputNumber id={`weight-${v.key}`} min={1} max={100} value={v.weight} onChange={(w) => patch(i, { weight: w ?? 1 })} style={{ width: 80 }} />
-                {v.key !== 'A' && v.key !== 'B' && i === variants.length - 1 && (
-                  <Button size="small" onClick={() => setVariants((vs) => vs.slice(0, -1))}>
-                    삭제
+        {variants.map((v, i) => {
+          const uncovered = e.variants.find((x) => x.key === v.key)?.uncoveredFields ?? [];
+          const problems = contentErrors(i);
+          return (
+            <Card key={v.key} size="small" title={v.key === 'A' ? 'A안 (현재 랜딩 내용)' : `${v.key}안`}
+              extra={
+                <Space>
+                  <label htmlFor={`weight-${v.key}`}>비중</label>
+                  <InputNumber id={`weight-${v.key}`} min={1} max={100} value={v.weight} onChange={(w) => patch(i, { weight: w ?? 1 })} style={{ width: 80 }} />
+                  {v.key !== 'A' && v.key !== 'B' && i === variants.length - 1 && (
+                    <Button size="small" onClick={() => setVariants((vs) => vs.slice(0, -1))}>
+                      삭제
+                    </Button>
+                  )}
+                </Space>
+              }
+            >
+              <div style={{ display: 'flex', gap: 12, alignItems: 'flex-start', justifyContent: 'space-between', flexWrap: 'wrap' }}>
+                <VariantSummary content={v.content ?? { ...landing.content, formFields: landing.formFields }} landing={landing} />
+                {v.content === null ? (
+                  <Typography.Text type="secondary">랜딩 편집에서 바꿉니다.</Typography.Text>
+                ) : (
+                  // Enabled for readers too: they see the content, read-only.
+                  <Button disabled={false} icon={<EditOutlined />} aria-label={`${v.key}안 내용 편집`} onClick={() => setEditing(i)}>
+                    {writable ? '내용 편집' : '내용 보기'}
                   </Button>
                 )}
-              </Space>
-            }
-          >
-            {v.content === null ? (
-              <Typography.Text type="secondary">대표 문구: {base.headline} · 버튼: {base.ctaLabel}</Typography.Text>
-            ) : (
-              <>
-                <Form.Item label="대표 문구" validateStatus={err(`variants.${i}.content.headline`) ? 'error' : undefined} help={err(`variants.${i}.content.headline`)}>
-                  <Input value={v.content.headline} onChange={(ev) => patchContent(i, { headline: ev.target.value })} maxLength={80} aria-label={`${v.key}안 대표 문구`} />
-                </Form.Item>
-                <Form.Item label="보조 문구">
-                  <Input value={v.content.subheadline} onChange={(ev) => patchContent(i, { subheadline: ev.target.value })} maxLength={160} aria-label={`${v.key}안 보조 문구`} />
-                </Form.Item>
-                <Form.Item label="버튼 문구" style={{ marginBottom: 0 }} validateStatus={err(`variants.${i}.content.ctaLabel`) ? 'error' : undefined} help={err(`variants.${i}.content.ctaLabel`)}>
-                  <Input value={v.content.ctaLabel} onChange={(ev) => patchContent(i, { ctaLabel: ev.target.value })} maxLength={20} aria-label={`${v.key}안 버튼 문구`} />
-                </Form.Item>
-              </>
-            )}
-          </Card>
-        ))}
+              </div>
+              {uncovered.length > 0 && <Alert type="warning" showIcon style={{ marginTop: 8 }} title={coverageText(uncovered)} />}
+              {problems.length > 0 && (
+                <Alert type="error" showIcon style={{ marginTop: 8 }} title={`${v.key}안의 내용을 고치세요: ${problems.join(' ')}`} />
+              )}
+            </Card>
+          );
+        })}
       </Space>
       {writable && (
         <Space style={{ marginTop: 12 }} wrap>
           {variants.length < VARIANT_KEYS.length && (
-            <Button icon={<PlusOutlined />} onClick={() => setVariants((vs) => [...vs, { key: VARIANT_KEYS[vs.length]!, weight: 50, content: { ...base } }])}>
+            <Button
+              icon={<PlusOutlined />}
+              onClick={() => setVariants((vs) => [...vs, { key: VARIANT_KEYS[vs.length]!, weight: 50, content: { ...landing.content, formFields: landing.formFields } }])}
+            >
               변형 추가
             </Button>
           )}
@@ -213,14 +256,32 @@ function DraftEditor({ e, base, params, writable, onSaved }: { e: Experiment; ba
                 await onSaved();
                 message.success('실험을 시작했습니다. 방문자마다 비중에 따라 한 변형을 보고, 다시 와도 같은 변형을 봅니다.');
               } catch (x) {
-                if (x instanceof ApiError) message.error(x.message);
-                else throw x;
+                if (!(x instanceof ApiError)) throw x;
+                setErrors(x.fields ?? {});
+                message.error(x.message);
               }
             }}
           >
             저장하고 시작
           </Button>
         </Space>
+      )}
+      {edited?.content && editing !== null && (
+        <VariantEditor
+          shopId={params.shopId}
+          landing={landing}
+          variantKey={edited.key}
+          index={editing}
+          content={edited.content}
+          writable={writable}
+          onClose={() => setEditing(null)}
+          onSave={async (content) => {
+            const next = variants.map((v, j) => (j === editing ? { ...v, content } : v));
+            const refused = await persist(next);
+            if (!refused) setVariants(next);
+            return refused;
+          }}
+        />
       )}
     </Form>
   );
@@ -255,7 +316,7 @@ function StopSchedule({ e, params, onSaved }: { e: Experiment; params: { shopId:
   );
 }
 
-function ExperimentCard({ e, base, params, writable }: { e: Experiment; base: LandingContent; params: { shopId: number; id: number }; writable: boolean }) {
+function ExperimentCard({ e, landing, params, writable }: { e: Experiment; landing: Landing; params: { shopId: number; id: number }; writable: boolean }) {
   const queryClient = useQueryClient();
   const refresh = async () => {
     await invalidate(queryClient, [experimentsApi.list, landingsApi.get, landingsApi.list]);
@@ -276,7 +337,7 @@ function ExperimentCard({ e, base, params, writable }: { e: Experiment; base: La
       }
     >
       {e.status === 'draft' ? (
-        <DraftEditor e={e} base={base} params={params} writable={writable} onSaved={refresh} />
+        <DraftEditor e={e} landing={landing} params={params} writable={writable} onSaved={refresh} />
       ) : (
         <Space orientation="vertical" size={12} style={{ width: '100%' }}>
           <Results e={e} />
@@ -360,7 +421,7 @@ export function ExperimentsDrawer({ shopId, landingId, writable, onClose }: { sh
         {list.data.items.length === 0 ? (
           <Empty description="아직 실험이 없습니다." />
         ) : (
-          list.data.items.map((e) => <ExperimentCard key={e.id} e={e} base={landing.data!.content} params={params} writable={writable} />)
+          list.data.items.map((e) => <ExperimentCard key={e.id} e={e} landing={landing.data!} params={params} writable={writable} />)
         )}
       </Space>
     );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
 import type { FormInstance } from 'antd';
-import { landingRule, newLandingValues, parseInput, parsePreviewInput, toEditorValues, type EditorValues } from './landing-form.ts';
+import { landingRule, newLandingValues, parseInput, parsePreviewInput, toEditorValues, variantFieldErrors, variantValues, type EditorValues } from './landing-form.ts';
 import type { Landing } from '@contracts/landings.ts';
 
 type Validator = () => Promise<void>;
@@ -55,5 +55,23 @@ describe('landing editor values', () => {
     const result = parsePreviewInput(newLandingValues());
     expect(result.success).toBe(true);
     expect(result.data!.content.headline).toBe('대표 문구를 입력하세요');
+  });
+
+  it('edits a variant as the landing with its content and fields, and places the server’s errors on the variant’s fields', () => {
+    const saved = parseInput({ ...filled(), formFields: [{ key: 'branch', label: '지점', type: 'select', options: ['강남', '잠실'], required: true }] }).data!;
+    const landing = { ...saved, id: 1, status: 'open', state: 'open' } as unknown as Landing;
+    const content = { ...saved.content, headline: 'B안 문구', colors: { ...saved.content.colors, primary: '#aa0044' }, formFields: [{ key: 'time', label: '시간', type: 'short-text' as const, options: [], required: false, sensitive: false }] };
+    const parsed = parseInput(variantValues(landing, content)).data!;
+    // What the variant editor saves: the variant's content and fields; the rest stays the landing's.
+    expect({ ...parsed.content, formFields: parsed.formFields }).toEqual(content);
+    expect(parsed.privacyConsentText).toBe(saved.privacyConsentText);
+    // A variant saved before it had fields of its own starts from the landing's.
+    expect(variantValues(landing, saved.content).formFields!.map((f) => f.key)).toEqual(['branch']);
+
+    const errors = variantFieldErrors({ name: '실험 이름을 입력하세요.', 'variants.1.content.headline': '대표 문구를 입력하세요.', 'variants.1.content.formFields.0.key': '같은 키가 두 번 있습니다.', 'variants.2.content.ctaLabel': 'C안' }, 1);
+    expect(errors).toEqual([
+      { name: ['content', 'headline'], errors: ['대표 문구를 입력하세요.'] },
+      { name: ['formFields', 0, 'key'], errors: ['같은 키가 두 번 있습니다.'] },
+    ]);
   });
 });

@@ -7,7 +7,9 @@ import {
   DEFAULT_COLORS, DEFAULT_PRIVACY_CONSENT, DEFAULT_THANK_YOU, landingInput,
   type FieldType, type ImageRef, type Landing,
 } from '@contracts/landings.ts';
+import type { VariantContent } from '@contracts/experiments.ts';
 import { fromPicker, toPicker } from '@/lib/seoul-time.ts';
+import { fieldErrors } from '@/lib/zod-rule.ts';
 
 type ThankYouMode = 'message' | 'url';
 
@@ -154,4 +156,28 @@ export function landingRule(form: FormInstance<EditorValues>, path: (string | nu
       if (issue) throw new Error(issue.message);
     },
   };
+}
+
+/**
+ * An experiment variant in the editor: the landing's values with the variant's content and form
+ * fields in place of its own, so the landing schema checks the variant whole, as it checks a landing.
+ */
+export function variantValues(landing: Landing, content: VariantContent): EditorValues {
+  return {
+    ...toEditorValues(landing),
+    content: { ...content, colors: { ...content.colors } },
+    formFields: (content.formFields ?? landing.formFields).map((f) => ({ ...f })),
+  };
+}
+
+/** The server's `variants.<index>.content.*` errors, named as the variant editor names its fields. */
+export function variantFieldErrors(fields: Record<string, string> | undefined, index: number) {
+  const prefix = `variants.${index}.content.`;
+  const mine = Object.entries(fields ?? {})
+    .filter(([k]) => k.startsWith(prefix))
+    .map(([k, v]) => {
+      const rest = k.slice(prefix.length);
+      return [rest === 'formFields' || rest.startsWith('formFields.') ? rest : `content.${rest}`, v] as const;
+    });
+  return fieldErrors(Object.fromEntries(mine));
 }

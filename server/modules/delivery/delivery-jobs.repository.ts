@@ -5,6 +5,7 @@
 // handing back claims at a stop.
 import type { Kysely } from 'kysely';
 import type { Database, DeliveryAttemptsTable, DeliveryJobStatus } from '../../db/schema.ts';
+import { leadVariantContent } from '../../db/landing-sql.ts';
 import { commitWithoutFlush, forUpdateSkipLocked, inTransaction } from '../../db/dialect-sql.ts';
 
 const JOB_COLUMNS = ['id', 'shop_id', 'channel_id', 'lead_id', 'trigger', 'attempts', 'idempotency_key', 'next_attempt_at', 'created_at'] as const;
@@ -104,7 +105,7 @@ export function deliveryJobsRepository(db: Kysely<Database>) {
         .select([
           'l.id', 'l.created_at', 'l.source', 'l.name', 'l.phone', 'l.landing_id', 'g.landing_code', 'g.title as landing_title', 'g.form_fields', 'm.name as medium_name',
           'l.answers', 'l.utm_source', 'l.utm_medium', 'l.utm_campaign', 'l.utm_content', 'l.utm_term', 'l.cs_status', 'l.memo', 'l.deleted_at', 'l.purged_at',
-          'l.variant',
+          'l.variant', leadVariantContent.as('variant_content'),
         ])
         .where('l.id', 'in', [...ids]).execute(),
 

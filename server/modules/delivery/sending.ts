@@ -41,7 +41,7 @@ export function toSendChannel(row: ChannelRow, now: Date): SendChannel {
 export function toLead(r: LeadRow): DeliveryLeadRow {
   let answers: DeliveryLeadRow['answers'];
   try {
-    answers = labelledAnswers(r.answers, r.form_fields);
+    answers = labelledAnswers(r.answers, r.form_fields, r.variant_content);
   } catch {
     answers = [];
   }

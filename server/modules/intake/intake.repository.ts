@@ -21,9 +21,8 @@ export function intakeRepository(db: Kysely<Database>) {
         .where('l.landing_code', '=', landingCode)
         .executeTakeFirst(),
 
-    /** The variant keys of a running experiment (what a form's or beacon's variant is checked against). */
-    variantKeys: async (experimentId: number) =>
-      (await db.selectFrom('landing_experiment_variants').select('key').where('experiment_id', '=', experimentId).execute()).map((r) => r.key),
+    /** The variants of a running experiment: a form's or beacon's variant is checked against their keys, its answers against their fields. */
+    variants: (experimentId: number) => db.selectFrom('landing_experiment_variants').select(['key', 'content']).where('experiment_id', '=', experimentId).execute(),
 
     /** Active media types by code: a lead whose utm_source names one came from that medium. */
     mediaCodes: () => db.selectFrom('code_items').select(['id', 'code']).where('kind', '=', 'media-type').where('active', '=', 1).execute(),

@@ -18,6 +18,7 @@ import { seoulDay } from '../../../contracts/kst.ts';
 import { stripControls } from '../../../contracts/zod.ts';
 import { trackingTags as trackingTagsSchema, type TrackingTag } from '../../../contracts/tracking-tags.ts';
 import { DEFAULT_COLORS, formFields as formFieldsSchema, landingState, type FormField } from '../../../contracts/landings.ts';
+import { variantContent } from '../../../contracts/experiments.ts';
 import {
   HONEYPOT_FIELD, INTAKE_MESSAGES, MIN_FILL_MS, TOKEN_FIELD, VARIANT_FIELD, asksMarketing, parseVariant, intakeFields, intakeTarget, leadConsents, validateAnswers, visitSource,
 } from '../../../contracts/intake.ts';
@@ -53,11 +54,20 @@ export interface LandingDefinition {
   headScript: string;
   conversionScript: string;
   color: string;
-  /** The running experiment and its variant keys: a form's or beacon's variant is checked against them. */
-  experiment: { id: number; keys: string[] } | null;
+  /**
+   * The running experiment and its variant keys: a form's or beacon's variant is checked against
+   * them. `formFields`: the form of each variant that has one of its own (its visitors' answers are
+   * checked against it, not the landing's).
+   */
+  experiment: { id: number; keys: string[]; formFields: Record<string, FormField[]> } | null;
 }
 
-function toDefinition(r: LandingDefinitionRow, keys: string[]): LandingDefinition {
+function toDefinition(r: LandingDefinitionRow, variants: Array<{ key: string; content: string | null }>): LandingDefinition {
+  const variantFields: Record<string, FormField[]> = {};
+  for (const v of variants) {
+    const fields = v.content ? variantContent.parse(JSON.parse(v.content)).formFields : undefined;
+    if (fields) variantFields[v.key] = fields;
+  }
   const content = JSON.parse(r.content) as { colors?: { primary?: string } };
   return {
     id: r.id, shopId: r.shop_id, shopCode: r.shop_code, landingCode: r.landing_code, title: r.title, status: r.status,
@@ -65,7 +75,7 @@ function toDefinition(r: LandingDefinitionRow, keys: string[]): LandingDefinitio
     formFields: formFieldsSchema.parse(JSON.parse(r.form_fields)), asksMarketing: asksMarketing(r.marketing_consent_text), thankYouMessage: r.thank_you_message, thankYouUrl: r.thank_you_url,
     duplicateWindowDays: r.duplicate_window_days, mediaTypeId: r.media_type_id, policyId: r.policy_id,
     trackingTags: trackingTagsSchema.parse(JSON.parse(r.tracking_tags)), headScript: r.head_script, conversionScript: r.conversion_script, color: content.colors?.primary ?? DEFAULT_COLORS.primary,
-    experiment: r.experiment_id ? { id: r.experiment_id, keys } : null,
+    experiment: r.experiment_id ? { id: r.experiment_id, keys: variants.map((v) => v.key), formFields: variantFields } : null,
   };
 }
 
@@ -264,7 +274,7 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
     if (hit && now < hit.until) return hit.def;
     const row = await repo.definition(shopCode, landingCode);
     // The running experiment's variants: one more statement per definition load (every few seconds), none per lead.
-    const def = row ? toDefinition(row, row.experiment_id ? await repo.variantKeys(row.experiment_id) : []) : null;
+    const def = row ? toDefinition(row, row.experiment_id ? await repo.variants(row.experiment_id) : []) : null;
     if (definitions.size > 10_000) definitions.clear();
     definitions.set(key, { def, until: now + DEFINITION_TTL_MS });
     return def;
@@ -324,16 +334,18 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
       if (now.getTime() - renderedAt < MIN_FILL_MS) throw await block('too-fast', INTAKE_MESSAGES.tooFast);
 
       const parsed = intakeFields.safeParse(raw);
-      const { answers, errors } = validateAnswers(def.formFields, raw);
+      // A variant's visitor filled in that variant's form.
+      const variant = variantOf(def, raw[VARIANT_FIELD]);
+      const formFields = (variant && def.experiment?.formFields[variant.key]) || def.formFields;
+      const { answers, errors } = validateAnswers(formFields, raw);
       if (!parsed.success) {
         for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? '_')] ??= issue.message;
       }
       // Sensitive answers (PIPA art. 23) come only with their own consent.
-      const consents = leadConsents(def, answers, parsed.success && parsed.data.marketingConsent);
+      const consents = leadConsents({ formFields, asksMarketing: def.asksMarketing }, answers, parsed.success && parsed.data.marketingConsent);
       if (consents.gaveSensitive && parsed.success && !parsed.data.sensitiveConsent) errors.sensitiveConsent = INTAKE_MESSAGES.sensitiveConsent;
       if (!parsed.success || Object.keys(errors).length) throw refuse(422, ERROR_CODES.VALIDATION, INTAKE_MESSAGES.validation, errors);
       const f = parsed.data;
-      const variant = variantOf(def, raw[VARIANT_FIELD]);
 
       const outcome = await committer.submit({
         kind: 'lead',

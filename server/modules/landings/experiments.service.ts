@@ -4,16 +4,18 @@
 // edit). Every decision is audited in the transaction that makes it; the page cache hears of it
 // afterwards (its pages of the landing are rendered anew, one per variant).
 import type { Kysely } from 'kysely';
-import type { Database, LandingExperimentsTable } from '../../db/schema.ts';
+import type { Database, LandingExperimentsTable, LandingRow } from '../../db/schema.ts';
 import { experimentsRepository } from './experiments.repository.ts';
 import { landingsRepository } from './landings.repository.ts';
 import { audit, auditBy, type Actor } from '../audit/audit.service.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { badRequest, conflict, foundOr404 } from '../../lib/errors.ts';
 import { inTransaction, isUniqueViolation } from '../../db/dialect-sql.ts';
-import { landingContent } from '../../../contracts/landings.ts';
+import { formFields as formFieldsSchema } from '../../../contracts/landings.ts';
+import { uncoveredFields } from '../../../contracts/privacy.ts';
+import { OPERATOR_MISSING } from '../../../contracts/operator.ts';
 import { experimentVerdict } from '../../../contracts/experiment-stats.ts';
-import { experimentResults, type Experiment, type ExperimentResults, type VariantKey } from '../../../contracts/experiments.ts';
+import { experimentResults, variantContent, type Experiment, type ExperimentResults, type VariantContent, type VariantKey } from '../../../contracts/experiments.ts';
 import type { z } from 'zod';
 import type { experimentUpdate } from '../../../contracts/experiments.ts';
 
@@ -27,16 +29,20 @@ interface ExperimentHooks {
 type Row = LandingExperimentsTable & { id: number };
 type VariantRow = Awaited<ReturnType<ReturnType<typeof experimentsRepository>['variants']>>[number];
 
-export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: ExperimentHooks) {
-  const repo = experimentsRepository(db);
-  const landings = landingsRepository(db);
+/** A stored variant's content with its form fields (the landing's, for a variant saved without its own). */
+function storedContent(json: string, landing: Pick<LandingRow, 'form_fields'>): VariantContent & { formFields: NonNullable<VariantContent['formFields']> } {
+  const c = variantContent.parse(JSON.parse(json));
+  return { ...c, formFields: c.formFields ?? formFieldsSchema.parse(JSON.parse(landing.form_fields)) };
+}
 
-  const landingOf = (shopId: number, landingId: number) => foundOr404(landings.find(shopId, landingId), '랜딩을 찾을 수 없습니다.');
-  const experimentOf = async (shopId: number, landingId: number, id: number) => {
-    await landingOf(shopId, landingId);
-    return foundOr404(repo.find(landingId, id), '실험을 찾을 수 없습니다.') as Promise<Row>;
-  };
+/** A variant's content as the landing row stores it: its copy in `content`, its fields in `form_fields`. */
+function asLandingColumns(c: VariantContent & { formFields: unknown[] }) {
+  const { formFields, ...content } = c;
+  return { content: JSON.stringify(content), form_fields: JSON.stringify(formFields) };
+}
 
+/** An experiment as the API answers it: live figures while it runs, archived ones after. */
+function experimentReader(repo: ReturnType<typeof experimentsRepository>) {
   /** The figures now: visits from the beacon, leads with their variant, valid ones by the money rule. */
   async function liveResults(r: Pick<Row, 'id'>, variants: VariantRow[]): Promise<ExperimentResults> {
     const [visits, leads] = await Promise.all([repo.visits(r.id), repo.leads(r.id)]);
@@ -51,21 +57,60 @@ export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: Ex
     );
   }
 
-  async function toExperiment(r: Row): Promise<Experiment> {
+  /** `policyItems`: what the landing's privacy policy names as collected ('' without one): each variant's fields are checked against it. */
+  async function toExperiment(r: Row, landing: LandingRow, policyItems: string): Promise<Experiment> {
     const variants = await repo.variants(r.id);
     const results = r.results ? experimentResults.parse(JSON.parse(r.results)) : await liveResults(r, variants);
     return {
       id: r.id, landingId: r.landing_id, name: r.name, status: r.status, startedAt: r.started_at, stoppedAt: r.stopped_at, stopAt: r.stop_at,
       winner: r.winner, createdAt: r.created_at,
-      variants: variants.map((v) => ({ key: v.key as VariantKey, weight: v.weight, content: v.content ? landingContent.parse(JSON.parse(v.content)) : null })),
+      variants: variants.map((v) => {
+        const content = v.content ? storedContent(v.content, landing) : null;
+        const fields = content?.formFields ?? formFieldsSchema.parse(JSON.parse(landing.form_fields));
+        return { key: v.key as VariantKey, weight: v.weight, content, uncoveredFields: uncoveredFields(policyItems, fields) };
+      }),
       results,
     };
   }
 
-  const reread = async (shopId: number, landingId: number, id: number) => toExperiment(await experimentOf(shopId, landingId, id));
+  return { liveResults, toExperiment };
+}
+
+/** Each variant's content, checked as a landing's would be on publishing. */
+function checkPublishable(variants: VariantRow[]) {
+  for (const [i, v] of variants.entries()) {
+    if (!v.content) continue;
+    const checked = variantContent.safeParse(JSON.parse(v.content));
+    if (!checked.success) {
+      const issue = checked.error.issues[0]!;
+      throw badRequest(`${v.key}안을 랜딩으로 게시할 수 없습니다: ${issue.message}`, { [['variants', i, 'content', ...issue.path].join('.')]: issue.message });
+    }
+  }
+}
+
+export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: ExperimentHooks) {
+  const repo = experimentsRepository(db);
+  const landings = landingsRepository(db);
+  const { liveResults, toExperiment } = experimentReader(repo);
+
+  const landingOf = (shopId: number, landingId: number) => foundOr404(landings.find(shopId, landingId), '랜딩을 찾을 수 없습니다.') as Promise<LandingRow>;
+  const experimentOf = async (shopId: number, landingId: number, id: number) => {
+    const landing = await landingOf(shopId, landingId);
+    return { landing, r: (await foundOr404(repo.find(landingId, id), '실험을 찾을 수 없습니다.')) as Row };
+  };
+  /** The policy the landing's form is under: its pinned version, else the shop's latest published one. */
+  async function policyOf(landing: LandingRow) {
+    const id = landing.privacy_policy_version_id ?? (await landings.latestPublishedPolicy(landing.shop_id))?.id;
+    return id ? landings.publishedPolicy(landing.shop_id, id) : undefined;
+  }
+
+  const reread = async (shopId: number, landingId: number, id: number) => {
+    const { landing, r } = await experimentOf(shopId, landingId, id);
+    return toExperiment(r, landing, (await policyOf(landing))?.items ?? '');
+  };
 
   /** Stops an experiment: archives its results, promotes a variant's content into the landing, audits — one transaction. */
-  async function stopOne(r: Row, promote: string | null, actor: Actor | null, reason?: string) {
+  async function stopOne(r: Row, landing: LandingRow, promote: string | null, actor: Actor | null, reason?: string) {
     if (r.status === 'stopped') throw conflict('이미 종료된 실험입니다.');
     if (promote && r.status !== 'running') throw conflict('진행 중인 실험에서만 변형을 채택할 수 있습니다.');
     await hooks.flushVisits();
@@ -80,7 +125,8 @@ export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: Ex
       });
       if (!done) throw conflict('다른 사용자가 실험을 바꿨습니다. 새로 고친 뒤 다시 시도하세요.');
       // A's content is the landing's already: promoting A changes nothing on the page.
-      if (chosen?.content) await landingsRepository(trx).update(r.landing_id, { content: chosen.content, updated_at: now });
+      // B's copy and its form fields both become the landing's.
+      if (chosen?.content) await landingsRepository(trx).update(r.landing_id, { ...asLandingColumns(storedContent(chosen.content, landing)), updated_at: now });
       const entry = {
         action: 'landing-experiment-stop', target: 'landing', targetId: r.landing_id,
         detail: { experimentId: r.id, promoted: chosen?.key ?? null, ...(results ? { winner: results.winner, enoughData: results.enoughData } : {}), ...(reason ? { reason } : {}) },
@@ -92,10 +138,11 @@ export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: Ex
 
   return {
     async list(shopId: number, landingId: number) {
-      await landingOf(shopId, landingId);
+      const landing = await landingOf(shopId, landingId);
       await hooks.flushVisits();
       const rows = (await repo.list(landingId)) as Row[];
-      return { items: await Promise.all(rows.map(toExperiment)) };
+      const items = (await policyOf(landing))?.items ?? '';
+      return { items: await Promise.all(rows.map((r) => toExperiment(r, landing, items))) };
     },
 
     async create(shopId: number, landingId: number, input: { name: string }, actor: Actor) {
@@ -107,7 +154,9 @@ export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: Ex
           const r = experimentsRepository(trx);
           const { id } = await r.insert({ landing_id: landingId, name: input.name, status: 'draft', created_by: actor.id, created_at: now, updated_at: now });
           await r.insertVariant({ experiment_id: id, key: 'A', weight: 50, content: null, created_at: now, updated_at: now });
-          await r.insertVariant({ experiment_id: id, key: 'B', weight: 50, content: landing.content, created_at: now, updated_at: now });
+          // B starts as the live landing: its copy and its form.
+          const content = JSON.stringify({ ...JSON.parse(landing.content), formFields: JSON.parse(landing.form_fields) });
+          await r.insertVariant({ experiment_id: id, key: 'B', weight: 50, content, created_at: now, updated_at: now });
           await auditBy(trx, actor, { action: 'landing-experiment-create', target: 'landing', targetId: landingId, detail: { experimentId: id, name: input.name } }, clock());
           return id;
         });
@@ -120,16 +169,18 @@ export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: Ex
 
     /** A draft's name, variants and weights; a running one's name and scheduled stop only (its variants are what visitors were shown). */
     async update(shopId: number, landingId: number, id: number, input: z.output<typeof experimentUpdate>, actor: Actor) {
-      const r = await experimentOf(shopId, landingId, id);
+      const { landing, r } = await experimentOf(shopId, landingId, id);
       if (r.status === 'stopped') throw conflict('종료된 실험은 바꿀 수 없습니다.');
       const now = clock();
       if (input.stopAt && new Date(input.stopAt) <= now) throw badRequest('종료 예약은 지금 이후로 정하세요.', { stopAt: '지금 이후로 정하세요.' });
       const current = await repo.variants(r.id);
       // Contents compared as the schema reads them (a stored copy may order its keys otherwise).
-      const stored = (c: string | null) => (c ? JSON.stringify(landingContent.parse(JSON.parse(c))) : null);
+      // A variant's fields are always stored: one saved without (the landing's then) stays the same with them.
+      const stored = (c: string | null) => (c ? JSON.stringify(storedContent(c, landing)) : null);
+      const given = (c: VariantContent | null) => (c ? JSON.stringify(storedContent(JSON.stringify(c), landing)) : null);
       const same =
         current.length === input.variants.length &&
-        input.variants.every((v, i) => current[i]!.key === v.key && current[i]!.weight === v.weight && stored(current[i]!.content) === (v.content ? JSON.stringify(v.content) : null));
+        input.variants.every((v, i) => current[i]!.key === v.key && current[i]!.weight === v.weight && stored(current[i]!.content) === given(v.content));
       if (r.status === 'running' && !same) throw conflict('진행 중인 실험의 변형과 비중은 바꿀 수 없습니다. 실험을 종료하고 새로 만드세요.');
       const at = now.toISOString();
       await inTransaction(db, async (trx) => {
@@ -139,7 +190,7 @@ export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: Ex
         if (!same) {
           for (const v of current) if (!input.variants.some((i) => i.key === v.key)) await x.deleteVariant(r.id, v.key);
           for (const v of input.variants) {
-            const content = v.content ? JSON.stringify(v.content) : null;
+            const content = given(v.content);
             if (current.some((c) => c.key === v.key)) await x.updateVariant(r.id, v.key, { weight: v.weight, content, updated_at: at });
             else await x.insertVariant({ experiment_id: r.id, key: v.key, weight: v.weight, content, created_at: at, updated_at: at });
           }
@@ -153,11 +204,18 @@ export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: Ex
       return reread(shopId, landingId, id);
     },
 
+    /**
+     * Every variant goes live as a landing would be published: its content valid as a landing's,
+     * under a published privacy policy (and the agency's details where it collects).
+     */
     async start(shopId: number, landingId: number, id: number, actor: Actor) {
-      const r = await experimentOf(shopId, landingId, id);
+      const { landing, r } = await experimentOf(shopId, landingId, id);
       if (r.status !== 'draft') throw conflict('준비 중인 실험만 시작할 수 있습니다.');
-      const landing = await landingOf(shopId, landingId);
       if (landing.status !== 'open') throw conflict('게시 중인 랜딩에서만 실험을 시작할 수 있습니다.');
+      checkPublishable(await repo.variants(r.id));
+      const policy = await policyOf(landing);
+      if (!policy) throw conflict('게시된 개인정보 처리방침이 없어 실험을 시작할 수 없습니다. 개인정보 처리방침을 먼저 게시하세요.');
+      if (policy.collector === 'operator' && !(await landings.operator())) throw conflict(OPERATOR_MISSING);
       const now = clock().toISOString();
       await inTransaction(db, async (trx) => {
         if (!(await experimentsRepository(trx).update(r.id, 'draft', { status: 'running', started_at: now, updated_at: now }))) {
@@ -170,7 +228,8 @@ export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: Ex
     },
 
     async stop(shopId: number, landingId: number, id: number, promote: string | null, actor: Actor) {
-      await stopOne(await experimentOf(shopId, landingId, id), promote, actor);
+      const { landing, r } = await experimentOf(shopId, landingId, id);
+      await stopOne(r, landing, promote, actor);
       return reread(shopId, landingId, id);
     },
 
@@ -180,9 +239,10 @@ export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: Ex
       const stopped: number[] = [];
       for (const d of due) {
         const r = (await repo.find(d.landing_id, d.id)) as Row | undefined;
-        if (!r || r.status !== 'running') continue;
+        const landing = await landings.find(d.shop_id, d.landing_id);
+        if (!r || !landing || r.status !== 'running') continue;
         try {
-          await stopOne(r, null, null, '종료 예약');
+          await stopOne(r, landing, null, null, '종료 예약');
           stopped.push(r.id);
         } catch (err) {
           // Stopped by someone else meanwhile: nothing left to do.

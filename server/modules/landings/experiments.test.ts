@@ -163,6 +163,103 @@ describe('landing experiments', () => {
     expect(results.summary[0]).toContain('아직 데이터가 부족합니다');
   });
 
+  it('gives B its own form, colours and hero: pre-rendered for B’s visitors, and intake checks their answers against B’s fields', async () => {
+    const created = (await t.admin.post(api(), { name: '양식 실험' })).json();
+    // B starts as the live landing: its copy and its form.
+    expect(created.variants[1].content.formFields.map((f: { key: string }) => f.key)).toEqual(['area', 'time']);
+    expect(created.variants.map((v: { uncoveredFields: string[] }) => v.uncoveredFields)).toEqual([['지역', '통화 가능 시간'], ['지역', '통화 가능 시간']]);
+    const hero = { url: 'https://cdn.example.com/b-hero.jpg', width: 1200, height: 600, alt: 'B안 대표 이미지' };
+    const bForm = [
+      { key: 'time', label: '통화 가능 시간', type: 'radio', options: ['오전', '오후'], required: false },
+      { key: 'branch', label: '희망 지점', type: 'select', options: ['강남점', '잠실점'], required: true },
+    ];
+    const body = (formFields: unknown[]) => ({
+      name: '양식 실험', stopAt: null,
+      variants: [
+        { key: 'A', weight: 50, content: null },
+        { key: 'B', weight: 50, content: { ...landingInput().content, headline: 'B안 양식', hero, colors: { primary: '#aa0044', background: '#ffffff', text: '#111111' }, formFields } },
+      ],
+    });
+    // Validated as a landing's form: a key the fixed fields use is refused on its field.
+    const refused = await t.admin.put(api(`/${created.id}`), body([{ key: 'phone', label: '전화', type: 'short-text' }]));
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.fields['variants.1.content.formFields.0.key']).toBe('기본 항목이 쓰는 키입니다. 다른 키를 입력하세요.');
+    const saved = await t.admin.put(api(`/${created.id}`), body(bForm));
+    expect(saved.statusCode).toBe(200);
+    // The warning publishing gives, per variant: B's new field is not in the policy's items either.
+    expect(saved.json().variants[1].uncoveredFields).toEqual(['통화 가능 시간', '희망 지점']);
+    expect((await t.admin.post(api(`/${created.id}/start`))).statusCode).toBe(200);
+
+    const pages: Record<string, string> = {};
+    for (let n = 0; n < 40 && Object.keys(pages).length < 2; n++) {
+      const html = await (await get({ 'user-agent': UA(n) })).text();
+      pages[variantFieldOf(html)!.split(':')[1]!] = html;
+    }
+    const a = pages.A!;
+    const b = pages.B!;
+    expect(headlineOf(b)).toBe('B안 양식');
+    // B's fields in B's order, its colour and its hero; A keeps the landing's.
+    expect([...b.matchAll(/name="(area|time|branch)"/g)].map((m) => m[1])).toEqual(['time', 'time', 'branch']);
+    expect(b).toContain('#aa0044');
+    expect(b).toContain('https://cdn.example.com/b-hero.jpg');
+    expect(b).toContain('희망 지점');
+    expect(a).toContain('name="area"');
+    expect(a).not.toContain('name="branch"');
+    expect(a).not.toContain('#aa0044');
+    // Cached like any page: a reload answers B's page again without rendering anew.
+    const cookie = (await get({ 'user-agent': UA(99) })).headers.get('set-cookie')!.split(';')[0]!;
+    const again = await get({ 'user-agent': UA(99), cookie });
+    expect(again.headers.get('etag')).toBeTruthy();
+    expect((await get({ 'user-agent': UA(99), cookie })).headers.get('etag')).toBe(again.headers.get('etag'));
+
+    // A B visitor: 희망 지점 is accepted and kept; 지역 (required in A, not in B's form) is not asked.
+    const x = (key: string) => `${created.id}:${key}`;
+    const fromB = await submit(t, { ...leadBody(t, landingId, { _x: x('B'), phone: '010-5555-0001', branch: '잠실점' }), area: undefined });
+    expect(fromB.statusCode).toBe(201);
+    const noBranch = await submit(t, { ...leadBody(t, landingId, { _x: x('B'), phone: '010-5555-0002' }), area: undefined });
+    expect(noBranch.statusCode).toBe(422);
+    expect(noBranch.json().error.fields).toEqual({ branch: '희망 지점을 선택해 주세요.' });
+    // An A visitor still answers A's form: 지역 is required, and a 희망 지점 sent along is not kept.
+    const noArea = await submit(t, { ...leadBody(t, landingId, { _x: x('A'), phone: '010-5555-0003', branch: '잠실점' }), area: undefined });
+    expect(noArea.statusCode).toBe(422);
+    expect(noArea.json().error.fields).toEqual({ area: '지역을 선택해 주세요.' });
+    expect((await submit(t, leadBody(t, landingId, { _x: x('A'), phone: '010-5555-0004', branch: '잠실점' }))).statusCode).toBe(201);
+    const leads = await t.app.db.selectFrom('leads').select(['phone', 'variant', 'answers']).orderBy('phone').execute();
+    expect(leads.map((l) => [l.phone, l.variant, JSON.parse(l.answers)])).toEqual([
+      ['01055550001', 'B', { branch: '잠실점' }],
+      ['01055550004', 'A', { area: '서울' }],
+    ]);
+    // B's answers carry B's labels wherever they go: the lead drawer, webhooks and the pull API.
+    const bLead = await t.app.db.selectFrom('leads').select('id').where('phone', '=', '01055550001').executeTakeFirstOrThrow();
+    const detail = await t.admin.get(`/api/shops/${t.shopId}/leads/${bLead.id}`);
+    expect(detail.json().answers).toEqual([{ label: '희망 지점', value: '잠실점' }]);
+    const [row] = await deliveryJobsRepository(t.app.db).leads([bLead.id]);
+    expect(toLead(row!).answers).toEqual([{ label: '희망 지점', value: '잠실점' }]);
+
+    // The privacy page lists what B's form collects too.
+    const privacy = await (await fetch(`${base}/view/smile/implant/privacy`)).text();
+    expect(privacy).toContain('희망 지점');
+
+    // Promoting B: its form becomes the landing's with its copy.
+    expect((await t.admin.post(api(`/${created.id}/stop`), { promote: 'B' })).statusCode).toBe(200);
+    const landing = (await t.admin.get(`/api/shops/${t.shopId}/landings/${landingId}`)).json();
+    expect(landing.formFields.map((f: { key: string }) => f.key)).toEqual(['time', 'branch']);
+    expect(landing.content).toMatchObject({ headline: 'B안 양식', hero, colors: { primary: '#aa0044' } });
+    expect(landing.content.formFields).toBeUndefined();
+  });
+
+  it('refuses to start a variant that could not be published as a landing', async () => {
+    const created = (await t.admin.post(api(), { name: '실험' })).json();
+    // A draft stored before a rule tightened, say: its headline is no longer valid.
+    const content = JSON.stringify({ ...landingInput().content, headline: '' });
+    await t.app.db.updateTable('landing_experiment_variants').set({ content }).where('experiment_id', '=', created.id).where('key', '=', 'B').execute();
+    const started = await t.admin.post(api(`/${created.id}/start`));
+    expect(started.statusCode).toBe(400);
+    expect(started.json().error.message).toBe('B안을 랜딩으로 게시할 수 없습니다: 대표 문구를 입력하세요.');
+    expect(started.json().error.fields).toEqual({ 'variants.1.content.headline': '대표 문구를 입력하세요.' });
+    expect((await t.app.db.selectFrom('landing_experiments').select('status').executeTakeFirstOrThrow()).status).toBe('draft');
+  });
+
   it('warns of a sample-ratio mismatch when visits stray from the weights', async () => {
     const experimentId = await runExperiment();
     await t.app.db.insertInto('visit_variants').values([

@@ -5,6 +5,7 @@
 // PostgreSQL every statement is a round trip.
 import { CompiledQuery, sql, type DatabaseConnection, type Insertable, type Kysely, type QueryResult, type Transaction, type Updateable } from 'kysely';
 import type { Database, LeadEventsTable, LeadSettingsTable, LeadsTable } from '../../db/schema.ts';
+import { leadVariantContent } from '../../db/landing-sql.ts';
 import { paginate, textMatch } from '../../db/paging.ts';
 import { type LeadListQuery } from '../../../contracts/leads.ts';
 import { dialectOf, rowsParameter } from '../../db/dialect-sql.ts';
@@ -241,7 +242,7 @@ export function leadsRepository(db: Kysely<Database>) {
         .select(LIST_COLUMNS)
         .select([
           'l.answers', 'l.utm_medium', 'l.utm_content', 'l.utm_term', 'l.referrer', 'l.user_agent', 'l.privacy_consent',
-          'l.marketing_consent', 'l.sensitive_consent', 'p.version as policy_version', 'g.form_fields',
+          'l.marketing_consent', 'l.sensitive_consent', 'p.version as policy_version', 'g.form_fields', leadVariantContent.as('variant_content'),
         ])
         .where('l.id', '=', id)
         .executeTakeFirst(),

@@ -138,7 +138,7 @@ export function leadsService(db: Kysely<Database>, clock: Clock, announce: (chan
       ...toListItem(row, overdueBefore, sla.of(row.id)),
       openingId: null,
       memo: row.memo,
-      answers: labelledAnswers(row.answers, row.form_fields),
+      answers: labelledAnswers(row.answers, row.form_fields, row.variant_content),
       utmMedium: row.utm_medium, utmContent: row.utm_content, utmTerm: row.utm_term, referrer: row.referrer, userAgent: row.user_agent,
       privacyConsent: !!row.privacy_consent, marketingConsent: !!row.marketing_consent, sensitiveConsent: !!row.sensitive_consent,
       policyVersion: row.policy_version ?? null,

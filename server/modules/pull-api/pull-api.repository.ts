@@ -2,6 +2,7 @@
 // (leads_shop_feed_idx: shop_id, feed_seq), with what a receiver gets of each.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { leadVariantContent } from '../../db/landing-sql.ts';
 
 export type FeedRow = Awaited<ReturnType<ReturnType<typeof pullApiRepository>['page']>>[number];
 
@@ -14,7 +15,7 @@ export function pullApiRepository(db: Kysely<Database>) {
         .leftJoin('landings as g', 'g.id', 'l.landing_id')
         .leftJoin('code_items as m', 'm.id', 'l.media_type_id')
         .select([
-          'l.id', 'l.feed_seq', 'l.created_at', 'l.source', 'l.name', 'l.phone', 'l.answers', 'l.landing_id', 'g.landing_code', 'g.title as landing_title', 'g.form_fields', 'l.variant',
+          'l.id', 'l.feed_seq', 'l.created_at', 'l.source', 'l.name', 'l.phone', 'l.answers', 'l.landing_id', 'g.landing_code', 'g.title as landing_title', 'g.form_fields', 'l.variant', leadVariantContent.as('variant_content'),
           'm.name as medium_name', 'l.utm_source', 'l.utm_medium', 'l.utm_campaign', 'l.utm_content', 'l.utm_term', 'l.cs_status', 'l.memo',
         ])
         .where('l.shop_id', '=', shopId)

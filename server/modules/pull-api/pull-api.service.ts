@@ -25,7 +25,7 @@ function toPulledLead(r: FeedRow, fullPhone: boolean): PulledLead {
     phone: fullPhone ? r.phone : maskPhone(r.phone),
     landing: { id: r.landing_id, code: r.landing_code, title: r.landing_title, ...(r.variant ? { variant: r.variant } : {}) },
     medium: r.medium_name,
-    answers: labelledAnswers(r.answers, r.form_fields),
+    answers: labelledAnswers(r.answers, r.form_fields, r.variant_content),
     utm: { source: r.utm_source, medium: r.utm_medium, campaign: r.utm_campaign, content: r.utm_content, term: r.utm_term },
     csStatus: r.cs_status,
     memo: r.memo,

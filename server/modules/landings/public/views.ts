@@ -8,6 +8,7 @@ import {
   formFields as formFieldsSchema, landingContent, landingPath, landingState, type LandingInput, type LandingState, type LandingView, type OperatorView, type PrivacyPageView,
 } from '../../../../contracts/landings.ts';
 import type { PrivacyPolicyView, ThirdParty } from '../../../../contracts/privacy.ts';
+import { variantContent } from '../../../../contracts/experiments.ts';
 import { trackingTags as trackingTagsSchema } from '../../../../contracts/tracking-tags.ts';
 
 /** What a visitor gets now; a disabled shop's landings count as ended. */
@@ -119,7 +120,12 @@ export function landingViews(db: Kysely<Database>, o: ViewOptions = { freeScript
         const v = running?.variants.find((x) => x.key === variant);
         if (!running || !v) return null;
         experiment = { experimentId: running.id, key: v.key };
-        if (v.content) fields.content = landingContent.parse(JSON.parse(v.content));
+        if (v.content) {
+          // The variant's copy, colours and hero, and its form (its own fields in its order, when it has them).
+          const { formFields, ...content } = variantContent.parse(JSON.parse(v.content));
+          fields.content = content;
+          if (formFields) fields.formFields = formFields;
+        }
       }
       return {
         shop: shopOfRow(row),
@@ -135,10 +141,17 @@ export function landingViews(db: Kysely<Database>, o: ViewOptions = { freeScript
       const found = await load(shopCode, landingCode);
       if (!found) return null;
       const { row, policy, operator } = found;
+      const formFields = formFieldsSchema.parse(JSON.parse(row.form_fields));
+      // While an experiment runs, the page lists what any of its variants' forms collects too.
+      for (const v of (await experiments.running(row.id))?.variants ?? []) {
+        for (const f of (v.content ? variantContent.parse(JSON.parse(v.content)).formFields : null) ?? []) {
+          if (!formFields.some((x) => x.key === f.key)) formFields.push(f);
+        }
+      }
       return {
         shop: shopOfRow(row),
         // The visitor knows the page by its headline; `title` is the staff's internal name for it.
-        landing: { code: row.landing_code, title: landingContent.parse(JSON.parse(row.content)).headline, formFields: formFieldsSchema.parse(JSON.parse(row.form_fields)) },
+        landing: { code: row.landing_code, title: landingContent.parse(JSON.parse(row.content)).headline, formFields },
         policy: policyView(policy),
         operator,
       };
