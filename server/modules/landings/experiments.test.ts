@@ -153,6 +153,24 @@ describe('landing experiments', () => {
     const delivered = rows.sort((a, b) => a.phone.localeCompare(b.phone)).map((r) => deliveredLead(toLead(r), ['landing'], false).landing);
     expect(delivered.map((l) => l?.variant ?? null)).toEqual(['B', 'A', null, null]);
     expect(delivered[0]).toEqual({ id: landingId, code: 'implant', title: '임플란트 상담 이벤트', variant: 'B' });
+    // The pull API answers it too, and its documented schema names it.
+    const key = (await t.admin.post(`/api/shops/${t.shopId}/api-keys`, { name: '실험 키', fullPhone: false })).json().key as string;
+    const pulled = await t.app.inject({ method: 'GET', url: '/api/v1/leads', headers: { authorization: `Bearer ${key}` } });
+    expect(pulled.json().leads.map((l: { landing: { variant?: string } }) => l.landing.variant ?? null)).toEqual(['B', 'A', null, null]);
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    expect(JSON.stringify(doc)).toContain('A/B 실험의 변형');
+    // DB 현황's list and drawer show it; the export has a 실험안 column.
+    const listed = (await t.admin.get(`/api/shops/${t.shopId}/leads?pageSize=50`)).json();
+    const byPhone = new Map(leads.map((l) => [l.id, l.phone]));
+    expect(listed.items.map((l: { id: number; variant: string | null }) => [byPhone.get(l.id), l.variant]).sort()).toEqual([
+      ['01022220001', 'B'], ['01022220002', 'A'], ['01022220003', null], ['01022220004', null],
+    ]);
+    expect((await t.admin.get(`/api/shops/${t.shopId}/leads/${leads[0]!.id}`)).json().variant).toBe('B');
+    const csv = await t.admin.request('POST', `/api/shops/${t.shopId}/leads/export`, { format: 'csv', reason: '실험 확인' });
+    const lines = csv.rawPayload.toString('utf8').replace(/^\uFEFF/, '').split('\r\n').filter(Boolean).map((l) => l.split(','));
+    const at = lines[0]!.indexOf('실험안');
+    expect(lines[0]!.slice(2, 5)).toEqual(['랜딩', '실험안', '매체']);
+    expect(lines.slice(1).map((r) => r[at])).toEqual(['B', 'A', '', '']);
 
     const list = await t.admin.get(api());
     const results = list.json().items[0].results;
