@@ -179,6 +179,19 @@ describe('landing experiments', () => {
     ]);
     expect(results.enoughData).toBe(false);
     expect(results.summary[0]).toContain('아직 데이터가 부족합니다');
+
+    // 랜딩 관리 splits the period's figures by variant (for the client's accounts too); a period before the experiment has no split.
+    const owner = await shopAccount(t, 'owner-split', 'shop-owner');
+    for (const who of [t.admin, owner]) {
+      const row = (await who.get(`/api/shops/${t.shopId}/landings`)).json().items.find((l: { id: number }) => l.id === landingId);
+      expect(row).toMatchObject({ visits: 8, submissions: 4 });
+      expect(row.variants).toEqual([
+        { experimentId, experimentName: '헤드라인 실험', key: 'A', visits: 3, submissions: 1, conversionRate: 33.3 },
+        { experimentId, experimentName: '헤드라인 실험', key: 'B', visits: 2, submissions: 1, conversionRate: 50 },
+      ]);
+    }
+    const before = (await t.admin.get(`/api/shops/${t.shopId}/landings?from=2026-10-01&to=2026-10-31`)).json().items.find((l: { id: number }) => l.id === landingId);
+    expect(before.variants).toEqual([]);
   });
 
   it('warns of a sample-ratio mismatch when visits stray from the weights', async () => {
