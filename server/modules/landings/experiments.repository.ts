@@ -44,6 +44,16 @@ export function experimentsRepository(db: Kysely<Database>) {
         .where('e.stop_at', '<=', nowIso)
         .execute(),
 
+    /** The landing's own ad spend (광고 현황's rows for it, not a medium's whole) over Seoul days [fromDay, toDay]. */
+    landingSpend: async (landingId: number, fromDay: string, toDay: string) =>
+      (await db
+        .selectFrom('ad_spend')
+        .select((eb) => eb.fn.sum<number | null>('spend').as('spend'))
+        .where('landing_id', '=', landingId)
+        .where('day', '>=', fromDay)
+        .where('day', '<=', toDay)
+        .executeTakeFirst())?.spend ?? null,
+
     /** Visits per variant (the beacon's count) over the experiment's life. */
     visits: (experimentId: number) =>
       db

@@ -11,6 +11,7 @@ import { audit, auditBy, type Actor } from '../audit/audit.service.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { badRequest, conflict, foundOr404 } from '../../lib/errors.ts';
 import { inTransaction, isUniqueViolation } from '../../db/dialect-sql.ts';
+import { seoulDay } from '../../../contracts/kst.ts';
 import { landingContent } from '../../../contracts/landings.ts';
 import { experimentVerdict } from '../../../contracts/experiment-stats.ts';
 import { experimentResults, type Experiment, type ExperimentResults, type VariantKey } from '../../../contracts/experiments.ts';
@@ -25,7 +26,32 @@ interface ExperimentHooks {
 }
 
 type Row = LandingExperimentsTable & { id: number };
+
+/** The agency's money (spend and CPA per variant) is sent only to readers who may see it (`money`); others get nulls. */
+export const experimentForViewer = (e: Experiment, money: boolean): Experiment =>
+  money ? e : { ...e, results: { ...e.results, variants: e.results.variants.map((v) => ({ ...v, spend: null, cpa: null })) } };
 type VariantRow = Awaited<ReturnType<ReturnType<typeof experimentsRepository>['variants']>>[number];
+
+/**
+ * Results from the counts: visits from the beacon, leads with their variant, valid ones by the
+ * money rule, and the landing's ad spend shared out by the variants' visits (visitors are split at
+ * random, so a variant's share of the visits is its share of the traffic bought).
+ */
+function resultsOf(
+  variants: VariantRow[], visits: Array<{ variant: string; visits: number }>, leads: Array<{ variant: string | null; leads: number; valid: number | null }>, spend: number,
+): ExperimentResults {
+  const visitsOf = (key: string) => Number(visits.find((x) => x.variant === key)?.visits ?? 0);
+  const totalVisits = variants.reduce((sum, v) => sum + visitsOf(v.key), 0);
+  return experimentVerdict(
+    variants.map((v) => {
+      const l = leads.find((x) => x.variant === v.key);
+      return {
+        key: v.key, weight: v.weight, visits: visitsOf(v.key), leads: Number(l?.leads ?? 0), validLeads: Number(l?.valid ?? 0),
+        spend: spend > 0 && totalVisits > 0 ? Math.round((spend * visitsOf(v.key)) / totalVisits) : null,
+      };
+    }),
+  );
+}
 
 export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: ExperimentHooks) {
   const repo = experimentsRepository(db);
@@ -37,18 +63,13 @@ export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: Ex
     return foundOr404(repo.find(landingId, id), '실험을 찾을 수 없습니다.') as Promise<Row>;
   };
 
-  /** The figures now: visits from the beacon, leads with their variant, valid ones by the money rule. */
-  async function liveResults(r: Pick<Row, 'id'>, variants: VariantRow[]): Promise<ExperimentResults> {
-    const [visits, leads] = await Promise.all([repo.visits(r.id), repo.leads(r.id)]);
-    return experimentVerdict(
-      variants.map((v) => {
-        const l = leads.find((x) => x.variant === v.key);
-        return {
-          key: v.key, weight: v.weight, visits: Number(visits.find((x) => x.variant === v.key)?.visits ?? 0),
-          leads: Number(l?.leads ?? 0), validLeads: Number(l?.valid ?? 0), spend: null,
-        };
-      }),
-    );
+  /** The figures now (see resultsOf); the spend is the landing's over the experiment's Seoul days. */
+  async function liveResults(r: Pick<Row, 'id' | 'landing_id' | 'started_at' | 'stopped_at'>, variants: VariantRow[]): Promise<ExperimentResults> {
+    const [visits, leads, spend] = await Promise.all([
+      repo.visits(r.id), repo.leads(r.id),
+      r.started_at ? repo.landingSpend(r.landing_id, seoulDay(r.started_at), seoulDay(r.stopped_at ?? clock())) : null,
+    ]);
+    return resultsOf(variants, visits, leads, Number(spend ?? 0));
   }
 
   async function toExperiment(r: Row): Promise<Experiment> {

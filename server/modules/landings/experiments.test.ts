@@ -3,7 +3,8 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { eachLandingTest, landingInput, landingTestApp, leadBody, openLanding, shopAccount, submit, type LandingTestApp } from '../../test-landings.ts';
+import { addMedium, eachLandingTest, landingInput, landingTestApp, leadBody, openLanding, shopAccount, submit, type LandingTestApp } from '../../test-landings.ts';
+import { addDays, seoulDay } from '../../../contracts/kst.ts';
 import { assignVariant, notAVisitor } from './public/assignment.ts';
 import { experimentStopJob } from '../../worker/experiment-stop.ts';
 import { deliveryJobsRepository } from '../delivery/delivery-jobs.repository.ts';
@@ -273,6 +274,36 @@ describe('landing experiments', () => {
     } finally {
       await p.close();
     }
+  });
+
+  it('shares the landing’s ad spend over the experiment’s days out by visits: CPA per variant, for the agency’s side only', async () => {
+    const experimentId = await runExperiment();
+    const today = seoulDay(t.clock.current);
+    await t.app.db.insertInto('visit_variants').values([
+      { experiment_id: experimentId, variant: 'A', day: today, count: 300 },
+      { experiment_id: experimentId, variant: 'B', day: today, count: 100 },
+    ]).execute();
+    for (let i = 0; i < 4; i++) expect((await submit(t, leadBody(t, landingId, { _x: `${experimentId}:A`, phone: `010-4444-000${i}` }))).statusCode).toBe(201);
+    for (let i = 0; i < 2; i++) expect((await submit(t, leadBody(t, landingId, { _x: `${experimentId}:B`, phone: `010-5555-000${i}` }))).statusCode).toBe(201);
+    await t.app.db.updateTable('leads').set({ validity: 'invalid', invalid_reason: '결번' }).where('phone', '=', '01055550000').execute();
+    const medium = await addMedium(t, '메타', 'meta');
+    const spend = (day: string, landing: number, won: number) =>
+      ({ shop_id: t.shopId, day, media_type_id: medium, landing_id: landing, impressions: 0, clicks: 0, spend: won, updated_by: null, updated_at: t.clock.current.toISOString() });
+    // Before the experiment didn't buy its traffic; a medium's whole (landing 0) is no landing's.
+    await t.app.db.insertInto('ad_spend').values([spend(today, landingId, 400_000), spend(addDays(today, -1), landingId, 999_999), spend(today, 0, 1_000_000)]).execute();
+
+    const figures = (body: { items: Array<{ results: { variants: Array<{ key: string; spend?: number | null; validLeads: number; cpa: number | null }> } }> }) =>
+      body.items[0]!.results.variants.map((v) => [v.key, v.spend ?? null, v.validLeads, v.cpa]);
+    // 300 : 100 visits → 300,000 and 100,000 won; ÷ 4 and 1 valid leads.
+    expect(figures((await t.admin.get(api())).json())).toEqual([['A', 300_000, 4, 75_000], ['B', 100_000, 1, 100_000]]);
+    const owner = await shopAccount(t, 'owner-cpa', 'shop-owner');
+    const seen = await owner.get(api());
+    expect(figures(seen.json())).toEqual([['A', null, 4, null], ['B', null, 1, null]]);
+    expect(seen.body).not.toContain('300000');
+    // Archived at the stop, still the agency's.
+    expect((await t.admin.post(api(`/${experimentId}/stop`), { promote: null })).statusCode).toBe(200);
+    expect(figures((await t.admin.get(api())).json())).toEqual([['A', 300_000, 4, 75_000], ['B', 100_000, 1, 100_000]]);
+    expect(figures((await owner.get(api())).json())).toEqual([['A', null, 4, null], ['B', null, 1, null]]);
   });
 
   it('is the agency’s to decide: a client account reads the results but cannot create, start or stop; an agency marketer can', async () => {
