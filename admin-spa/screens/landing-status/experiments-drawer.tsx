@@ -269,7 +269,7 @@ function StopSchedule({ e, params, onSaved }: { e: Experiment; params: { shopId:
               body: { name: e.name, stopAt: d ? d.toISOString() : null, variants: e.variants },
             });
             await onSaved();
-            message.success(d ? '종료를 예약했습니다. 그때 채택 없이 종료되며 결과는 보관됩니다.' : '종료 예약을 취소했습니다.');
+            message.success(d ? '종료를 예약했습니다. 그때 채택 없이 종료되며 결과는 보관됩니다. 시스템 예약에서도 바꾸거나 취소할 수 있습니다.' : '종료 예약을 취소했습니다.');
           } catch (x) {
             if (x instanceof ApiError) message.error(x.message);
             else throw x;

@@ -9,7 +9,7 @@ import { experimentsRepository } from './experiments.repository.ts';
 import { landingsRepository } from './landings.repository.ts';
 import { audit, auditBy, type Actor } from '../audit/audit.service.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { badRequest, conflict, foundOr404 } from '../../lib/errors.ts';
+import { badRequest, conflict, foundOr404, notFound } from '../../lib/errors.ts';
 import { inTransaction, isUniqueViolation } from '../../db/dialect-sql.ts';
 import { seoulDay } from '../../../contracts/kst.ts';
 import { landingContent } from '../../../contracts/landings.ts';
@@ -53,6 +53,20 @@ function resultsOf(
   );
 }
 
+/** The experiment's 종료 예약 as its 시스템 예약: made, moved or cancelled with the change (in its transaction); answers its id. */
+async function scheduleStop(x: ReturnType<typeof experimentsRepository>, r: Row, landingTitle: string, name: string, stopAt: string | null, actor: Actor, at: string) {
+  const current = await x.scheduledStop(r.id);
+  if (!stopAt) {
+    if (current) await x.cancelStop(current.id, '취소 사유: 랜딩 관리의 A/B 실험에서 종료 예약을 지웠습니다.', at);
+    return current?.id ?? null;
+  }
+  if (current) {
+    await x.moveStop(current.id, stopAt, at);
+    return current.id;
+  }
+  return (await x.insertStop({ title: `${landingTitle} · ${name} 종료`, starts_at: stopAt, landingId: r.landing_id, experimentId: r.id, created_by: actor.id, at })).id;
+}
+
 export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: ExperimentHooks) {
   const repo = experimentsRepository(db);
   const landings = landingsRepository(db);
@@ -86,7 +100,8 @@ export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: Ex
   const reread = async (shopId: number, landingId: number, id: number) => toExperiment(await experimentOf(shopId, landingId, id));
 
   /** Stops an experiment: archives its results, promotes a variant's content into the landing, audits — one transaction. */
-  async function stopOne(r: Row, promote: string | null, actor: Actor | null, reason?: string) {
+  /** `reservationId`: the 시스템 예약 running this stop (the system's, no actor). */
+  async function stopOne(r: Row, promote: string | null, actor: Actor | null, reason?: string, reservationId?: number) {
     if (r.status === 'stopped') throw conflict('이미 종료된 실험입니다.');
     if (promote && r.status !== 'running') throw conflict('진행 중인 실험에서만 변형을 채택할 수 있습니다.');
     await hooks.flushVisits();
@@ -100,11 +115,17 @@ export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: Ex
         status: 'stopped', stopped_at: now, updated_at: now, winner: chosen?.key ?? null, results: results ? JSON.stringify(results) : null, stopped_by: actor?.id ?? null,
       });
       if (!done) throw conflict('다른 사용자가 실험을 바꿨습니다. 새로 고친 뒤 다시 시도하세요.');
+      // Stopped by hand first: its scheduled stop has nothing left to do.
+      const scheduled = await experimentsRepository(trx).scheduledStop(r.id);
+      if (scheduled) await experimentsRepository(trx).cancelStop(scheduled.id, '실험이 먼저 종료되어 취소되었습니다.', now);
       // A's content is the landing's already: promoting A changes nothing on the page.
       if (chosen?.content) await landingsRepository(trx).update(r.landing_id, { content: chosen.content, updated_at: now });
       const entry = {
         action: 'landing-experiment-stop', target: 'landing', targetId: r.landing_id,
-        detail: { experimentId: r.id, promoted: chosen?.key ?? null, ...(results ? { winner: results.winner, enoughData: results.enoughData } : {}), ...(reason ? { reason } : {}) },
+        detail: {
+          experimentId: r.id, promoted: chosen?.key ?? null, ...(results ? { winner: results.winner, enoughData: results.enoughData } : {}), ...(reason ? { reason } : {}),
+          ...(reservationId ? { reservationId } : {}),
+        },
       };
       await (actor ? auditBy(trx, actor, entry, clock()) : audit(trx, { ...entry, accountId: null }, clock()));
     });
@@ -142,6 +163,7 @@ export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: Ex
     /** A draft's name, variants and weights; a running one's name and scheduled stop only (its variants are what visitors were shown). */
     async update(shopId: number, landingId: number, id: number, input: z.output<typeof experimentUpdate>, actor: Actor) {
       const r = await experimentOf(shopId, landingId, id);
+      const landing = await landingOf(shopId, landingId);
       if (r.status === 'stopped') throw conflict('종료된 실험은 바꿀 수 없습니다.');
       const now = clock();
       if (input.stopAt && new Date(input.stopAt) <= now) throw badRequest('종료 예약은 지금 이후로 정하세요.', { stopAt: '지금 이후로 정하세요.' });
@@ -157,6 +179,7 @@ export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: Ex
         const x = experimentsRepository(trx);
         const done = await x.update(r.id, r.status, { name: input.name, stop_at: input.stopAt, updated_at: at });
         if (!done) throw conflict('다른 사용자가 실험을 바꿨습니다. 새로 고친 뒤 다시 시도하세요.');
+        const reservationId = await scheduleStop(x, r, landing.title, input.name, input.stopAt, actor, at);
         if (!same) {
           for (const v of current) if (!input.variants.some((i) => i.key === v.key)) await x.deleteVariant(r.id, v.key);
           for (const v of input.variants) {
@@ -167,7 +190,7 @@ export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: Ex
         }
         await auditBy(trx, actor, {
           action: 'landing-experiment-update', target: 'landing', targetId: landingId,
-          detail: { experimentId: r.id, weights: Object.fromEntries(input.variants.map((v) => [v.key, v.weight])), stopAt: input.stopAt },
+          detail: { experimentId: r.id, weights: Object.fromEntries(input.variants.map((v) => [v.key, v.weight])), stopAt: input.stopAt, reservationId },
         }, clock());
       });
       if (r.status === 'running') await hooks.changed([landingId]);
@@ -195,22 +218,12 @@ export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: Ex
       return reread(shopId, landingId, id);
     },
 
-    /** Running experiments whose scheduled stop has come stop (without promoting): the worker's job. */
-    async stopDue(): Promise<number[]> {
-      const due = await repo.due(clock().toISOString());
-      const stopped: number[] = [];
-      for (const d of due) {
-        const r = (await repo.find(d.landing_id, d.id)) as Row | undefined;
-        if (!r || r.status !== 'running') continue;
-        try {
-          await stopOne(r, null, null, '종료 예약');
-          stopped.push(r.id);
-        } catch (err) {
-          // Stopped by someone else meanwhile: nothing left to do.
-          if (!(err instanceof Error && /이미 종료|다른 사용자/.test(err.message))) throw err;
-        }
-      }
-      return stopped;
+    /** A 시스템 예약 (experiment-stop) stops the experiment without promoting; answers what it did, for the reservation's record. */
+    async stopScheduled(target: { landingId: number; experimentId: number }, reservationId: number, reason: string): Promise<string> {
+      const r = (await repo.find(target.landingId, target.experimentId)) as Row | undefined;
+      if (!r) throw notFound('실험을 찾을 수 없습니다.');
+      await stopOne(r, null, null, reason, reservationId);
+      return `‘${r.name}’ 실험을 채택 없이 종료했습니다. 결과는 보관되었습니다.`;
     },
   };
 }

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { addMedium, eachLandingTest, landingInput, landingTestApp, leadBody, openLanding, shopAccount, submit, type LandingTestApp } from '../../test-landings.ts';
 import { addDays, seoulDay } from '../../../contracts/kst.ts';
 import { assignVariant, notAVisitor } from './public/assignment.ts';
-import { experimentStopJob } from '../../worker/experiment-stop.ts';
+import { reservationsJob } from '../../worker/reservations.ts';
 import { deliveryJobsRepository } from '../delivery/delivery-jobs.repository.ts';
 import { toLead } from '../delivery/sending.ts';
 import { deliveredLead } from '../delivery/channel.ts';
@@ -246,15 +246,62 @@ describe('landing experiments', () => {
     expect(changed.statusCode).toBe(409);
     const stopAt = new Date(t.clock.current.getTime() + 3_600_000).toISOString();
     expect((await t.admin.put(api(`/${experimentId}`), { name: current.name, stopAt, variants: current.variants })).statusCode).toBe(200);
-    const job = experimentStopJob(t.app.db, t.app.clock, { changed: t.app.links.landingsChanged, flushVisits: t.app.links.flushVisits });
-    expect(await job.run()).toEqual([]);
+    // The 종료 예약 is a 시스템 예약 (실험 종료), listed and changed there like the others.
+    const listed = (await t.admin.get('/api/system-reservations?kind=experiment-stop')).json().items;
+    expect(listed).toHaveLength(1);
+    const reservation = listed[0];
+    expect(reservation).toMatchObject({
+      kind: 'experiment-stop', status: 'scheduled', startsAt: stopAt, landingId, experimentId, experimentName: '헤드라인 실험', title: '임플란트 상담 이벤트 · 헤드라인 실험 종료',
+    });
+    const later = new Date(t.clock.current.getTime() + 2 * 3_600_000).toISOString();
+    const body = { kind: 'experiment-stop', title: '헤드라인 실험 마감', startsAt: later, landingId, experimentId };
+    expect((await t.admin.put(`/api/system-reservations/${reservation.id}`, body)).statusCode).toBe(200);
+    expect((await t.admin.get(api())).json().items[0].stopAt).toBe(later);
+    // Made only from the experiment (one per experiment); another experiment's cannot be slipped in.
+    expect((await t.admin.post('/api/system-reservations', body)).statusCode).toBe(400);
+    expect((await t.admin.put(`/api/system-reservations/${reservation.id}`, { ...body, experimentId: experimentId + 1 })).statusCode).toBe(400);
+
+    const job = reservationsJob(t.app.db, t.clock.now, { setLandingStatus: t.app.links.setLandingStatus, stopExperiment: t.app.links.stopExperiment });
     t.clock.advanceMinutes(61);
-    expect(await job.run()).toEqual([experimentId]);
+    expect(await job.run()).toEqual([]);
+    t.clock.advanceMinutes(60);
+    const [run, again] = await Promise.all([job.run(), job.run()]);
+    expect([...run, ...again].map((x) => [x.id, x.kind, x.status])).toEqual([[reservation.id, 'experiment-stop', 'done']]);
+    const done = await t.app.db.selectFrom('system_reservations').select(['status', 'result']).where('id', '=', reservation.id).executeTakeFirstOrThrow();
+    expect(done).toEqual({ status: 'done', result: '‘헤드라인 실험’ 실험을 채택 없이 종료했습니다. 결과는 보관되었습니다.' });
+    const stopAudit = await t.app.db.selectFrom('audit_events').select(['account_id', 'detail']).where('action', '=', 'landing-experiment-stop').executeTakeFirstOrThrow();
+    expect(stopAudit.account_id).toBeNull();
+    expect(JSON.parse(stopAudit.detail!)).toMatchObject({ experimentId, promoted: null, reservationId: reservation.id, reason: `시스템 예약 #${reservation.id} 헤드라인 실험 마감` });
     const e = await t.app.db.selectFrom('landing_experiments').select(['status', 'winner', 'results', 'stopped_by']).executeTakeFirstOrThrow();
     expect(e).toMatchObject({ status: 'stopped', winner: null, stopped_by: null });
     expect(JSON.parse(e.results!).variants).toHaveLength(2);
     const html = await (await get({ 'user-agent': UA(3) })).text();
     expect(headlineOf(html)).toBe('임플란트 무료 상담');
+  });
+
+  it('cancels its 시스템 예약 when the schedule is cleared, cancelled on 시스템 예약, or the experiment stopped by hand first', async () => {
+    const experimentId = await runExperiment();
+    const current = (await t.admin.get(api())).json().items[0];
+    const schedule = (stopAt: string | null) => t.admin.put(api(`/${experimentId}`), { name: current.name, stopAt, variants: current.variants });
+    const reservations = async () => (await t.admin.get('/api/system-reservations?kind=experiment-stop')).json().items as Array<{ id: number; status: string; result: string | null }>;
+    const hour = (n: number) => new Date(t.clock.current.getTime() + n * 3_600_000).toISOString();
+
+    expect((await schedule(hour(1))).statusCode).toBe(200);
+    expect((await schedule(hour(3))).statusCode).toBe(200);
+    expect((await reservations()).map((r) => r.status)).toEqual(['scheduled']);
+    expect((await schedule(null)).statusCode).toBe(200);
+    expect((await reservations()).map((r) => r.status)).toEqual(['cancelled']);
+
+    expect((await schedule(hour(2))).statusCode).toBe(200);
+    const second = (await reservations()).find((r) => r.status === 'scheduled');
+    expect((await t.admin.post(`/api/system-reservations/${second!.id}/cancel`, { reason: '실험 연장' })).statusCode).toBe(200);
+    expect((await t.admin.get(api())).json().items[0].stopAt).toBeNull();
+
+    expect((await schedule(hour(4))).statusCode).toBe(200);
+    expect((await t.admin.post(api(`/${experimentId}/stop`), { promote: 'B' })).statusCode).toBe(200);
+    const all = await reservations();
+    expect(all.every((r) => r.status === 'cancelled')).toBe(true);
+    expect(all.filter((r) => r.result === '실험이 먼저 종료되어 취소되었습니다.')).toHaveLength(1);
   });
 
   it('names the landing’s URL as every variant’s canonical page on the public origin', async () => {
