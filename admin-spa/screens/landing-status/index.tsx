@@ -145,7 +145,7 @@ export default function LandingStatus() {
         expandable={{
           rowExpandable: (row) => row.variants.length > 0,
           expandedRowRender: (row) => <VariantSplit rows={row.variants} />,
-          columnTitle: <Tooltip title="A/B 실험이 있었던 랜딩은 펼쳐서 실험안별 방문·접수·전환율을 봅니다">실험안별</Tooltip>,
+          columnTitle: <Tooltip title="A/B 실험이 있었던 랜딩은 펼쳐서 실험안별 방문·접수·전환율을 봅니다"><span style={{ whiteSpace: 'nowrap' }}>실험안별</span></Tooltip>,
         }}
         empty={
           writable
