@@ -1,8 +1,10 @@
 // Variant attribution on the screens, in real Chromium against the built product (the demo's
 // running experiment on 한빛손해보험's free-checkup landing): 랜딩 관리 expands the landing into
 // 실험안별 visits, leads and conversion; the drawer's 종료 예약 becomes a 시스템 예약 (실험 종료),
-// which 최고관리자 sees on 시스템 예약, opens and cancels there — and the drawer then shows none.
+// which 최고관리자 sees on 시스템 예약, opens and cancels there — and the drawer then shows none;
+// 업체 대시보드 splits the landing's month by variant and DB 현황 tags leads with theirs.
 import { describe, expect, it } from 'vitest';
+import { addDays, seoulDay } from '../contracts/kst.ts';
 import { DEMO_PASSWORD, login, newPage, screenshot, setupProduct, TEST_MS, WAIT } from './harness.ts';
 
 const e2e = setupProduct();
@@ -59,5 +61,19 @@ describe('variant attribution', () => {
     await page.reload();
     await expect.poll(() => drawer.getByLabel('종료 예약').first().isVisible(), WAIT).toBe(true);
     expect(await drawer.getByLabel('종료 예약').first().inputValue()).toBe('');
+
+    // 업체 대시보드's 이번 달 랜딩별 expands the landing into its variants' leads; DB 현황 tags each lead with its variant.
+    await page.goto('/shop-dashboard');
+    const byLanding = page.locator('.ant-card', { hasText: '이번 달 랜딩별' });
+    const landingRow = byLanding.locator('tr', { hasText: '보험료 무료 점검 캠페인' });
+    await expect.poll(() => landingRow.isVisible(), WAIT).toBe(true);
+    await landingRow.getByRole('button', { name: '펼치기' }).click();
+    await expect.poll(() => byLanding.locator('tr', { hasText: '실험안 A' }).isVisible(), WAIT).toBe(true);
+    await byLanding.scrollIntoViewIfNeeded();
+    await screenshot(page, 'e2e-variant-split-dashboard', { fullPage: false });
+    const today = seoulDay(new Date());
+    await page.goto(`/database-status?from=${addDays(today, -6)}&to=${today}`);
+    await expect.poll(() => page.getByText('실험안 B').first().isVisible(), WAIT).toBe(true);
+    await screenshot(page, 'e2e-variant-split-leads', { fullPage: false });
   });
 });

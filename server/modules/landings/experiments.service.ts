@@ -2,7 +2,10 @@
 // while a draft, start, read results, stop — promoting a variant, whose content becomes the
 // landing's (same URL, same id and history: only its content changes, and its version, like any
 // edit). Every decision is audited in the transaction that makes it; the page cache hears of it
-// afterwards (its pages of the landing are rendered anew, one per variant).
+// afterwards (its pages of the landing are rendered anew, one per variant). A scheduled stop is a
+// 시스템 예약 (experiment-stop) made, moved or cancelled with the experiment; the reservations job
+// runs it through stopScheduled. Results carry the landing's spend shared out by visits (CPA per
+// variant), which the routes send only to the agency's side.
 import type { Kysely } from 'kysely';
 import type { Database, LandingExperimentsTable } from '../../db/schema.ts';
 import { experimentsRepository } from './experiments.repository.ts';
@@ -26,11 +29,11 @@ interface ExperimentHooks {
 }
 
 type Row = LandingExperimentsTable & { id: number };
+type VariantRow = Awaited<ReturnType<ReturnType<typeof experimentsRepository>['variants']>>[number];
 
 /** The agency's money (spend and CPA per variant) is sent only to readers who may see it (`money`); others get nulls. */
 export const experimentForViewer = (e: Experiment, money: boolean): Experiment =>
   money ? e : { ...e, results: { ...e.results, variants: e.results.variants.map((v) => ({ ...v, spend: null, cpa: null })) } };
-type VariantRow = Awaited<ReturnType<ReturnType<typeof experimentsRepository>['variants']>>[number];
 
 /**
  * Results from the counts: visits from the beacon, leads with their variant, valid ones by the
@@ -99,8 +102,10 @@ export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: Ex
 
   const reread = async (shopId: number, landingId: number, id: number) => toExperiment(await experimentOf(shopId, landingId, id));
 
-  /** Stops an experiment: archives its results, promotes a variant's content into the landing, audits — one transaction. */
-  /** `reservationId`: the 시스템 예약 running this stop (the system's, no actor). */
+  /**
+   * Stops an experiment: archives its results, promotes a variant's content into the landing, cancels
+   * a scheduled stop left, audits — one transaction. `reservationId`: the 시스템 예약 running it (no actor).
+   */
   async function stopOne(r: Row, promote: string | null, actor: Actor | null, reason?: string, reservationId?: number) {
     if (r.status === 'stopped') throw conflict('이미 종료된 실험입니다.');
     if (promote && r.status !== 'running') throw conflict('진행 중인 실험에서만 변형을 채택할 수 있습니다.');
