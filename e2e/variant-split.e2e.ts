@@ -72,8 +72,11 @@ describe('variant attribution', () => {
     await byLanding.scrollIntoViewIfNeeded();
     await screenshot(page, 'e2e-variant-split-dashboard', { fullPage: false });
     const today = seoulDay(new Date());
-    await page.goto(`/database-status?from=${addDays(today, -6)}&to=${today}`);
-    await expect.poll(() => page.getByText('실험안 B').first().isVisible(), WAIT).toBe(true);
+    // The demo's experiment leads are its landing's oldest of the last three days: a page of 100 holds them.
+    await page.goto(`/database-status?from=${addDays(today, -6)}&to=${today}&pageSize=100`);
+    const tag = page.locator('.ant-table-row .ant-tag', { hasText: '실험안 B' }).first();
+    await expect.poll(() => tag.isVisible(), WAIT).toBe(true);
+    await tag.scrollIntoViewIfNeeded();
     await screenshot(page, 'e2e-variant-split-leads', { fullPage: false });
   });
 });
