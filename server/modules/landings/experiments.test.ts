@@ -7,6 +7,7 @@ import { addMedium, eachLandingTest, landingInput, landingTestApp, leadBody, ope
 import { addDays, seoulDay } from '../../../contracts/kst.ts';
 import { assignVariant, notAVisitor } from './public/assignment.ts';
 import { reservationsJob } from '../../worker/reservations.ts';
+import { up as upgrade } from '../../db/migrations/2026-12-14-variant-attribution.ts';
 import { deliveryJobsRepository } from '../delivery/delivery-jobs.repository.ts';
 import { toLead } from '../delivery/sending.ts';
 import { deliveredLead } from '../delivery/channel.ts';
@@ -302,6 +303,20 @@ describe('landing experiments', () => {
     const all = await reservations();
     expect(all.every((r) => r.status === 'cancelled')).toBe(true);
     expect(all.filter((r) => r.result === '실험이 먼저 종료되어 취소되었습니다.')).toHaveLength(1);
+  });
+
+  it('gives a stop scheduled before the 시스템 예약 existed its reservation on upgrade (2026-12-14-variant-attribution), which then runs it', async () => {
+    const experimentId = await runExperiment();
+    const stopAt = new Date(t.clock.current.getTime() + 3_600_000).toISOString();
+    // As the previous release left it: stop_at on the experiment, no reservation.
+    await t.app.db.updateTable('landing_experiments').set({ stop_at: stopAt }).where('id', '=', experimentId).execute();
+    await upgrade(t.app.db);
+    const rows = await t.app.db.selectFrom('system_reservations').select(['kind', 'title', 'starts_at', 'payload', 'status']).execute();
+    expect(rows).toEqual([{ kind: 'experiment-stop', title: '임플란트 상담 이벤트 · 헤드라인 실험 종료', starts_at: stopAt, payload: JSON.stringify({ landingId, experimentId }), status: 'scheduled' }]);
+    t.clock.advanceMinutes(61);
+    const runs = await reservationsJob(t.app.db, t.clock.now, { setLandingStatus: t.app.links.setLandingStatus, stopExperiment: t.app.links.stopExperiment }).run();
+    expect(runs.map((r) => r.status)).toEqual(['done']);
+    expect((await t.app.db.selectFrom('landing_experiments').select('status').executeTakeFirstOrThrow()).status).toBe('stopped');
   });
 
   it('names the landing’s URL as every variant’s canonical page on the public origin', async () => {
