@@ -182,6 +182,21 @@ export const landing = z.object({
 });
 export type Landing = z.infer<typeof landing>;
 
+/**
+ * 실험안별: one variant of an experiment that ran in the period, with its visits and leads in
+ * the period (those its visitors' beacons and forms carried; deleted leads not counted).
+ */
+export const variantFigures = z.object({
+  experimentId: z.number(),
+  experimentName: z.string(),
+  key: z.string(),
+  visits: z.number(),
+  submissions: z.number(),
+  /** Submissions per visit in percent, one decimal; null without visits. */
+  conversionRate: z.number().nullable(),
+});
+export type VariantFigures = z.infer<typeof variantFigures>;
+
 export const landingListItem = landing
   .pick({ id: true, landingCode: true, title: true, status: true, state: true, openAt: true, closeAt: true, publishedAt: true, url: true, updatedAt: true, uncoveredFields: true })
   .extend({
@@ -192,6 +207,8 @@ export const landingListItem = landing
     submissions: z.number(),
     /** Submissions per visit in percent, one decimal; null without visits. */
     conversionRate: z.number().nullable(),
+    /** 실험안별: the variants of the experiments that ran in the period (oldest experiment first); empty without one. */
+    variants: z.array(variantFigures),
   });
 export type LandingListItem = z.infer<typeof landingListItem>;
 

@@ -70,6 +70,8 @@ export const leadListItem = z.object({
   firstContactAt: z.string().nullable(),
   utmSource: z.string().nullable(),
   utmCampaign: z.string().nullable(),
+  /** The landing experiment's variant (실험안 A, B …) the lead came from; null outside experiments. */
+  variant: z.string().nullable(),
   /** 미처리 and never called for longer than the shop's threshold. */
   overdue: z.boolean(),
   /**

@@ -110,8 +110,11 @@ export const shopDashboard = z.object({
   appointmentsToday: count,
   /** This month, most first. */
   byMedium: z.array(z.object({ mediaTypeId: z.number().nullable(), medium: z.string(), count, duplicates: count })),
-  /** At most 10. */
-  byLanding: z.array(z.object({ landingId: z.number().nullable(), title: z.string(), count, duplicates: count })),
+  /** At most 10; `variants`: 실험안별, its leads that came from an A/B experiment's variant (A, B …), empty without one. */
+  byLanding: z.array(z.object({
+    landingId: z.number().nullable(), title: z.string(), count, duplicates: count,
+    variants: z.array(z.object({ key: z.string(), count, duplicates: count })),
+  })),
   byStatus: z.array(z.object({ status: z.enum(CS_STATUSES), count })),
   /** The last SHOP_DASHBOARD_DAYS Seoul days, oldest first. */
   daily: z.array(z.object({ day: z.string(), count, duplicates: count })),

@@ -9,14 +9,19 @@ import { optionalText, requiredText, rowTimes } from './fields.ts';
 import { LANDING_STATUSES } from './landings.ts';
 import { SCREEN_KEYS } from './screens.ts';
 
-export const RESERVATION_KINDS = ['maintenance', 'landing-open', 'landing-close', 'announcement'] as const;
+export const RESERVATION_KINDS = ['maintenance', 'landing-open', 'landing-close', 'announcement', 'experiment-stop'] as const;
 export type ReservationKind = (typeof RESERVATION_KINDS)[number];
 export const RESERVATION_KIND_LABELS: Record<ReservationKind, string> = {
-  maintenance: '시스템 점검', 'landing-open': '랜딩 게시', 'landing-close': '랜딩 종료', announcement: '공지',
+  maintenance: '시스템 점검', 'landing-open': '랜딩 게시', 'landing-close': '랜딩 종료', announcement: '공지', 'experiment-stop': '실험 종료',
 };
 /** Kinds that last from their start to their end (the others happen at one instant). */
 export const lastsAWhile = (kind: ReservationKind) => kind === 'maintenance' || kind === 'announcement';
 export const isLandingKind = (kind: ReservationKind) => kind === 'landing-open' || kind === 'landing-close';
+/**
+ * A landing experiment's scheduled stop (without promoting a variant): made from the experiment's
+ * 종료 예약 in 랜딩 관리 › A/B 실험; here its time and title can be changed and it can be cancelled.
+ */
+export const isExperimentKind = (kind: ReservationKind) => kind === 'experiment-stop';
 
 // ended: a window or an announcement someone ended while it was under way (조기 종료) — it did run,
 // unlike one cancelled before its start.
@@ -54,8 +59,11 @@ export const systemReservation = z.object({
   startsAt: z.string(),
   endsAt: z.string().nullable(),
   message: z.string().nullable(),
-  /** The landing a landing-open/close acts on (null when gone since). */
+  /** The landing a landing-open/close or an experiment stop acts on (null when gone since). */
   landingId: z.number().nullable(),
+  /** The experiment an experiment-stop stops, with its name (null for other kinds, or when gone since). */
+  experimentId: z.number().nullable(),
+  experimentName: z.string().nullable(),
   landing: reservationLanding.nullable(),
   /** Who sees an announcement; empty: every account. */
   accountTypes: z.array(z.object({ id: z.number(), name: z.string() })),
@@ -85,6 +93,7 @@ export const systemReservationInput = z
     endsAt: instant('종료 일시를 선택하세요.').nullable().optional(),
     message: optionalText(500),
     landingId: z.number('랜딩을 선택하세요.').int('랜딩을 선택하세요.').positive('랜딩을 선택하세요.').nullable().optional(),
+    experimentId: z.number('실험을 선택하세요.').int('실험을 선택하세요.').positive('실험을 선택하세요.').nullable().optional(),
     accountTypeIds: z.array(z.number().int().positive(), '계정 유형을 선택하세요.').max(50, '계정 유형은 50개까지 고를 수 있습니다.').default([]),
     screen: z
       .string()
@@ -94,7 +103,8 @@ export const systemReservationInput = z
   })
   .superRefine((r, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
-    if (isLandingKind(r.kind) && !r.landingId) issue('landingId', '랜딩을 선택하세요.');
+    if ((isLandingKind(r.kind) || isExperimentKind(r.kind)) && !r.landingId) issue('landingId', '랜딩을 선택하세요.');
+    if (isExperimentKind(r.kind) && !r.experimentId) issue('experimentId', '실험 종료 예약은 랜딩 관리의 A/B 실험에서 만드세요.');
     if (!lastsAWhile(r.kind)) return;
     if (!r.message) issue('message', r.kind === 'maintenance' ? '점검 안내 문구를 입력하세요.' : '공지 내용을 입력하세요.');
     if (!r.endsAt) return issue('endsAt', '종료 일시를 선택하세요.');
@@ -110,7 +120,8 @@ export const systemReservationInput = z
     startsAt: new Date(r.startsAt).toISOString(),
     endsAt: lastsAWhile(r.kind) && r.endsAt ? new Date(r.endsAt).toISOString() : null,
     message: lastsAWhile(r.kind) ? (r.message ?? null) : null,
-    landingId: isLandingKind(r.kind) ? (r.landingId ?? null) : null,
+    landingId: isLandingKind(r.kind) || isExperimentKind(r.kind) ? (r.landingId ?? null) : null,
+    experimentId: isExperimentKind(r.kind) ? (r.experimentId ?? null) : null,
     accountTypeIds: r.kind === 'announcement' ? [...new Set(r.accountTypeIds)] : [],
     screen: r.kind === 'announcement' ? (r.screen ?? null) : null,
   }));

@@ -36,7 +36,7 @@ describe('exporting DB 현황', () => {
     const text = fs.readFileSync(saved, 'utf8');
     expect(text.charCodeAt(0)).toBe(0xfeff);
     const [header, first] = text.slice(1).split('\r\n');
-    expect(header!.split(',').slice(0, 8)).toEqual(['접수일시', '업체', '랜딩', '매체', '이름', '연락처', '상태', '담당']);
+    expect(header!.split(',').slice(0, 8)).toEqual(['접수일시', '업체', '랜딩', '실험안', '매체', '이름', '연락처', '상태']);
     // The first lead's row starts with when it came in (Seoul wall time), a day of the period on screen.
     const receivedAt = first?.slice(0, 19) ?? '';
     expect(receivedAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);

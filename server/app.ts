@@ -38,7 +38,6 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { operatorRoutes } from './modules/operator/operator.routes.ts';
 import { landingsRoutes } from './modules/landings/landings.routes.ts';
 import { experimentsRoutes } from './modules/landings/experiments.routes.ts';
-import { experimentStopJob } from './worker/experiment-stop.ts';
 import { landingScriptsRoutes } from './modules/landing-scripts/landing-scripts.routes.ts';
 import { privacyPoliciesRoutes } from './modules/privacy-policies/privacy-policies.routes.ts';
 import { intakeRoutes, type IntakeHandle } from './modules/intake/intake.routes.ts';
@@ -78,6 +77,7 @@ import { checkLandingSecret } from './lib/render-stamp.ts';
 import { sharedSettings } from './db/shared-settings.ts';
 import { systemReservationsRoutes } from './modules/system-reservations/system-reservations.routes.ts';
 import { landingsService } from './modules/landings/landings.service.ts';
+import { experimentsService } from './modules/landings/landings.entry.ts';
 import { maintenancePlugin } from './plugins/maintenance.ts';
 import { reservationsJob } from './worker/reservations.ts';
 import { pullApiRoutes } from './modules/pull-api/pull-api.routes.ts';
@@ -246,11 +246,14 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
       await (status === 'open' ? landingControl.publish(shopId, landingId, null, reason) : landingControl.close(shopId, landingId, null, reason));
     },
     staffText: (channelId, o) => sendStaffText(app.db, channelId, { ...o, deps: { outbound: app.outbound } }),
+    stopExperiment: (target, reservationId, reason) => experimentControl.stopScheduled(target, reservationId, reason),
   };
   // The dashboards read the money screens' own computations, so their figures are those screens'.
   const contracts = shopContractsService(app.db, app.clock, links);
   // Scheduled landing open/close (시스템 예약) goes through the landings module's own publish and close.
   const landingControl = landingsService(app.db, app.clock, { changed: links.landingsChanged, flushVisits: links.flushVisits, preview: links.renderPreview });
+  // A scheduled experiment stop (시스템 예약 experiment-stop) goes through the experiments' own stop.
+  const experimentControl = experimentsService(app.db, app.clock, { changed: links.landingsChanged, flushVisits: links.flushVisits });
   // Pages changed here or in another process: intake's cached definitions go too.
   pages.onChange(() => late.intake?.forget());
   app.decorate('links', links);
@@ -270,7 +273,6 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
       heartbeat,
       purgeJob(app.db, app.clock, { announce: links.leadsChanged, onRun: (run) => app.log.info({ run }, 'automatic purge') }),
       reopenJob(app.db, app.clock, { changed: links.landingsChanged }),
-      experimentStopJob(app.db, app.clock, { changed: links.landingsChanged, flushVisits: links.flushVisits }),
       feedSeqJob(app.db),
       followUpJob(app.db, app.clock, { deliveriesQueued: links.deliveriesQueued }),
       slaJob(app.db, app.clock, {
@@ -283,6 +285,7 @@ export async function build(opts: BuildOptions = {}): Promise<FastifyInstance> {
       abandonedImportsJob(app.db, app.clock, { dataDir: config.dataDir, onRun: (ids) => app.log.info({ importIds: ids }, 'abandoned imports cancelled') }),
       reservationsJob(app.db, app.clock, {
         setLandingStatus: links.setLandingStatus,
+        stopExperiment: links.stopExperiment,
         onError: (err) => app.log.error({ err }, 'system reservation'),
         onRun: (runs) => app.log.info({ runs }, 'system reservations'),
       }),

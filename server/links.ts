@@ -61,6 +61,11 @@ export interface ModuleLinks {
    * record (no account, the reason): a scheduled 시스템 예약. Its public page renders anew.
    */
   setLandingStatus(target: { shopId: number; landingId: number }, status: 'open' | 'closed', reason: string): Promise<void>;
+  /**
+   * Stops a landing experiment as the system (no promotion, results archived), audited with the
+   * 시스템 예약 that ran it: its experiment-stop. Answers what it did, for the reservation's record.
+   */
+  stopExperiment(target: { landingId: number; experimentId: number }, reservationId: number, reason: string): Promise<string>;
   /** A text to one of the shop's own staff through the shop's SMS channel `channelId` (counselors' alerts; the delivery module sends it). */
   staffText(channelId: number, o: { to: string; text: string; test: boolean; now: Date }): Promise<{ ok: boolean; error: string | null }>;
 }

@@ -27,6 +27,7 @@ import * as speedToLead from './migrations/2026-12-08-speed-to-lead.ts';
 import * as counselorAlerts from './migrations/2026-12-09-counselor-alerts.ts';
 import * as slaFigures from './migrations/2026-12-11-sla-figures.ts';
 import * as landingExperiments from './migrations/2026-12-12-landing-experiments.ts';
+import * as variantAttribution from './migrations/2026-12-14-variant-attribution.ts';
 
 /**
  * Migrations in name order (the order Kysely runs them in); file names are dated and frozen, and a
@@ -60,6 +61,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-12-09-counselor-alerts': counselorAlerts,
   '2026-12-11-sla-figures': slaFigures,
   '2026-12-12-landing-experiments': landingExperiments,
+  '2026-12-14-variant-attribution': variantAttribution,
 };
 
 /** Every migration's name, as MIGRATIONS lists them. */

@@ -678,7 +678,7 @@ export interface ApiKeysTable {
   revoked_at: string | null;
 }
 
-type ReservationKind = 'maintenance' | 'landing-open' | 'landing-close' | 'announcement';
+type ReservationKind = 'maintenance' | 'landing-open' | 'landing-close' | 'announcement' | 'experiment-stop';
 export type ReservationStatus = 'scheduled' | 'running' | 'done' | 'ended' | 'cancelled' | 'failed';
 
 export interface SystemReservationsTable {

@@ -1,5 +1,5 @@
 // 시스템 예약 as a scheduled job: every 15 seconds, starts the reservations whose time came
-// (a landing opened or closed through the landings module's link, a maintenance window or an
+// (a landing opened or closed, or an experiment stopped, through the landings module's links, a maintenance window or an
 // announcement marked under way) and ends the windows whose end came. Several processes may run
 // it at once: each step is claimed by a conditional update, so each runs exactly once. The
 // maintenance gate and the banner go by the clock, not by this job: a window starts and ends on

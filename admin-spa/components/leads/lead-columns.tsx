@@ -44,15 +44,22 @@ export function assigneeColumn<T extends { assigneeName: string | null }>(): Col
   };
 }
 
-type LandingRow = { landingTitle: string | null; mediaTypeName: string | null; source?: string; utmSource?: string | null };
+type LandingRow = { landingTitle: string | null; mediaTypeName: string | null; source?: string; utmSource?: string | null; variant?: string | null };
 
-/** 랜딩 · 매체: the landing (or 직접 등록 for a lead entered by hand), its medium and utm_source beneath. */
+/** The landing experiment's variant a lead came from (실험안 B), beside its landing. */
+export const variantTag = (variant: string | null | undefined) =>
+  variant ? <Tooltip title="A/B 실험 중 이 실험안을 보고 신청한 DB입니다"><Tag bordered={false} color="blue" style={{ marginInlineStart: 4 }}>실험안 {variant}</Tag></Tooltip> : null;
+
+/** 랜딩 · 매체: the landing (or 직접 등록 for a lead entered by hand) with its variant, its medium and utm_source beneath. */
 export function landingColumn<T extends LandingRow>(): ColumnType<T> {
   return {
     title: '랜딩 · 매체', key: 'landing',
     render: (_: unknown, row: T) => (
       <Space orientation="vertical" size={0}>
-        <Typography.Text ellipsis style={{ maxWidth: 200 }}>{row.landingTitle ?? (row.source === 'landing' ? '-' : '직접 등록')}</Typography.Text>
+        <span>
+          <Typography.Text ellipsis style={{ maxWidth: 200 }}>{row.landingTitle ?? (row.source === 'landing' ? '-' : '직접 등록')}</Typography.Text>
+          {variantTag(row.variant)}
+        </span>
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>{[row.mediaTypeName, row.utmSource].filter(Boolean).join(' · ') || '-'}</Typography.Text>
       </Space>
     ),

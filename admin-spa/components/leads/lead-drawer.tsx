@@ -14,6 +14,7 @@ import { StatusTag } from '@/components/status-tag.tsx';
 import { ReturnRequest } from './return-request.tsx';
 import { CallPanel } from './call-panel.tsx';
 import { SlaCountdown } from './sla-countdown.tsx';
+import { variantTag } from './lead-columns.tsx';
 import { usePhone } from '@/lib/use-phone.ts';
 import { SLA_ACTIONS, SLA_ACTION_LABELS, describeSlaStep, type SlaAction } from '@contracts/lead-sla.ts';
 import { DELIVERY_KIND_LABELS, JOB_TRIGGER_LABELS, type DeliveryKind, type JobTrigger } from '@contracts/delivery.ts';
@@ -137,7 +138,7 @@ function Body({ shopId, d, writable, canUnmask, slaOn, phone, onOpen }: {
         <Descriptions.Item label="첫 연락">
           {wait ? `${wait} 만에` : d.slaDueAt && slaOn ? <SlaCountdown row={d} slaOn /> : <Typography.Text type={d.overdue ? 'danger' : 'secondary'}>아직 없음</Typography.Text>}
         </Descriptions.Item>
-        <Descriptions.Item label="랜딩">{d.landingTitle ?? (d.source === 'landing' ? '-' : '직접 등록')}</Descriptions.Item>
+        <Descriptions.Item label="랜딩">{d.landingTitle ?? (d.source === 'landing' ? '-' : '직접 등록')}{variantTag(d.variant)}</Descriptions.Item>
         <Descriptions.Item label="매체">{d.mediaTypeName ?? '-'}</Descriptions.Item>
         <Descriptions.Item label="담당">{d.assigneeName ?? <Typography.Text type="secondary">미배분</Typography.Text>}</Descriptions.Item>
         <Descriptions.Item label="유효성">

@@ -10,7 +10,7 @@ import { deliveryHistoryPath } from '@/components/delivery/history-path.ts';
 import { ShopLink } from './shop-link.tsx';
 
 const RED = '#cf1322';
-const KIND_COLORS: Record<ReservationKind, string> = { maintenance: 'volcano', 'landing-open': 'green', 'landing-close': 'orange', announcement: 'blue' };
+const KIND_COLORS: Record<ReservationKind, string> = { maintenance: 'volcano', 'landing-open': 'green', 'landing-close': 'orange', announcement: 'blue', 'experiment-stop': 'purple' };
 
 type Delivery = NonNullable<Dashboard['delivery']>;
 type DeliveryShop = Delivery['byShop'][number];

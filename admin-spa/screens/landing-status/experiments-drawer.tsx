@@ -2,11 +2,11 @@
 // full (variant-editor.tsx) and the weights while a draft — warned of fields the privacy policy does
 // not name, as publishing warns — start, read the results (per
 // variant visits, leads, conversion with its 95 % interval, valid rate, probability to be best,
-// a chart and what it means in Korean), schedule a stop, stop and promote a variant.
+// the agency's spend share and CPA where the landing had spend, a chart and what it means in Korean), schedule a stop, stop and promote a variant.
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, DatePicker, Drawer, Empty, Form, Input, InputNumber, Skeleton, Space, Table, Tag, Typography } from 'antd';
-import { EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Card, DatePicker, Drawer, Empty, Form, Input, InputNumber, Skeleton, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { EditOutlined, PlusOutlined, QuestionCircleOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import type { ColumnsType } from 'antd/es/table/interface.js';
 import {
@@ -27,6 +27,10 @@ const STATUS_COLORS: Record<Experiment['status'], string> = { draft: 'default', 
 const pct = (v: number | null | undefined, digits = 1) => (v == null ? '-' : `${(v * 100).toFixed(digits)}%`);
 
 type Row = ExperimentResults['variants'][number];
+
+const SPEND_TIP =
+  '실험 기간(시작일~종료일) 동안 광고 현황에 이 랜딩으로 입력된 광고비를 실험안별 방문 비율로 나눈 금액입니다. 방문자는 무작위로 실험안에 배정되므로 방문 비율이 곧 광고로 산 유입의 비율입니다. 매체 전체로 입력된 광고비는 포함하지 않습니다.';
+const CPA_TIP = 'CPA = 배분된 광고비 ÷ 유효 접수(중복·무효·반품 제외). 대행사에만 보이며 고객사 계정에는 표시되지 않습니다.';
 
 function ResultsTable({ results, winner }: { results: ExperimentResults; winner: string | null }) {
   const columns: ColumnsType<Row> = [
@@ -58,6 +62,27 @@ function ResultsTable({ results, winner }: { results: ExperimentResults; winner:
       title: '가장 좋을 확률', dataIndex: 'probabilityToBeBest', key: 'best', align: 'right',
       render: (v: number | null) => (v == null ? '-' : <strong>{probabilityText(v)}</strong>),
     },
+    // The agency's figures: the server sends them only to its side (광고 현황 read), when the landing had spend in the experiment's days.
+    ...(results.variants.some((v) => v.spend != null)
+      ? ([
+          {
+            title: (
+              <Tooltip title={SPEND_TIP}>
+                광고비(배분) <QuestionCircleOutlined style={{ color: '#8c8c8c' }} />
+              </Tooltip>
+            ),
+            dataIndex: 'spend', key: 'spend', align: 'right', render: (v: number | null | undefined) => (v == null ? '-' : `${formatNumber(v)}원`),
+          },
+          {
+            title: (
+              <Tooltip title={CPA_TIP}>
+                CPA <QuestionCircleOutlined style={{ color: '#8c8c8c' }} />
+              </Tooltip>
+            ),
+            dataIndex: 'cpa', key: 'cpa', align: 'right', render: (v: number | null) => (v == null ? '-' : <strong>{formatNumber(v)}원</strong>),
+          },
+        ] satisfies ColumnsType<Row>)
+      : []),
   ];
   return <Table<Row> rowKey="key" size="small" pagination={false} columns={columns} dataSource={results.variants} scroll={{ x: 'max-content' }} />;
 }
@@ -305,7 +330,7 @@ function StopSchedule({ e, params, onSaved }: { e: Experiment; params: { shopId:
               body: { name: e.name, stopAt: d ? d.toISOString() : null, variants: e.variants },
             });
             await onSaved();
-            message.success(d ? '종료를 예약했습니다. 그때 채택 없이 종료되며 결과는 보관됩니다.' : '종료 예약을 취소했습니다.');
+            message.success(d ? '종료를 예약했습니다. 그때 채택 없이 종료되며 결과는 보관됩니다. 시스템 예약에서도 바꾸거나 취소할 수 있습니다.' : '종료 예약을 취소했습니다.');
           } catch (x) {
             if (x instanceof ApiError) message.error(x.message);
             else throw x;

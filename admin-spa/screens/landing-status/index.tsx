@@ -1,5 +1,6 @@
 // Landings of the current shop: status, schedule, visits, submissions and conversion rate
-// for a chosen period (kept in the URL), preview, publish, close, the editor, and A/B experiments.
+// for a chosen period (kept in the URL) — split by variant (실험안별) where an experiment ran —, preview,
+// publish, close, the editor, and A/B experiments.
 import { Alert, Button, Space, Tag, Tooltip, Typography } from 'antd';
 import { ExportOutlined, PlusOutlined, QuestionCircleOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table/interface.js';
@@ -16,6 +17,7 @@ import { PeriodPicker, usePeriod } from '@/components/period-picker.tsx';
 import { RowButton } from '@/components/crud.tsx';
 import { LandingEditor } from './landing-editor.tsx';
 import { ExperimentsDrawer } from './experiments-drawer.tsx';
+import { VariantSplit } from './variant-split.tsx';
 import { STATE_COLORS } from './state.ts';
 
 function Schedule({ row }: { row: LandingListItem }) {
@@ -140,6 +142,11 @@ export default function LandingStatus() {
         params={params}
         columns={columns}
         extraQuery={{ from, to }}
+        expandable={{
+          rowExpandable: (row) => row.variants.length > 0,
+          expandedRowRender: (row) => <VariantSplit rows={row.variants} />,
+          columnTitle: <Tooltip title="A/B 실험이 있었던 랜딩은 펼쳐서 실험안별 방문·접수·전환율을 봅니다"><span style={{ whiteSpace: 'nowrap' }}>실험안별</span></Tooltip>,
+        }}
         empty={
           writable
             ? '아직 랜딩이 없습니다. 오른쪽 위의 ‘랜딩 만들기’로 첫 랜딩을 만들어 게시하세요.'

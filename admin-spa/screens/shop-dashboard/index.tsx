@@ -146,7 +146,11 @@ export default function ShopDashboardScreen() {
         <Col xs={24} xl={12}>
           <Breakdown
             title="이번 달 랜딩별"
-            rows={d.byLanding.map((l) => ({ key: String(l.landingId), name: l.title, count: l.count, duplicates: l.duplicates, to: l.landingId && canList ? listLink({ ...period, landingId: l.landingId }) : undefined }))}
+            rows={d.byLanding.map((l) => ({
+              key: String(l.landingId), name: l.title, count: l.count, duplicates: l.duplicates,
+              to: l.landingId && canList ? listLink({ ...period, landingId: l.landingId }) : undefined,
+              ...(l.variants.length ? { children: l.variants.map((v) => ({ key: `${l.landingId}:${v.key}`, name: `실험안 ${v.key}`, count: v.count, duplicates: v.duplicates })) } : {}),
+            }))}
             total={d.leads.month}
             nameTitle="랜딩"
           />
@@ -230,6 +234,8 @@ interface BreakdownRow {
   count: number;
   duplicates: number;
   to?: string;
+  /** 실험안별: the row's split (a landing's A/B variants), shown as expandable child rows. */
+  children?: BreakdownRow[];
 }
 
 /** This month's leads by one dimension, with each one's share. */

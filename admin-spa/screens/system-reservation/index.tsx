@@ -21,7 +21,7 @@ import { ReservationForm } from './reservation-form.tsx';
 
 const api = systemReservationsApi;
 
-const KIND_COLORS: Record<ReservationKind, string> = { maintenance: 'volcano', 'landing-open': 'green', 'landing-close': 'orange', announcement: 'blue' };
+const KIND_COLORS: Record<ReservationKind, string> = { maintenance: 'volcano', 'landing-open': 'green', 'landing-close': 'orange', announcement: 'blue', 'experiment-stop': 'purple' };
 const STATUS_COLORS: Record<ReservationStatus, string> = { scheduled: 'blue', running: 'processing', done: 'success', ended: 'warning', cancelled: 'default', failed: 'error' };
 
 const nowrap = { whiteSpace: 'nowrap' } as const;
@@ -44,6 +44,7 @@ function Target({ r }: { r: SystemReservation }) {
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
         {r.landing.shopName} · {r.landing.landingCode}
       </Typography.Text>
+      {r.kind === 'experiment-stop' && <Typography.Text type="secondary" style={{ fontSize: 12 }}>A/B 실험: {r.experimentName ?? '삭제된 실험'}</Typography.Text>}
     </Space>
   );
 }

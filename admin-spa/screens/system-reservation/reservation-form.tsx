@@ -1,12 +1,12 @@
 // The create/edit form of a reservation: the kind decides the rest — a landing (any shop's) and
 // the moment for 랜딩 게시/종료; a window and its notice for 시스템 점검; a period, the text and the
-// account types for 공지. Every field is checked by the contract's own schema, kind and all.
+// account types for 공지; for 실험 종료 (made in 랜딩 관리 › A/B 실험) only its moment and title. Every field is checked by the contract's own schema, kind and all.
 import { useMemo } from 'react';
 import type { Dayjs } from 'dayjs';
 import { Alert, DatePicker, Flex, Form, Input, Segmented, Select, type FormInstance } from 'antd';
 import type { Rule } from 'antd/es/form/index.js';
 import {
-  ANNOUNCEMENT_MAX_DAYS, isLandingKind, MAINTENANCE_MAX_HOURS, MAINTENANCE_NOTICE_HOURS, RESERVATION_KINDS, RESERVATION_KIND_LABELS, START_SLACK_MS,
+  ANNOUNCEMENT_MAX_DAYS, isExperimentKind, isLandingKind, MAINTENANCE_MAX_HOURS, MAINTENANCE_NOTICE_HOURS, RESERVATION_KINDS, RESERVATION_KIND_LABELS, START_SLACK_MS,
   systemReservationInput, systemReservationsApi, type ReservationKind, type SystemReservation,
 } from '@contracts/system-reservations.ts';
 import { LANDING_STATUS_LABELS } from '@contracts/landings.ts';
@@ -26,6 +26,7 @@ interface FormValues {
   endsAt?: Dayjs | null;
   message?: string;
   landingId?: number | null;
+  experimentId?: number | null;
   accountTypeIds?: number[];
   screen?: string | null;
 }
@@ -37,6 +38,7 @@ const toBody = (v: FormValues) => ({
   endsAt: fromPicker(v.endsAt),
   message: v.message ?? '',
   landingId: v.landingId ?? null,
+  experimentId: v.experimentId ?? null,
   accountTypeIds: v.accountTypeIds ?? [],
   screen: v.screen ?? null,
 });
@@ -68,6 +70,7 @@ const TITLE_PLACEHOLDERS: Record<ReservationKind, string> = {
   'landing-open': '예: 12월 임플란트 이벤트 시작',
   'landing-close': '예: 11월 이벤트 마감',
   announcement: '예: 연말 정산 일정 안내',
+  'experiment-stop': '예: 대표 문구 실험 종료',
 };
 
 export function ReservationForm({ open, editing, onClose }: { open: boolean; editing: SystemReservation | null; onClose: () => void }) {
@@ -76,7 +79,7 @@ export function ReservationForm({ open, editing, onClose }: { open: boolean; edi
       editing
         ? {
             kind: editing.kind, title: editing.title, startsAt: toPicker(editing.startsAt), endsAt: toPicker(editing.endsAt),
-            message: editing.message ?? '', landingId: editing.landingId, accountTypeIds: editing.accountTypes.map((a) => a.id), screen: editing.screen,
+            message: editing.message ?? '', landingId: editing.landingId, experimentId: editing.experimentId, accountTypeIds: editing.accountTypes.map((a) => a.id), screen: editing.screen,
           }
         : { kind: 'maintenance', accountTypeIds: [] },
     [editing],
@@ -93,12 +96,12 @@ export function ReservationForm({ open, editing, onClose }: { open: boolean; edi
       invalidates={[api.list, api.notices]}
       successMessage={editing ? '예약을 수정했습니다.' : '예약했습니다.'}
     >
-      {(form) => <Fields form={form} open={open} />}
+      {(form) => <Fields form={form} open={open} editing={editing} />}
     </ResourceForm>
   );
 }
 
-function Fields({ form, open }: { form: FormInstance<FormValues>; open: boolean }) {
+function Fields({ form, open, editing }: { form: FormInstance<FormValues>; open: boolean; editing: SystemReservation | null }) {
   const kind = (Form.useWatch('kind', form) ?? 'maintenance') as ReservationKind;
   const options = useCall(api.options, undefined, { enabled: open });
   const landingOptions = useMemo(() => {
@@ -122,17 +125,33 @@ function Fields({ form, open }: { form: FormInstance<FormValues>; open: boolean 
       aria-label={label}
     />
   );
-  const landing = isLandingKind(kind);
+  const experiment = isExperimentKind(kind);
+  const landing = isLandingKind(kind) || experiment;
+  // An experiment's stop is made from its experiment (랜딩 관리 › A/B 실험); here it is changed, and stays what it is.
+  const kinds = experiment ? ['experiment-stop' as const] : RESERVATION_KINDS.filter((k) => !isExperimentKind(k));
 
   return (
     <>
       <Form.Item label="종류" name="kind" required>
-        <Segmented block options={RESERVATION_KINDS.map((k) => ({ value: k, label: RESERVATION_KIND_LABELS[k] }))} />
+        <Segmented block options={kinds.map((k) => ({ value: k, label: RESERVATION_KIND_LABELS[k] }))} />
       </Form.Item>
       <Form.Item label="제목" name="title" required rules={rule('title')}>
         <Input maxLength={100} placeholder={TITLE_PLACEHOLDERS[kind]} />
       </Form.Item>
-      {landing && (
+      {experiment && (
+        <>
+          <Form.Item name="landingId" hidden><Input /></Form.Item>
+          <Form.Item name="experimentId" hidden><Input /></Form.Item>
+          <Alert
+            type="info"
+            showIcon
+            style={{ marginBottom: 16 }}
+            title={`${editing?.landing ? `${editing.landing.shopName} · ${editing.landing.title}` : '삭제된 랜딩'}의 A/B 실험 ‘${editing?.experimentName ?? '삭제된 실험'}’`}
+            description="정한 시각에 채택 없이 종료되고 결과가 보관됩니다. 실험안을 채택하려면 랜딩 관리의 A/B 실험에서 직접 종료하세요."
+          />
+        </>
+      )}
+      {landing && !experiment && (
         <Form.Item label="랜딩" name="landingId" required rules={rule('landingId')} extra="모든 업체의 랜딩에서 고릅니다. 업체 이름이나 랜딩 제목으로 찾을 수 있습니다.">
           <Select
             showSearch={{ optionFilterProp: 'search' }}
@@ -146,7 +165,7 @@ function Fields({ form, open }: { form: FormInstance<FormValues>; open: boolean 
       )}
       {landing ? (
         <Form.Item
-          label={kind === 'landing-open' ? '게시 일시 (한국 시간)' : '종료 일시 (한국 시간)'}
+          label={kind === 'landing-open' ? '게시 일시 (한국 시간)' : experiment ? '실험 종료 일시 (한국 시간)' : '종료 일시 (한국 시간)'}
           name="startsAt"
           required
           rules={rule('startsAt')}

@@ -34,15 +34,36 @@ export function experimentsRepository(db: Kysely<Database>) {
     /** Conditioned on the status the caller read: two staff acting at once cannot both start or stop it. */
     update: async (id: number, from: LandingExperimentsTable['status'], row: Partial<Omit<LandingExperimentsTable, 'id' | 'landing_id' | 'created_by' | 'created_at'>> & { updated_at: string }) =>
       Number((await db.updateTable('landing_experiments').set(row).where('id', '=', id).where('status', '=', from).executeTakeFirst()).numUpdatedRows),
-    /** Running experiments whose scheduled stop has come. */
-    due: (nowIso: string) =>
+    // A scheduled stop is a 시스템 예약 (kind experiment-stop, payload { landingId, experimentId }):
+    // the reservations job runs it; stop_at notes it on the experiment. Both change together.
+    /** The experiment's scheduled stop (a 시스템 예약 still scheduled), if any: few are scheduled at once, matched by payload. */
+    async scheduledStop(experimentId: number) {
+      const rows = await db.selectFrom('system_reservations').select(['id', 'payload']).where('kind', '=', 'experiment-stop').where('status', '=', 'scheduled').execute();
+      return rows.find((r) => (JSON.parse(r.payload) as { experimentId?: number }).experimentId === experimentId) ?? null;
+    },
+    insertStop: (row: { title: string; starts_at: string; landingId: number; experimentId: number; created_by: number; at: string }) =>
       db
-        .selectFrom('landing_experiments as e')
-        .innerJoin('landings as l', 'l.id', 'e.landing_id')
-        .select(['e.id', 'e.landing_id', 'l.shop_id'])
-        .where('e.status', '=', 'running')
-        .where('e.stop_at', '<=', nowIso)
-        .execute(),
+        .insertInto('system_reservations')
+        .values({
+          kind: 'experiment-stop', title: row.title, starts_at: row.starts_at, ends_at: null, payload: JSON.stringify({ landingId: row.landingId, experimentId: row.experimentId }),
+          created_by: row.created_by, created_at: row.at, updated_at: row.at,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow(),
+    moveStop: (id: number, startsAt: string, at: string) =>
+      db.updateTable('system_reservations').set({ starts_at: startsAt, updated_at: at }).where('id', '=', id).where('status', '=', 'scheduled').execute(),
+    cancelStop: (id: number, result: string, at: string) =>
+      db.updateTable('system_reservations').set({ status: 'cancelled', cancelled_at: at, updated_at: at, result }).where('id', '=', id).where('status', '=', 'scheduled').execute(),
+
+    /** The landing's own ad spend (광고 현황's rows for it, not a medium's whole) over Seoul days [fromDay, toDay]. */
+    landingSpend: async (landingId: number, fromDay: string, toDay: string) =>
+      (await db
+        .selectFrom('ad_spend')
+        .select((eb) => eb.fn.sum<number | null>('spend').as('spend'))
+        .where('landing_id', '=', landingId)
+        .where('day', '>=', fromDay)
+        .where('day', '<=', toDay)
+        .executeTakeFirst())?.spend ?? null,
 
     /** Visits per variant (the beacon's count) over the experiment's life. */
     visits: (experimentId: number) =>

@@ -2,18 +2,22 @@
 // while a draft, start, read results, stop — promoting a variant, whose content becomes the
 // landing's (same URL, same id and history: only its content changes, and its version, like any
 // edit). Every decision is audited in the transaction that makes it; the page cache hears of it
-// afterwards (its pages of the landing are rendered anew, one per variant).
+// afterwards (its pages of the landing are rendered anew, one per variant). A scheduled stop is a
+// 시스템 예약 (experiment-stop) made, moved or cancelled with the experiment; the reservations job
+// runs it through stopScheduled. Results carry the landing's spend shared out by visits (CPA per
+// variant), which the routes send only to the agency's side.
 import type { Kysely } from 'kysely';
 import type { Database, LandingExperimentsTable, LandingRow } from '../../db/schema.ts';
 import { experimentsRepository } from './experiments.repository.ts';
 import { landingsRepository } from './landings.repository.ts';
 import { audit, auditBy, type Actor } from '../audit/audit.service.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { badRequest, conflict, foundOr404 } from '../../lib/errors.ts';
+import { badRequest, conflict, foundOr404, notFound } from '../../lib/errors.ts';
 import { inTransaction, isUniqueViolation } from '../../db/dialect-sql.ts';
 import { formFields as formFieldsSchema } from '../../../contracts/landings.ts';
 import { uncoveredFields } from '../../../contracts/privacy.ts';
 import { OPERATOR_MISSING } from '../../../contracts/operator.ts';
+import { seoulDay } from '../../../contracts/kst.ts';
 import { experimentVerdict } from '../../../contracts/experiment-stats.ts';
 import { experimentResults, variantContent, type Experiment, type ExperimentResults, type VariantContent, type VariantKey } from '../../../contracts/experiments.ts';
 import type { z } from 'zod';
@@ -34,6 +38,45 @@ function storedContent(json: string, landing: Pick<LandingRow, 'form_fields'>): 
   const c = variantContent.parse(JSON.parse(json));
   return { ...c, formFields: c.formFields ?? formFieldsSchema.parse(JSON.parse(landing.form_fields)) };
 }
+/** The agency's money (spend and CPA per variant) is sent only to readers who may see it (`money`); others get nulls. */
+export const experimentForViewer = (e: Experiment, money: boolean): Experiment =>
+  money ? e : { ...e, results: { ...e.results, variants: e.results.variants.map((v) => ({ ...v, spend: null, cpa: null })) } };
+
+/**
+ * Results from the counts: visits from the beacon, leads with their variant, valid ones by the
+ * money rule, and the landing's ad spend shared out by the variants' visits (visitors are split at
+ * random, so a variant's share of the visits is its share of the traffic bought).
+ */
+function resultsOf(
+  variants: VariantRow[], visits: Array<{ variant: string; visits: number }>, leads: Array<{ variant: string | null; leads: number; valid: number | null }>, spend: number,
+): ExperimentResults {
+  const visitsOf = (key: string) => Number(visits.find((x) => x.variant === key)?.visits ?? 0);
+  const totalVisits = variants.reduce((sum, v) => sum + visitsOf(v.key), 0);
+  return experimentVerdict(
+    variants.map((v) => {
+      const l = leads.find((x) => x.variant === v.key);
+      return {
+        key: v.key, weight: v.weight, visits: visitsOf(v.key), leads: Number(l?.leads ?? 0), validLeads: Number(l?.valid ?? 0),
+        spend: spend > 0 && totalVisits > 0 ? Math.round((spend * visitsOf(v.key)) / totalVisits) : null,
+      };
+    }),
+  );
+}
+
+/** The experiment's 종료 예약 as its 시스템 예약: made, moved or cancelled with the change (in its transaction); answers its id. */
+async function scheduleStop(x: ReturnType<typeof experimentsRepository>, r: Row, landingTitle: string, name: string, stopAt: string | null, actor: Actor, at: string) {
+  const current = await x.scheduledStop(r.id);
+  if (!stopAt) {
+    if (current) await x.cancelStop(current.id, '취소 사유: 랜딩 관리의 A/B 실험에서 종료 예약을 지웠습니다.', at);
+    return current?.id ?? null;
+  }
+  if (current) {
+    await x.moveStop(current.id, stopAt, at);
+    return current.id;
+  }
+  return (await x.insertStop({ title: `${landingTitle} · ${name} 종료`, starts_at: stopAt, landingId: r.landing_id, experimentId: r.id, created_by: actor.id, at })).id;
+}
+
 
 /** A variant's content as the landing row stores it: its copy in `content`, its fields in `form_fields`. */
 function asLandingColumns(c: VariantContent & { formFields: unknown[] }) {
@@ -42,19 +85,14 @@ function asLandingColumns(c: VariantContent & { formFields: unknown[] }) {
 }
 
 /** An experiment as the API answers it: live figures while it runs, archived ones after. */
-function experimentReader(repo: ReturnType<typeof experimentsRepository>) {
-  /** The figures now: visits from the beacon, leads with their variant, valid ones by the money rule. */
-  async function liveResults(r: Pick<Row, 'id'>, variants: VariantRow[]): Promise<ExperimentResults> {
-    const [visits, leads] = await Promise.all([repo.visits(r.id), repo.leads(r.id)]);
-    return experimentVerdict(
-      variants.map((v) => {
-        const l = leads.find((x) => x.variant === v.key);
-        return {
-          key: v.key, weight: v.weight, visits: Number(visits.find((x) => x.variant === v.key)?.visits ?? 0),
-          leads: Number(l?.leads ?? 0), validLeads: Number(l?.valid ?? 0), spend: null,
-        };
-      }),
-    );
+function experimentReader(repo: ReturnType<typeof experimentsRepository>, clock: Clock) {
+  /** The figures now (see resultsOf); the spend is the landing's over the experiment's Seoul days. */
+  async function liveResults(r: Pick<Row, 'id' | 'landing_id' | 'started_at' | 'stopped_at'>, variants: VariantRow[]): Promise<ExperimentResults> {
+    const [visits, leads, spend] = await Promise.all([
+      repo.visits(r.id), repo.leads(r.id),
+      r.started_at ? repo.landingSpend(r.landing_id, seoulDay(r.started_at), seoulDay(r.stopped_at ?? clock())) : null,
+    ]);
+    return resultsOf(variants, visits, leads, Number(spend ?? 0));
   }
 
   /** `policyItems`: what the landing's privacy policy names as collected ('' without one): each variant's fields are checked against it. */
@@ -91,7 +129,7 @@ function checkPublishable(variants: VariantRow[]) {
 export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: ExperimentHooks) {
   const repo = experimentsRepository(db);
   const landings = landingsRepository(db);
-  const { liveResults, toExperiment } = experimentReader(repo);
+  const { liveResults, toExperiment } = experimentReader(repo, clock);
 
   const landingOf = (shopId: number, landingId: number) => foundOr404(landings.find(shopId, landingId), '랜딩을 찾을 수 없습니다.') as Promise<LandingRow>;
   const experimentOf = async (shopId: number, landingId: number, id: number) => {
@@ -109,8 +147,11 @@ export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: Ex
     return toExperiment(r, landing, (await policyOf(landing))?.items ?? '');
   };
 
-  /** Stops an experiment: archives its results, promotes a variant's content into the landing, audits — one transaction. */
-  async function stopOne(r: Row, landing: LandingRow, promote: string | null, actor: Actor | null, reason?: string) {
+  /**
+   * Stops an experiment: archives its results, promotes a variant's content into the landing, cancels
+   * a scheduled stop left, audits — one transaction. `reservationId`: the 시스템 예약 running it (no actor).
+   */
+  async function stopOne(r: Row, landing: LandingRow, promote: string | null, actor: Actor | null, reason?: string, reservationId?: number) {
     if (r.status === 'stopped') throw conflict('이미 종료된 실험입니다.');
     if (promote && r.status !== 'running') throw conflict('진행 중인 실험에서만 변형을 채택할 수 있습니다.');
     await hooks.flushVisits();
@@ -124,12 +165,18 @@ export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: Ex
         status: 'stopped', stopped_at: now, updated_at: now, winner: chosen?.key ?? null, results: results ? JSON.stringify(results) : null, stopped_by: actor?.id ?? null,
       });
       if (!done) throw conflict('다른 사용자가 실험을 바꿨습니다. 새로 고친 뒤 다시 시도하세요.');
+      // Stopped by hand first: its scheduled stop has nothing left to do.
+      const scheduled = await experimentsRepository(trx).scheduledStop(r.id);
+      if (scheduled) await experimentsRepository(trx).cancelStop(scheduled.id, '실험이 먼저 종료되어 취소되었습니다.', now);
       // A's content is the landing's already: promoting A changes nothing on the page.
       // B's copy and its form fields both become the landing's.
       if (chosen?.content) await landingsRepository(trx).update(r.landing_id, { ...asLandingColumns(storedContent(chosen.content, landing)), updated_at: now });
       const entry = {
         action: 'landing-experiment-stop', target: 'landing', targetId: r.landing_id,
-        detail: { experimentId: r.id, promoted: chosen?.key ?? null, ...(results ? { winner: results.winner, enoughData: results.enoughData } : {}), ...(reason ? { reason } : {}) },
+        detail: {
+          experimentId: r.id, promoted: chosen?.key ?? null, ...(results ? { winner: results.winner, enoughData: results.enoughData } : {}), ...(reason ? { reason } : {}),
+          ...(reservationId ? { reservationId } : {}),
+        },
       };
       await (actor ? auditBy(trx, actor, entry, clock()) : audit(trx, { ...entry, accountId: null }, clock()));
     });
@@ -187,6 +234,7 @@ export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: Ex
         const x = experimentsRepository(trx);
         const done = await x.update(r.id, r.status, { name: input.name, stop_at: input.stopAt, updated_at: at });
         if (!done) throw conflict('다른 사용자가 실험을 바꿨습니다. 새로 고친 뒤 다시 시도하세요.');
+        const reservationId = await scheduleStop(x, r, landing.title, input.name, input.stopAt, actor, at);
         if (!same) {
           for (const v of current) if (!input.variants.some((i) => i.key === v.key)) await x.deleteVariant(r.id, v.key);
           for (const v of input.variants) {
@@ -197,7 +245,7 @@ export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: Ex
         }
         await auditBy(trx, actor, {
           action: 'landing-experiment-update', target: 'landing', targetId: landingId,
-          detail: { experimentId: r.id, weights: Object.fromEntries(input.variants.map((v) => [v.key, v.weight])), stopAt: input.stopAt },
+          detail: { experimentId: r.id, weights: Object.fromEntries(input.variants.map((v) => [v.key, v.weight])), stopAt: input.stopAt, reservationId },
         }, clock());
       });
       if (r.status === 'running') await hooks.changed([landingId]);
@@ -233,23 +281,13 @@ export function experimentsService(db: Kysely<Database>, clock: Clock, hooks: Ex
       return reread(shopId, landingId, id);
     },
 
-    /** Running experiments whose scheduled stop has come stop (without promoting): the worker's job. */
-    async stopDue(): Promise<number[]> {
-      const due = await repo.due(clock().toISOString());
-      const stopped: number[] = [];
-      for (const d of due) {
-        const r = (await repo.find(d.landing_id, d.id)) as Row | undefined;
-        const landing = await landings.find(d.shop_id, d.landing_id);
-        if (!r || !landing || r.status !== 'running') continue;
-        try {
-          await stopOne(r, landing, null, null, '종료 예약');
-          stopped.push(r.id);
-        } catch (err) {
-          // Stopped by someone else meanwhile: nothing left to do.
-          if (!(err instanceof Error && /이미 종료|다른 사용자/.test(err.message))) throw err;
-        }
-      }
-      return stopped;
+    /** A 시스템 예약 (experiment-stop) stops the experiment without promoting; answers what it did, for the reservation's record. */
+    async stopScheduled(target: { landingId: number; experimentId: number }, reservationId: number, reason: string): Promise<string> {
+      const r = (await repo.find(target.landingId, target.experimentId)) as Row | undefined;
+      const landing = (await landings.findById(target.landingId)) as LandingRow | undefined;
+      if (!r || !landing) throw notFound('실험을 찾을 수 없습니다.');
+      await stopOne(r, landing, null, null, reason, reservationId);
+      return `‘${r.name}’ 실험을 채택 없이 종료했습니다. 결과는 보관되었습니다.`;
     },
   };
 }

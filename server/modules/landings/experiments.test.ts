@@ -3,9 +3,11 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { eachLandingTest, landingInput, landingTestApp, leadBody, openLanding, shopAccount, submit, type LandingTestApp } from '../../test-landings.ts';
+import { addMedium, eachLandingTest, landingInput, landingTestApp, leadBody, openLanding, shopAccount, submit, type LandingTestApp } from '../../test-landings.ts';
+import { addDays, seoulDay } from '../../../contracts/kst.ts';
 import { assignVariant, notAVisitor } from './public/assignment.ts';
-import { experimentStopJob } from '../../worker/experiment-stop.ts';
+import { reservationsJob } from '../../worker/reservations.ts';
+import { up as upgrade } from '../../db/migrations/2026-12-14-variant-attribution.ts';
 import { deliveryJobsRepository } from '../delivery/delivery-jobs.repository.ts';
 import { toLead } from '../delivery/sending.ts';
 import { deliveredLead } from '../delivery/channel.ts';
@@ -153,6 +155,24 @@ describe('landing experiments', () => {
     const delivered = rows.sort((a, b) => a.phone.localeCompare(b.phone)).map((r) => deliveredLead(toLead(r), ['landing'], false).landing);
     expect(delivered.map((l) => l?.variant ?? null)).toEqual(['B', 'A', null, null]);
     expect(delivered[0]).toEqual({ id: landingId, code: 'implant', title: '임플란트 상담 이벤트', variant: 'B' });
+    // The pull API answers it too, and its documented schema names it.
+    const key = (await t.admin.post(`/api/shops/${t.shopId}/api-keys`, { name: '실험 키', fullPhone: false })).json().key as string;
+    const pulled = await t.app.inject({ method: 'GET', url: '/api/v1/leads', headers: { authorization: `Bearer ${key}` } });
+    expect(pulled.json().leads.map((l: { landing: { variant?: string } }) => l.landing.variant ?? null)).toEqual(['B', 'A', null, null]);
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    expect(JSON.stringify(doc)).toContain('A/B 실험의 변형');
+    // DB 현황's list and drawer show it; the export has a 실험안 column.
+    const listed = (await t.admin.get(`/api/shops/${t.shopId}/leads?pageSize=50`)).json();
+    const byPhone = new Map(leads.map((l) => [l.id, l.phone]));
+    expect(listed.items.map((l: { id: number; variant: string | null }) => [byPhone.get(l.id), l.variant]).sort()).toEqual([
+      ['01022220001', 'B'], ['01022220002', 'A'], ['01022220003', null], ['01022220004', null],
+    ]);
+    expect((await t.admin.get(`/api/shops/${t.shopId}/leads/${leads[0]!.id}`)).json().variant).toBe('B');
+    const csv = await t.admin.request('POST', `/api/shops/${t.shopId}/leads/export`, { format: 'csv', reason: '실험 확인' });
+    const lines = csv.rawPayload.toString('utf8').replace(/^\uFEFF/, '').split('\r\n').filter(Boolean).map((l) => l.split(','));
+    const at = lines[0]!.indexOf('실험안');
+    expect(lines[0]!.slice(2, 5)).toEqual(['랜딩', '실험안', '매체']);
+    expect(lines.slice(1).map((r) => r[at])).toEqual(['B', 'A', '', '']);
 
     const list = await t.admin.get(api());
     const results = list.json().items[0].results;
@@ -161,6 +181,19 @@ describe('landing experiments', () => {
     ]);
     expect(results.enoughData).toBe(false);
     expect(results.summary[0]).toContain('아직 데이터가 부족합니다');
+
+    // 랜딩 관리 splits the period's figures by variant (for the client's accounts too); a period before the experiment has no split.
+    const owner = await shopAccount(t, 'owner-split', 'shop-owner');
+    for (const who of [t.admin, owner]) {
+      const row = (await who.get(`/api/shops/${t.shopId}/landings`)).json().items.find((l: { id: number }) => l.id === landingId);
+      expect(row).toMatchObject({ visits: 8, submissions: 4 });
+      expect(row.variants).toEqual([
+        { experimentId, experimentName: '헤드라인 실험', key: 'A', visits: 3, submissions: 1, conversionRate: 33.3 },
+        { experimentId, experimentName: '헤드라인 실험', key: 'B', visits: 2, submissions: 1, conversionRate: 50 },
+      ]);
+    }
+    const before = (await t.admin.get(`/api/shops/${t.shopId}/landings?from=2026-10-01&to=2026-10-31`)).json().items.find((l: { id: number }) => l.id === landingId);
+    expect(before.variants).toEqual([]);
   });
 
   it('gives B its own form, colours and hero: pre-rendered for B’s visitors, and intake checks their answers against B’s fields', async () => {
@@ -311,15 +344,76 @@ describe('landing experiments', () => {
     expect(changed.statusCode).toBe(409);
     const stopAt = new Date(t.clock.current.getTime() + 3_600_000).toISOString();
     expect((await t.admin.put(api(`/${experimentId}`), { name: current.name, stopAt, variants: current.variants })).statusCode).toBe(200);
-    const job = experimentStopJob(t.app.db, t.app.clock, { changed: t.app.links.landingsChanged, flushVisits: t.app.links.flushVisits });
-    expect(await job.run()).toEqual([]);
+    // The 종료 예약 is a 시스템 예약 (실험 종료), listed and changed there like the others.
+    const listed = (await t.admin.get('/api/system-reservations?kind=experiment-stop')).json().items;
+    expect(listed).toHaveLength(1);
+    const reservation = listed[0];
+    expect(reservation).toMatchObject({
+      kind: 'experiment-stop', status: 'scheduled', startsAt: stopAt, landingId, experimentId, experimentName: '헤드라인 실험', title: '임플란트 상담 이벤트 · 헤드라인 실험 종료',
+    });
+    const later = new Date(t.clock.current.getTime() + 2 * 3_600_000).toISOString();
+    const body = { kind: 'experiment-stop', title: '헤드라인 실험 마감', startsAt: later, landingId, experimentId };
+    expect((await t.admin.put(`/api/system-reservations/${reservation.id}`, body)).statusCode).toBe(200);
+    expect((await t.admin.get(api())).json().items[0].stopAt).toBe(later);
+    // Made only from the experiment (one per experiment); another experiment's cannot be slipped in.
+    expect((await t.admin.post('/api/system-reservations', body)).statusCode).toBe(400);
+    expect((await t.admin.put(`/api/system-reservations/${reservation.id}`, { ...body, experimentId: experimentId + 1 })).statusCode).toBe(400);
+
+    const job = reservationsJob(t.app.db, t.clock.now, { setLandingStatus: t.app.links.setLandingStatus, stopExperiment: t.app.links.stopExperiment });
     t.clock.advanceMinutes(61);
-    expect(await job.run()).toEqual([experimentId]);
+    expect(await job.run()).toEqual([]);
+    t.clock.advanceMinutes(60);
+    const [run, again] = await Promise.all([job.run(), job.run()]);
+    expect([...run, ...again].map((x) => [x.id, x.kind, x.status])).toEqual([[reservation.id, 'experiment-stop', 'done']]);
+    const done = await t.app.db.selectFrom('system_reservations').select(['status', 'result']).where('id', '=', reservation.id).executeTakeFirstOrThrow();
+    expect(done).toEqual({ status: 'done', result: '‘헤드라인 실험’ 실험을 채택 없이 종료했습니다. 결과는 보관되었습니다.' });
+    const stopAudit = await t.app.db.selectFrom('audit_events').select(['account_id', 'detail']).where('action', '=', 'landing-experiment-stop').executeTakeFirstOrThrow();
+    expect(stopAudit.account_id).toBeNull();
+    expect(JSON.parse(stopAudit.detail!)).toMatchObject({ experimentId, promoted: null, reservationId: reservation.id, reason: `시스템 예약 #${reservation.id} 헤드라인 실험 마감` });
     const e = await t.app.db.selectFrom('landing_experiments').select(['status', 'winner', 'results', 'stopped_by']).executeTakeFirstOrThrow();
     expect(e).toMatchObject({ status: 'stopped', winner: null, stopped_by: null });
     expect(JSON.parse(e.results!).variants).toHaveLength(2);
     const html = await (await get({ 'user-agent': UA(3) })).text();
     expect(headlineOf(html)).toBe('임플란트 무료 상담');
+  });
+
+  it('cancels its 시스템 예약 when the schedule is cleared, cancelled on 시스템 예약, or the experiment stopped by hand first', async () => {
+    const experimentId = await runExperiment();
+    const current = (await t.admin.get(api())).json().items[0];
+    const schedule = (stopAt: string | null) => t.admin.put(api(`/${experimentId}`), { name: current.name, stopAt, variants: current.variants });
+    const reservations = async () => (await t.admin.get('/api/system-reservations?kind=experiment-stop')).json().items as Array<{ id: number; status: string; result: string | null }>;
+    const hour = (n: number) => new Date(t.clock.current.getTime() + n * 3_600_000).toISOString();
+
+    expect((await schedule(hour(1))).statusCode).toBe(200);
+    expect((await schedule(hour(3))).statusCode).toBe(200);
+    expect((await reservations()).map((r) => r.status)).toEqual(['scheduled']);
+    expect((await schedule(null)).statusCode).toBe(200);
+    expect((await reservations()).map((r) => r.status)).toEqual(['cancelled']);
+
+    expect((await schedule(hour(2))).statusCode).toBe(200);
+    const second = (await reservations()).find((r) => r.status === 'scheduled');
+    expect((await t.admin.post(`/api/system-reservations/${second!.id}/cancel`, { reason: '실험 연장' })).statusCode).toBe(200);
+    expect((await t.admin.get(api())).json().items[0].stopAt).toBeNull();
+
+    expect((await schedule(hour(4))).statusCode).toBe(200);
+    expect((await t.admin.post(api(`/${experimentId}/stop`), { promote: 'B' })).statusCode).toBe(200);
+    const all = await reservations();
+    expect(all.every((r) => r.status === 'cancelled')).toBe(true);
+    expect(all.filter((r) => r.result === '실험이 먼저 종료되어 취소되었습니다.')).toHaveLength(1);
+  });
+
+  it('gives a stop scheduled before the 시스템 예약 existed its reservation on upgrade (2026-12-14-variant-attribution), which then runs it', async () => {
+    const experimentId = await runExperiment();
+    const stopAt = new Date(t.clock.current.getTime() + 3_600_000).toISOString();
+    // As the previous release left it: stop_at on the experiment, no reservation.
+    await t.app.db.updateTable('landing_experiments').set({ stop_at: stopAt }).where('id', '=', experimentId).execute();
+    await upgrade(t.app.db);
+    const rows = await t.app.db.selectFrom('system_reservations').select(['kind', 'title', 'starts_at', 'payload', 'status']).execute();
+    expect(rows).toEqual([{ kind: 'experiment-stop', title: '임플란트 상담 이벤트 · 헤드라인 실험 종료', starts_at: stopAt, payload: JSON.stringify({ landingId, experimentId }), status: 'scheduled' }]);
+    t.clock.advanceMinutes(61);
+    const runs = await reservationsJob(t.app.db, t.clock.now, { setLandingStatus: t.app.links.setLandingStatus, stopExperiment: t.app.links.stopExperiment }).run();
+    expect(runs.map((r) => r.status)).toEqual(['done']);
+    expect((await t.app.db.selectFrom('landing_experiments').select('status').executeTakeFirstOrThrow()).status).toBe('stopped');
   });
 
   it('names the landing’s URL as every variant’s canonical page on the public origin', async () => {
@@ -339,6 +433,36 @@ describe('landing experiments', () => {
     } finally {
       await p.close();
     }
+  });
+
+  it('shares the landing’s ad spend over the experiment’s days out by visits: CPA per variant, for the agency’s side only', async () => {
+    const experimentId = await runExperiment();
+    const today = seoulDay(t.clock.current);
+    await t.app.db.insertInto('visit_variants').values([
+      { experiment_id: experimentId, variant: 'A', day: today, count: 300 },
+      { experiment_id: experimentId, variant: 'B', day: today, count: 100 },
+    ]).execute();
+    for (let i = 0; i < 4; i++) expect((await submit(t, leadBody(t, landingId, { _x: `${experimentId}:A`, phone: `010-4444-000${i}` }))).statusCode).toBe(201);
+    for (let i = 0; i < 2; i++) expect((await submit(t, leadBody(t, landingId, { _x: `${experimentId}:B`, phone: `010-5555-000${i}` }))).statusCode).toBe(201);
+    await t.app.db.updateTable('leads').set({ validity: 'invalid', invalid_reason: '결번' }).where('phone', '=', '01055550000').execute();
+    const medium = await addMedium(t, '메타', 'meta');
+    const spend = (day: string, landing: number, won: number) =>
+      ({ shop_id: t.shopId, day, media_type_id: medium, landing_id: landing, impressions: 0, clicks: 0, spend: won, updated_by: null, updated_at: t.clock.current.toISOString() });
+    // Before the experiment didn't buy its traffic; a medium's whole (landing 0) is no landing's.
+    await t.app.db.insertInto('ad_spend').values([spend(today, landingId, 400_000), spend(addDays(today, -1), landingId, 999_999), spend(today, 0, 1_000_000)]).execute();
+
+    const figures = (body: { items: Array<{ results: { variants: Array<{ key: string; spend?: number | null; validLeads: number; cpa: number | null }> } }> }) =>
+      body.items[0]!.results.variants.map((v) => [v.key, v.spend ?? null, v.validLeads, v.cpa]);
+    // 300 : 100 visits → 300,000 and 100,000 won; ÷ 4 and 1 valid leads.
+    expect(figures((await t.admin.get(api())).json())).toEqual([['A', 300_000, 4, 75_000], ['B', 100_000, 1, 100_000]]);
+    const owner = await shopAccount(t, 'owner-cpa', 'shop-owner');
+    const seen = await owner.get(api());
+    expect(figures(seen.json())).toEqual([['A', null, 4, null], ['B', null, 1, null]]);
+    expect(seen.body).not.toContain('300000');
+    // Archived at the stop, still the agency's.
+    expect((await t.admin.post(api(`/${experimentId}/stop`), { promote: null })).statusCode).toBe(200);
+    expect(figures((await t.admin.get(api())).json())).toEqual([['A', 300_000, 4, 75_000], ['B', 100_000, 1, 100_000]]);
+    expect(figures((await owner.get(api())).json())).toEqual([['A', null, 4, null], ['B', null, 1, null]]);
   });
 
   it('is the agency’s to decide: a client account reads the results but cannot create, start or stop; an agency marketer can', async () => {

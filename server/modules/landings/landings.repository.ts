@@ -56,8 +56,47 @@ export function landingsRepository(db: Kysely<Database>) {
         tieBreaker: 'l.id',
       });
     },
+    /** The variants of the landings' experiments that ran in the period (started before its end, not stopped before its start). */
+    periodVariants: (landingIds: number[], period: StatsPeriod) =>
+      db
+        .selectFrom('landing_experiments as e')
+        .innerJoin('landing_experiment_variants as v', 'v.experiment_id', 'e.id')
+        .select(['e.landing_id', 'e.id as experiment_id', 'e.name', 'v.key'])
+        .where('e.landing_id', 'in', landingIds)
+        .where('e.started_at', 'is not', null)
+        .where('e.started_at', '<', period.toIso)
+        .where((eb) => eb.or([eb('e.stopped_at', 'is', null), eb('e.stopped_at', '>=', period.fromIso)]))
+        .orderBy('e.id')
+        .orderBy('v.key')
+        .execute(),
+
+    /** Visits per experiment and variant in the period's Seoul days. */
+    variantVisits: (experimentIds: number[], period: StatsPeriod) =>
+      db
+        .selectFrom('visit_variants')
+        .select(['experiment_id', 'variant', (eb) => eb.fn.sum<number>('count').as('n')])
+        .where('experiment_id', 'in', experimentIds)
+        .where('day', '>=', period.fromDay)
+        .where('day', '<=', period.toDay)
+        .groupBy(['experiment_id', 'variant'])
+        .execute(),
+
+    /** Leads (not deleted) per experiment and variant received in the period. */
+    variantLeads: (experimentIds: number[], period: StatsPeriod) =>
+      db
+        .selectFrom('leads')
+        .select(['experiment_id', 'variant', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('experiment_id', 'in', experimentIds)
+        .where('deleted_at', 'is', null)
+        .where('created_at', '>=', period.fromIso)
+        .where('created_at', '<', period.toIso)
+        .groupBy(['experiment_id', 'variant'])
+        .execute(),
+
     find: (shopId: number, id: number) =>
       db.selectFrom('landings').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst(),
+    /** A landing by its id alone: for the system's own work (a 시스템 예약), never for a request's. */
+    findById: (id: number) => db.selectFrom('landings').selectAll().where('id', '=', id).executeTakeFirst(),
     findIdByCode: (shopId: number, code: string) =>
       db.selectFrom('landings').select('id').where('shop_id', '=', shopId).where('landing_code', '=', code).executeTakeFirst(),
     codeItemKind: async (id: number) => (await db.selectFrom('code_items').select('kind').where('id', '=', id).executeTakeFirst())?.kind,

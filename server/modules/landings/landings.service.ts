@@ -19,7 +19,7 @@ import { inTransaction, isUniqueViolation } from '../../db/dialect-sql.ts';
 import { addDays, periodInstants, seoulDay } from '../../../contracts/kst.ts';
 import {
   formFields as formFieldsSchema, hasFreeScripts, landingContent, landingPath, landingState,
-  type Landing, type LandingInput, type LandingListItem, type LandingListQuery, type LandingView,
+  type Landing, type LandingInput, type LandingListItem, type LandingListQuery, type VariantFigures, type LandingView,
 } from '../../../contracts/landings.ts';
 
 interface LandingHooks {
@@ -67,8 +67,8 @@ function fieldsOf(shopId: number, i: LandingInput): Omit<LandingFields, 'status'
 type Repo = ReturnType<typeof landingsRepository>;
 type ListRow = Awaited<ReturnType<Repo['list']>>['rows'][number];
 
-/** A row of the landings table, with its conversion and the form fields its policy does not cover. */
-function toListItem(r: ListRow, shopCode: string, now: Date): LandingListItem {
+/** A row of the landings table, with its conversion, its variants' figures and the form fields its policy does not cover. */
+function toListItem(r: ListRow, shopCode: string, now: Date, variants: VariantFigures[]): LandingListItem {
   const visits = Number(r.visits);
   const submissions = Number(r.submissions);
   return {
@@ -78,7 +78,28 @@ function toListItem(r: ListRow, shopCode: string, now: Date): LandingListItem {
     publishedAt: r.published_at, url: landingPath(shopCode, r.landing_code),
     visits, submissions, conversionRate: conversion(submissions, visits), updatedAt: r.updated_at,
     uncoveredFields: uncovered(r.form_fields, r.policy_items),
+    variants,
   };
+}
+
+/** 실험안별 per landing: each variant of the experiments that ran in the period, with its visits and leads in it. */
+async function variantSplit(repo: Repo, landingIds: number[], period: Parameters<Repo['list']>[2]): Promise<Map<number, VariantFigures[]>> {
+  const out = new Map<number, VariantFigures[]>();
+  if (!landingIds.length) return out;
+  const defined = await repo.periodVariants(landingIds, period);
+  if (!defined.length) return out;
+  const ids = [...new Set(defined.map((d) => d.experiment_id))];
+  const [visits, leads] = await Promise.all([repo.variantVisits(ids, period), repo.variantLeads(ids, period)]);
+  const count = (rows: Array<{ experiment_id: number | null; variant: string | null; n: number | string }>) =>
+    new Map(rows.map((r) => [`${r.experiment_id}:${r.variant}`, Number(r.n)]));
+  const [v, l] = [count(visits), count(leads)];
+  for (const d of defined) {
+    const k = `${d.experiment_id}:${d.key}`;
+    const [vs, ls] = [v.get(k) ?? 0, l.get(k) ?? 0];
+    const row = { experimentId: d.experiment_id, experimentName: d.name, key: d.key, visits: vs, submissions: ls, conversionRate: conversion(ls, vs) };
+    out.set(d.landing_id, [...(out.get(d.landing_id) ?? []), row]);
+  }
+  return out;
 }
 
 /**
@@ -149,11 +170,10 @@ export function landingsService(db: Kysely<Database>, clock: Clock, hooks: Landi
       const from = q.from ?? addDays(to, -29);
       if (from > to) throw badRequest('시작일이 종료일보다 늦습니다.', { from: '시작일이 종료일보다 늦습니다.' });
       await hooks.flushVisits();
-      const [shop, { rows, total }] = await Promise.all([
-        shopOf(shopId),
-        repo.list(shopId, q, { fromDay: from, toDay: to, ...periodInstants(from, to) }),
-      ]);
-      const items = rows.map((r) => toListItem(r, shop.shop_code, now));
+      const period = { fromDay: from, toDay: to, ...periodInstants(from, to) };
+      const [shop, { rows, total }] = await Promise.all([shopOf(shopId), repo.list(shopId, q, period)]);
+      const split = await variantSplit(repo, rows.map((r) => r.id), period);
+      const items = rows.map((r) => toListItem(r, shop.shop_code, now, split.get(r.id) ?? []));
       return { items, total, period: { from, to } };
     },
 

@@ -21,7 +21,7 @@ const CSV_TYPE = 'text/csv; charset=utf-8';
 
 /** The columns, in order, with their XLSX widths (characters). */
 const COLUMNS: ReadonlyArray<[string, number]> = [
-  ['접수일시', 20], ['업체', 14], ['랜딩', 24], ['매체', 10], ['이름', 10], ['연락처', 15], ['상태', 9], ['담당', 10], ['예약', 20],
+  ['접수일시', 20], ['업체', 14], ['랜딩', 24], ['실험안', 8], ['매체', 10], ['이름', 10], ['연락처', 15], ['상태', 9], ['담당', 10], ['예약', 20],
   ['메모', 40], ['중복', 6], ['유효', 12], ['첫 연락', 20], ['UTM source', 14], ['UTM medium', 14], ['UTM campaign', 18], ['신청 내용', 40],
 ];
 export const EXPORT_HEADERS = COLUMNS.map(([h]) => h);
@@ -95,7 +95,7 @@ export function leadExportService(db: Kysely<Database>, clock: Clock) {
       const labels = labelsOf(forms);
       const phone = actor.canUnmask ? formatPhone : maskPhone;
       const cells = (r: LeadExportRow): Cells => [
-        instant(r.created_at), shop, r.landing_title ?? (r.source === 'landing' ? '' : '직접 등록'), r.media_type_name ?? '', r.name,
+        instant(r.created_at), shop, r.landing_title ?? (r.source === 'landing' ? '' : '직접 등록'), r.variant ?? '', r.media_type_name ?? '', r.name,
         phone(r.phone), r.cs_status, r.assignee_name ?? (r.assignee_id === null ? '미배분' : ''), instant(r.reserved_at), r.memo ?? '',
         r.duplicate_of ? '중복' : '', (VALIDITY_LABELS[r.validity] ?? r.validity) + (r.invalid_reason ? ` (${r.invalid_reason})` : ''),
         instant(r.first_contact_at), r.utm_source ?? '', r.utm_medium ?? '', r.utm_campaign ?? '',

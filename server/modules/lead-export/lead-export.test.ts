@@ -81,7 +81,7 @@ describe('exporting DB 현황', () => {
     expect([...res.rawPayload.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const rows = csvRows(res);
     expect(rows[0]).toEqual(EXPORT_HEADERS);
-    expect(rows[0]!.slice(0, 6)).toEqual(['접수일시', '업체', '랜딩', '매체', '이름', '연락처']);
+    expect(rows[0]!.slice(0, 7)).toEqual(['접수일시', '업체', '랜딩', '실험안', '매체', '이름', '연락처']);
     expect(rows).toHaveLength(2);
     const row = Object.fromEntries(EXPORT_HEADERS.map((h, i) => [h, rows[1]![i]]));
     expect(row).toMatchObject({
@@ -195,7 +195,7 @@ describe('exporting DB 현황', () => {
     const [sheet] = readWithOpenpyxl(res.rawPayload);
     expect(sheet!.title).toBe('DB 현황');
     expect(sheet!.freezePanes).toBe('A2');
-    expect(sheet!.autoFilter).toBe('A1:Q3');
+    expect(sheet!.autoFilter).toBe('A1:R3');
     const col = (header: string) => String.fromCharCode(65 + EXPORT_HEADERS.indexOf(header));
     const received = sheet!.cells[`${col('접수일시')}2`]!;
     expect(received.type).toBe('d');

@@ -181,7 +181,7 @@ export function leadsRepository(db: Kysely<Database>) {
   const LIST_COLUMNS = [
     'l.id', 'l.created_at', 'l.landing_id', 'g.title as landing_title', 'm.name as media_type_name', 'l.source', 'l.name', 'l.phone',
     'l.cs_status', 'l.assignee_id', 'a.name as assignee_name', 'l.reserved_at', 'l.memo', 'l.duplicate_of', 'l.validity',
-    'l.invalid_reason', 'l.first_contact_at', 'l.utm_source', 'l.utm_campaign',
+    'l.invalid_reason', 'l.first_contact_at', 'l.utm_source', 'l.utm_campaign', 'l.variant',
   ] as const;
 
   /** The leads a list filter finds in the asker's scope: the period, status, assignee, duplicate, validity, search and equality filters. */

@@ -41,6 +41,7 @@ function toListItem(r: ListRow, overdueBefore: string, sla: Countdown): LeadList
     name: r.name, phone: maskPhone(r.phone), csStatus: r.cs_status as CsStatus, assigneeId: r.assignee_id, assigneeName: r.assignee_name,
     reservedAt: r.reserved_at, memo: excerpt(r.memo), duplicateOf: r.duplicate_of, validity: r.validity as LeadListItem['validity'],
     invalidReason: r.invalid_reason, firstContactAt: r.first_contact_at, utmSource: r.utm_source, utmCampaign: r.utm_campaign,
+    variant: r.variant,
     // A lead called (통화 시도) but not yet given an outcome no longer asks for a call.
     overdue: r.cs_status === '미처리' && r.first_contact_at === null && r.created_at < overdueBefore,
     ...sla,

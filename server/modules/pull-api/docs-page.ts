@@ -184,7 +184,7 @@ X-RateLimit-Remaining: 59
       "source": "landing",
       "name": "홍길동",
       "phone": "010-****-5678",
-      "landing": { "id": 7, "code": "implant", "title": "임플란트 상담 이벤트" },
+      "landing": { "id": 7, "code": "implant", "title": "임플란트 상담 이벤트", "variant": "B" },
       "medium": "네이버",
       "answers": [{ "label": "지역", "value": "서울" }],
       "utm": { "source": "naver", "medium": "cpc", "campaign": "implant_11", "content": null, "term": null },

@@ -79,7 +79,21 @@ export function shopDashboardRepository(db: Kysely<Database>) {
         .orderBy('l.landing_id')
         .limit(TOP_LANDINGS)
         .execute();
-      return rows.map((r) => ({ landingId: r.landing_id, title: r.title, count: n(r.n), duplicates: n(r.dup) }));
+      // 실험안별: the listed landings' leads that came from an experiment's variant.
+      const ids = rows.flatMap((r) => (r.landing_id === null ? [] : [r.landing_id]));
+      const split = ids.length
+        ? await since(shopId, who, fromIso)
+            .select(['l.landing_id', 'l.variant', sql<number>`count(*)`.as('n'), dup.as('dup')])
+            .where('l.landing_id', 'in', ids)
+            .where('l.experiment_id', 'is not', null)
+            .groupBy(['l.landing_id', 'l.variant'])
+            .orderBy('l.variant')
+            .execute()
+        : [];
+      return rows.map((r) => ({
+        landingId: r.landing_id, title: r.title, count: n(r.n), duplicates: n(r.dup),
+        variants: split.filter((v) => v.landing_id === r.landing_id).map((v) => ({ key: v.variant ?? '', count: n(v.n), duplicates: n(v.dup) })),
+      }));
     },
 
     async byStatus(shopId: number, who: DashboardViewer, fromIso: string) {

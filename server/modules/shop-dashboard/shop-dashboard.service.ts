@@ -132,7 +132,7 @@ export function shopDashboardService(db: Kysely<Database>, clock: Clock, links: 
         overdueMinutes,
         appointmentsToday,
         byMedium,
-        byLanding: byLanding.map((l) => ({ landingId: l.landingId, title: l.title ?? (l.landingId === null ? '직접 등록' : '삭제된 랜딩'), count: l.count, duplicates: l.duplicates })),
+        byLanding: byLanding.map((l) => ({ landingId: l.landingId, title: l.title ?? (l.landingId === null ? '직접 등록' : '삭제된 랜딩'), count: l.count, duplicates: l.duplicates, variants: l.variants })),
         byStatus: CS_STATUSES.filter((s) => byStatus.has(s)).map((status) => ({ status, count: byStatus.get(status)! })),
         daily: Array.from({ length: SHOP_DASHBOARD_DAYS }, (_, i) => addDays(chartFirst, i)).map((day) => ({ day, ...(daily.get(day) ?? { count: 0, duplicates: 0 }) })),
         contracts: money,

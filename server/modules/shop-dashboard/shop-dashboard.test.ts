@@ -73,9 +73,14 @@ async function story() {
   return { L1, L2, L3, L4, L5, L6, L7, L8, L9, L10 };
 }
 
+/** L5 came from an experiment's variant A, L8 and L9 (its duplicate) from B (the intake's attribution: experiments.test.ts). */
+const fromVariants = ({ L5, L8, L9 }: Awaited<ReturnType<typeof story>>) =>
+  Promise.all([[L5, 'A'], [L8, 'B'], [L9, 'B']].map(([id, variant]) =>
+    t.app.db.updateTable('leads').set({ experiment_id: 1, variant: variant as string }).where('id', '=', id as number).execute()));
+
 describe('the shop dashboard', () => {
   it('counts today and this month against the same stretch before, by medium, landing and status, what waits, and 30 days', async () => {
-    await story();
+    await fromVariants(await story());
     const res = await t.admin.get(url());
     expect(res.statusCode, res.body).toBe(200);
     const d = res.json();
@@ -84,8 +89,8 @@ describe('the shop dashboard', () => {
     expect(d.leads).toEqual({ today: 3, yesterday: 2, month: 7, lastMonth: 2, duplicatesToday: 1, duplicatesMonth: 1 });
     expect(d.byMedium).toEqual([{ mediaTypeId: media, medium: '메타', count: 4, duplicates: 1 }, { mediaTypeId: null, medium: '미지정', count: 3, duplicates: 0 }]);
     expect(d.byLanding).toEqual([
-      { landingId: implant, title: '임플란트 상담 이벤트', count: 4, duplicates: 1 },
-      { landingId: checkup, title: '건강검진 이벤트', count: 3, duplicates: 0 },
+      { landingId: implant, title: '임플란트 상담 이벤트', count: 4, duplicates: 1, variants: [{ key: 'A', count: 1, duplicates: 0 }, { key: 'B', count: 2, duplicates: 1 }] },
+      { landingId: checkup, title: '건강검진 이벤트', count: 3, duplicates: 0, variants: [] },
     ]);
     expect(d.byStatus).toEqual([
       { status: '미처리', count: 2 }, { status: '부재', count: 1 }, { status: '통화완료', count: 1 }, { status: '상담예약', count: 2 }, { status: '중복', count: 1 },
@@ -119,12 +124,14 @@ describe('the shop dashboard', () => {
   });
 
   it('gives a counselor the figures of their own leads only', async () => {
-    await story();
+    await fromVariants(await story());
     const d = (await counselor.get(url())).json();
     expect(d.leads).toEqual({ today: 1, yesterday: 1, month: 2, lastMonth: 0, duplicatesToday: 0, duplicatesMonth: 0 });
     expect(d).toMatchObject({ unassigned: null, overdue: 1, appointmentsToday: 1 });
     expect(d.byStatus).toEqual([{ status: '미처리', count: 1 }, { status: '상담예약', count: 1 }]);
     expect(d.byLanding.map((l: { title: string; count: number }) => [l.title, l.count])).toEqual([['임플란트 상담 이벤트', 1], ['건강검진 이벤트', 1]]);
+    // 실험안별 too: only L8 (B) is theirs.
+    expect(d.byLanding[0].variants).toEqual([{ key: 'B', count: 1, duplicates: 0 }]);
     expect(d.daily.slice(-2).map((r: { count: number }) => r.count)).toEqual([1, 1]);
   });
 

@@ -10,6 +10,8 @@ type Changes = Updateable<SystemReservationsTable>;
 /** What a reservation's payload column holds (JSON). */
 export interface ReservationPayload {
   landingId?: number | null;
+  /** The experiment an experiment-stop stops. */
+  experimentId?: number | null;
   message?: string | null;
   /** Who sees an announcement; empty: everyone. */
   accountTypeIds?: number[];
@@ -81,7 +83,7 @@ export function systemReservationsRepository(db: Kysely<Database>) {
         .selectFrom('system_reservations')
         .selectAll()
         .where('status', '=', 'running')
-        .where('kind', 'in', ['landing-open', 'landing-close'])
+        .where('kind', 'in', ['landing-open', 'landing-close', 'experiment-stop'])
         .where('executed_at', '<', before)
         .execute(),
 
@@ -111,6 +113,13 @@ export function systemReservationsRepository(db: Kysely<Database>) {
             .select(['l.id', 'l.title', 'l.landing_code', 'l.status', 'l.shop_id', 's.name as shop_name'])
             .where('l.id', 'in', [...ids])
             .execute(),
+
+    experiments: (ids: readonly number[]) =>
+      ids.length === 0 ? Promise.resolve([]) : db.selectFrom('landing_experiments').select(['id', 'name', 'landing_id', 'status']).where('id', 'in', [...ids]).execute(),
+
+    /** The experiment's own note of its scheduled stop (what 랜딩 관리 › A/B 실험 shows), kept with the reservation. */
+    setExperimentStop: (experimentId: number, stopAt: string | null) =>
+      db.updateTable('landing_experiments').set({ stop_at: stopAt }).where('id', '=', experimentId).where('status', '<>', 'stopped').execute(),
 
     /** Every landing of every shop, by shop and title (the form's picker). */
     allLandings: () =>

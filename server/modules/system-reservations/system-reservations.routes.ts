@@ -6,7 +6,7 @@ import { systemReservationsApi as api } from '../../../contracts/system-reservat
 import { allows, sideAllows } from '../../../contracts/permissions.ts';
 
 export async function systemReservationsRoutes(app: FastifyInstance, links: ModuleLinks): Promise<void> {
-  const service = systemReservationsService(app.db, app.clock, { setLandingStatus: links.setLandingStatus });
+  const service = systemReservationsService(app.db, app.clock, { setLandingStatus: links.setLandingStatus, stopExperiment: links.stopExperiment });
   const read = { screen: 'system-reservation', action: 'read' } as const;
   const write = { screen: 'system-reservation', action: 'write' } as const;
 

@@ -12,7 +12,7 @@ import { audit, auditBy, type Actor } from '../audit/audit.service.ts';
 import type { ModuleLinks } from '../../links.ts';
 import { quoted } from '../../../contracts/korean.ts';
 import {
-  cancellable, isLandingKind, lastsAWhile, MAINTENANCE_NOTICE_HOURS, START_SLACK_MS,
+  cancellable, isExperimentKind, isLandingKind, lastsAWhile, MAINTENANCE_NOTICE_HOURS, START_SLACK_MS,
   type Notices, type ReservationKind, type ReservationStatus, type SystemReservation, type SystemReservationInput, type SystemReservationListQuery,
 } from '../../../contracts/system-reservations.ts';
 import { payloadOf, systemReservationsRepository, type ReservationListRow, type ReservationPayload, type ReservationRow } from './system-reservations.repository.ts';
@@ -23,6 +23,7 @@ const STALLED_AFTER_MS = 5 * 60_000;
 const DUE_BATCH = 50;
 
 const NOT_FOUND = '예약을 찾을 수 없습니다.';
+const EXPERIMENT_STOP_HERE = '실험 종료 예약은 랜딩 관리의 A/B 실험에서 만들고, 여기서는 일시와 제목을 바꾸거나 취소합니다.';
 const TARGET = 'system-reservation';
 /** "완료된 예약은 수정할 수 없습니다." */
 const RESERVATION_STATUS_WORD: Partial<Record<ReservationStatus, string>> = {
@@ -31,6 +32,7 @@ const RESERVATION_STATUS_WORD: Partial<Record<ReservationStatus, string>> = {
 
 export interface ReservationDeps {
   setLandingStatus?: ModuleLinks['setLandingStatus'];
+  stopExperiment?: ModuleLinks['stopExperiment'];
   /** An unexpected error while running a reservation (it is recorded as failed either way). */
   onError?: (err: unknown) => void;
 }
@@ -45,6 +47,7 @@ export interface ReservationRun {
 
 type Lookups = {
   landings: Map<number, NonNullable<SystemReservation['landing']>>;
+  experiments: Map<number, string>;
   accountTypes: Map<number, { id: number; name: string }>;
 };
 
@@ -53,6 +56,7 @@ function toItem(r: ReservationListRow, l: Lookups): SystemReservation {
   return {
     id: r.id, kind: r.kind, title: r.title, startsAt: r.starts_at, endsAt: r.ends_at, message: p.message ?? null,
     landingId: p.landingId ?? null, landing: (p.landingId && l.landings.get(p.landingId)) || null,
+    experimentId: p.experimentId ?? null, experimentName: (p.experimentId && l.experiments.get(p.experimentId)) || null,
     accountTypes: (p.accountTypeIds ?? []).map((id) => l.accountTypes.get(id) ?? { id, name: '(삭제된 유형)' }),
     screen: p.screen ?? null,
     status: r.status, executedAt: r.executed_at, finishedAt: r.finished_at, result: r.result,
@@ -61,7 +65,7 @@ function toItem(r: ReservationListRow, l: Lookups): SystemReservation {
 }
 
 const payloadFor = (i: SystemReservationInput): ReservationPayload =>
-  isLandingKind(i.kind) ? { landingId: i.landingId } : i.kind === 'announcement' ? { message: i.message, accountTypeIds: i.accountTypeIds, screen: i.screen } : { message: i.message };
+  isExperimentKind(i.kind) ? { landingId: i.landingId, experimentId: i.experimentId } : isLandingKind(i.kind) ? { landingId: i.landingId } : i.kind === 'announcement' ? { message: i.message, accountTypeIds: i.accountTypeIds, screen: i.screen } : { message: i.message };
 
 /** Running reservations: starting, ending, the landing runs, each step recorded without an account. */
 function reservationRuns(db: Kysely<Database>, clock: Clock, deps: ReservationDeps) {
@@ -95,12 +99,25 @@ function reservationRuns(db: Kysely<Database>, clock: Clock, deps: ReservationDe
     }
   }
 
+  /** Stops the experiment through the landings module (archived results, no promotion, audited as the system's with the reservation). */
+  async function runExperimentStop(r: ReservationRow): Promise<{ status: ReservationStatus; result: string }> {
+    const { landingId, experimentId } = payloadOf(r);
+    if (!landingId || !experimentId) return { status: 'failed', result: '실험을 찾을 수 없어 실행하지 못했습니다.' };
+    if (!deps.stopExperiment) throw new Error('stopExperiment link missing');
+    try {
+      return { status: 'done', result: await deps.stopExperiment({ landingId, experimentId }, r.id, `시스템 예약 #${r.id} ${r.title}`) };
+    } catch (err) {
+      if (!(err instanceof AppError)) deps.onError?.(err);
+      return { status: 'failed', result: `실험을 종료하지 못했습니다: ${err instanceof AppError ? err.message : '처리 중 오류가 발생했습니다.'}` };
+    }
+  }
+
   async function start(r: ReservationRow, now: Date): Promise<ReservationRun | null> {
     const iso = now.toISOString();
-    if (isLandingKind(r.kind)) {
+    if (isLandingKind(r.kind) || isExperimentKind(r.kind)) {
       // Claimed first, acted on after: a run that dies between the two is reported (stalled), never repeated.
       if (!(await repo.transition(r.id, ['scheduled'], { status: 'running', executed_at: iso, updated_at: iso }))) return null;
-      const { status, result } = await runLanding(r);
+      const { status, result } = await (isExperimentKind(r.kind) ? runExperimentStop(r) : runLanding(r));
       const at = clock();
       await systemStep(r, ['running'], { status, result, finished_at: at.toISOString() }, `${TARGET}.run`, at);
       return { id: r.id, kind: r.kind, status, result };
@@ -128,7 +145,7 @@ function reservationRuns(db: Kysely<Database>, clock: Clock, deps: ReservationDe
       const iso = now.toISOString();
       const runs: ReservationRun[] = [];
       for (const r of await repo.stalled(new Date(now.getTime() - STALLED_AFTER_MS).toISOString())) {
-        const result = '실행 도중 중단되어 결과를 알 수 없습니다. 랜딩 상태를 확인하세요.';
+        const result = `실행 도중 중단되어 결과를 알 수 없습니다. ${isExperimentKind(r.kind) ? '실험' : '랜딩'} 상태를 확인하세요.`;
         if (await systemStep(r, ['running'], { status: 'failed', result, finished_at: iso }, `${TARGET}.run`, now)) runs.push({ id: r.id, kind: r.kind, status: 'failed', result });
       }
       for (const r of await repo.due(iso, DUE_BATCH)) {
@@ -147,8 +164,10 @@ export function systemReservationsService(db: Kysely<Database>, clock: Clock, de
     const payloads = rows.map(payloadOf);
     const landingIds = [...new Set(payloads.map((p) => p.landingId).filter((id): id is number => !!id))];
     const typeIds = [...new Set(payloads.flatMap((p) => p.accountTypeIds ?? []))];
-    const [landings, types] = await Promise.all([repo.landings(landingIds), typeIds.length ? repo.accountTypes(typeIds) : []]);
+    const experimentIds = [...new Set(payloads.map((p) => p.experimentId).filter((id): id is number => !!id))];
+    const [landings, types, experiments] = await Promise.all([repo.landings(landingIds), typeIds.length ? repo.accountTypes(typeIds) : [], repo.experiments(experimentIds)]);
     return {
+      experiments: new Map(experiments.map((e) => [e.id, e.name])),
       landings: new Map(landings.map((x) => [x.id, { id: x.id, title: x.title, landingCode: x.landing_code, status: x.status, shopId: x.shop_id, shopName: x.shop_name }])),
       accountTypes: new Map(types.map((t) => [t.id, { id: t.id, name: t.name }])),
     };
@@ -160,8 +179,15 @@ export function systemReservationsService(db: Kysely<Database>, clock: Clock, de
   }
 
   /** The input's rules that need the clock and the database: a start ahead, a landing and account types that exist. */
-  async function check(i: SystemReservationInput) {
+  async function check(i: SystemReservationInput, current?: ReservationRow) {
     const fields: Record<string, string> = {};
+    // An experiment's stop is made from its experiment (one per experiment); here only its time and title change.
+    if (isExperimentKind(i.kind) || (current && isExperimentKind(current.kind))) {
+      const p = current ? payloadOf(current) : null;
+      if (!p || current!.kind !== i.kind || p.experimentId !== i.experimentId || p.landingId !== i.landingId) {
+        throw badRequest(EXPERIMENT_STOP_HERE, { kind: EXPERIMENT_STOP_HERE });
+      }
+    }
     if (Date.parse(i.startsAt) < clock().getTime() - START_SLACK_MS) fields.startsAt = '시작 일시는 지금 이후로 잡으세요.';
     if (i.landingId && !(await repo.landings([i.landingId])).length) fields.landingId = '랜딩을 찾을 수 없습니다.';
     if (i.accountTypeIds.length && (await repo.accountTypes(i.accountTypeIds)).length !== i.accountTypeIds.length) {
@@ -206,11 +232,12 @@ export function systemReservationsService(db: Kysely<Database>, clock: Clock, de
     async update(id: number, input: SystemReservationInput, actor: Actor) {
       const current = await foundOr404(repo.find(id), NOT_FOUND);
       if (current.status !== 'scheduled') throw conflict(`${RESERVATION_STATUS_WORD[current.status] ?? '이미 실행된'} 예약은 수정할 수 없습니다.`);
-      await check(input);
+      await check(input, current);
       const at = clock();
       const changed = await inTransaction(db, async (trx) => {
         // Still scheduled as it is saved: a worker that started it meanwhile wins.
         if (!(await systemReservationsRepository(trx).transition(id, ['scheduled'], { ...columns(input), updated_at: at.toISOString() }))) return false;
+        if (input.experimentId) await systemReservationsRepository(trx).setExperimentStop(input.experimentId, input.startsAt);
         await auditBy(trx, actor, { action: `${TARGET}.update`, target: TARGET, targetId: id, detail: detailOf(input) }, at);
         return true;
       });
@@ -233,6 +260,8 @@ export function systemReservationsService(db: Kysely<Database>, clock: Clock, de
           ? { status: 'ended' as const, finished_at: now, updated_at: now, result: `조기 종료 사유: ${reason}` }
           : { status: 'cancelled' as const, cancelled_at: now, updated_at: now, result: `취소 사유: ${reason}` };
         if (!(await systemReservationsRepository(trx).transition(id, from, changes))) return false;
+        const { experimentId } = payloadOf(current);
+        if (isExperimentKind(current.kind) && experimentId) await systemReservationsRepository(trx).setExperimentStop(experimentId, null);
         await auditBy(trx, actor, { action: `${TARGET}.${early ? 'end-early' : 'cancel'}`, target: TARGET, targetId: id, detail: { kind: current.kind, title: current.title, reason, was: current.status } }, at);
         return true;
       });

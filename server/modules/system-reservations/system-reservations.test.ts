@@ -22,7 +22,7 @@ const inMinutes = (minutes: number) => {
   return `${d.toISOString().slice(0, 19)}+09:00`;
 };
 const utc = (minutes: number) => new Date(t.clock.current.getTime() + minutes * 60_000).toISOString();
-const job = (db = t.app.db) => reservationsJob(db, t.clock.now, { setLandingStatus: t.app.links.setLandingStatus });
+const job = (db = t.app.db) => reservationsJob(db, t.clock.now, { setLandingStatus: t.app.links.setLandingStatus, stopExperiment: t.app.links.stopExperiment });
 const view = (url = '/view/smile/implant') => t.app.inject({ method: 'GET', url });
 
 async function reserve(body: Record<string, unknown>, who: Client = t.admin) {

@@ -139,6 +139,11 @@ describe('the e-mail channel', () => {
     expect(mail.text + mail.html).not.toMatch(/01012345678|010-1234-5678/);
   });
 
+  it('names the A/B experiment’s variant beside the landing', async () => {
+    await sendEmail(input({ items: [{ jobId: 102, idempotencyKey: 'dj_102', lead: lead({ variant: 'B' }) }] }), deps());
+    expect(parseMail(inbox[0]!.raw).text).toContain('랜딩: 임플란트 상담 이벤트 (실험안 B)');
+  });
+
   it('sends the full number only when the channel is set to', async () => {
     const r = await sendEmail(input({ channel: channel({ fullPhone: true }) }), deps());
     expect(r.ok).toBe(true);

@@ -27,7 +27,10 @@ export function fieldText(lead: DeliveredLead, f: DeliveryField): string {
     case 'name': return lead.name ?? '';
     // Full numbers arrive as digits: written as people read them (masked ones already are).
     case 'phone': return lead.phone ? (/^\d+$/.test(lead.phone) ? formatPhone(lead.phone) : lead.phone) : '';
-    case 'landing': return lead.landing?.title ?? lead.landing?.code ?? '';
+    case 'landing': {
+      const name = lead.landing?.title ?? lead.landing?.code ?? '';
+      return lead.landing?.variant ? `${name} (실험안 ${lead.landing.variant})` : name;
+    }
     case 'medium': return lead.medium ?? '';
     case 'answers': return (lead.answers ?? []).map((a) => `${a.label}: ${a.value}`).join(', ');
     case 'utm': {
