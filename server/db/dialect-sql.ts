@@ -35,14 +35,13 @@ const PG_CONNECTION_MESSAGE = /^(Connection terminated|timeout exceeded when try
 /**
  * The database cannot be reached or cannot take the work just now — a failure of the moment,
  * not of the request: PostgreSQL restarting or out of reach, a connection lost or not had in
- * time; SQLite's write lock held past the busy timeout, or its disk failing a write or an
- * fsync (SQLITE_IOERR…). Such a request is answered 503 (try
+ * time; SQLite's write lock held past the busy timeout. Such a request is answered 503 (try
  * again shortly), never 500. Looks through `cause` (pg wraps its connect timeout).
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
   for (let e = err as { code?: unknown; message?: unknown; syscall?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
     const code = typeof e.code === 'string' ? e.code : '';
-    if (PG_UNAVAILABLE.test(code) || NETWORK_CODES.has(code) || code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_IOERR')) return true;
+    if (PG_UNAVAILABLE.test(code) || NETWORK_CODES.has(code) || code.startsWith('SQLITE_BUSY')) return true;
     // A route that refuses the packets (a blackhole route) fails connect() with EINVAL.
     if (code === 'EINVAL' && e.syscall === 'connect') return true;
     if (typeof e.message === 'string' && PG_CONNECTION_MESSAGE.test(e.message)) return true;

@@ -54,22 +54,6 @@ describe.skipIf(process.env.LR_TEST_DIALECT === 'postgres')('intake writer threa
     expect(await created()).toBe(3);
   });
 
-  it('takes two batches at once (one commits while the other’s fsync runs), deciding duplicates across them in order', async () => {
-    expect(writer.concurrency).toBe(2);
-    const now = t.clock.now();
-    // Sent together, as the group commit does: the second commits after the first, and sees it.
-    const [first, second] = await Promise.all([
-      writer.commit([lead('01077770001'), lead('01077770002')], now),
-      writer.commit([lead('01077770002'), lead('01077770003')], now),
-    ]);
-    const ids = [...first!, ...second!].map((o) => (o as { leadId: number }).leadId);
-    expect(ids).toEqual([...ids].sort((a, b) => a - b));
-    expect(second!.map((o) => (o as { duplicateOf: number | null }).duplicateOf)).toEqual([ids[1], null]);
-    // Answered only once on disk: every lead answered is in the file, read by another connection.
-    const rows = await t.app.db.selectFrom('leads').select('id').orderBy('id').execute();
-    expect(rows.map((r) => r.id)).toEqual(ids);
-  });
-
   it('fails a batch whose transaction fails, storing none of it, and goes on with the next', async () => {
     const now = t.clock.now();
     await expect(writer.commit([lead('01011112222'), lead('01033334444', { shop_id: 999_999 })], now)).rejects.toThrow(/FOREIGN KEY/);

@@ -1,7 +1,6 @@
 // Where intake's batches are committed: on the event loop's own connection (PostgreSQL,
 // whose driver does not block; SQLite in memory for tests), or, for a SQLite file, on a
-// writer thread with its own connection, so the event loop is never blocked by SQLite, and
-// each batch is answered once its commit is on disk (an fsync beside the next batch's work).
+// writer thread with its own connection, so the event loop is never blocked by SQLite.
 import type { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -76,8 +75,6 @@ export function threadWriter(file: string, onError: (err: unknown) => void): Bat
 
   worker = spawn();
   return {
-    // Two batches at once: the thread commits the second while the first's fsync runs (intake-writer.worker.ts).
-    concurrency: 2,
     async commit(items, now) {
       const r = await ask({ kind: 'commit', id: ++seq, items, now: now.toISOString() });
       return 'outcomes' in r ? r.outcomes : [];
