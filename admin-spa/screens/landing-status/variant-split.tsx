@@ -17,7 +17,7 @@ export function VariantSplit({ rows }: { rows: VariantFigures[] }) {
   return (
     <div style={{ maxWidth: 720 }}>
       <Typography.Text type="secondary" style={{ display: 'block', marginBottom: 8 }}>
-        실험안별 · 통계 기간에 진행된 A/B 실험의 실험안마다 그 페이지를 본 방문과 신청입니다.
+        실험안별 · 통계 기간에 진행된 A/B 실험의 실험안마다 그 페이지를 본 방문과 신청입니다. 기간 중 방문도 신청도 없었던 실험은 보이지 않습니다.
       </Typography.Text>
       <Table<VariantFigures>
         size="small"

@@ -194,6 +194,10 @@ describe('landing experiments', () => {
     }
     const before = (await t.admin.get(`/api/shops/${t.shopId}/landings?from=2026-10-01&to=2026-10-31`)).json().items.find((l: { id: number }) => l.id === landingId);
     expect(before.variants).toEqual([]);
+    // A period the experiment runs in but has counted nothing yet (tomorrow): no rows of zeros.
+    const tomorrow = addDays(seoulDay(t.clock.now()), 1);
+    const ahead = (await t.admin.get(`/api/shops/${t.shopId}/landings?from=${tomorrow}&to=${tomorrow}`)).json().items.find((l: { id: number }) => l.id === landingId);
+    expect(ahead.variants).toEqual([]);
   });
 
   it('gives B its own form, colours and hero: pre-rendered for B’s visitors, and intake checks their answers against B’s fields', async () => {

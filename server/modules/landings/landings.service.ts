@@ -82,7 +82,11 @@ function toListItem(r: ListRow, shopCode: string, now: Date, variants: VariantFi
   };
 }
 
-/** 실험안별 per landing: each variant of the experiments that ran in the period, with its visits and leads in it. */
+/**
+ * 실험안별 per landing: each variant of the experiments that ran in the period, with its visits and
+ * leads in it. An experiment with neither in the period (it ran at its edge, or had not begun to
+ * count) is left out: a row of zeros says nothing of the variants.
+ */
 async function variantSplit(repo: Repo, landingIds: number[], period: Parameters<Repo['list']>[2]): Promise<Map<number, VariantFigures[]>> {
   const out = new Map<number, VariantFigures[]>();
   if (!landingIds.length) return out;
@@ -93,7 +97,10 @@ async function variantSplit(repo: Repo, landingIds: number[], period: Parameters
   const count = (rows: Array<{ experiment_id: number | null; variant: string | null; n: number | string }>) =>
     new Map(rows.map((r) => [`${r.experiment_id}:${r.variant}`, Number(r.n)]));
   const [v, l] = [count(visits), count(leads)];
+  const counted = new Set<number>();
+  for (const [k, n] of [...v, ...l]) if (n > 0) counted.add(Number(k.split(':')[0]));
   for (const d of defined) {
+    if (!counted.has(d.experiment_id)) continue;
     const k = `${d.experiment_id}:${d.key}`;
     const [vs, ls] = [v.get(k) ?? 0, l.get(k) ?? 0];
     const row = { experimentId: d.experiment_id, experimentName: d.name, key: d.key, visits: vs, submissions: ls, conversionRate: conversion(ls, vs) };
