@@ -241,12 +241,15 @@ describe('landing pages', () => {
     await page.goto(`/landing-status?from=${today}&to=${today}`);
     expect(await page.getByLabel('통계 기간').first().inputValue()).toBe(today);
     const row = page.locator('tr', { hasText: LANDING_CODE });
-    // Columns: landing, state, schedule, medium, visits, submissions, conversion rate.
-    const cell = (i: number) => row.locator('td').nth(i).innerText();
-    await expect.poll(() => cell(5), WAIT).toBe('2');
+    // Cells by their column's title (a landing with an experiment in the period adds 실험안별 in front).
+    const cell = async (title: string) => {
+      const titles = (await page.locator('.ant-table-thead th').allInnerTexts()).map((t) => t.trim());
+      return row.locator('td').nth(titles.indexOf(title)).innerText();
+    };
+    await expect.poll(() => cell('접수'), WAIT).toBe('2');
     // Both visitors with JavaScript sent a visit beacon; the one without could not.
-    expect(await cell(4)).toBe('2');
-    expect(await cell(6)).toBe('100.0%');
+    expect(await cell('방문')).toBe('2');
+    expect(await cell('전환율')).toBe('100.0%');
     await screenshot(page, 'e2e-landing-status');
     await context.close();
   });

@@ -202,7 +202,8 @@ export function ResourceTable<E extends ListEndpoint>(props: ResourceTableProps<
         loading={list.isFetching}
         onChange={onChange}
         rowSelection={rowSelection}
-        expandable={expandable}
+        // With rowExpandable, the expand column shows only when a row of this page can expand.
+        expandable={expandable && { showExpandColumn: (data?.items ?? []).some((r) => expandable.rowExpandable?.(r) ?? true), ...expandable }}
         rowClassName={rowClassName}
         onRow={onRow}
         locale={{
