@@ -332,7 +332,9 @@ async function startPostgres(): Promise<void> {
   // power loss); its socket in its own directory (the machine's PostgreSQL may use the default).
   fs.appendFileSync(path.join(state.pgData, 'postgresql.conf'), [
     '', `listen_addresses = '${addr('pg')}'`, 'port = 5432', `unix_socket_directories = '${state.pgData}'`,
-    'fsync = off', 'full_page_writes = off', 'shared_buffers = 32MB', 'max_connections = 100', '',
+    'fsync = off', 'full_page_writes = off', 'shared_buffers = 32MB', 'max_connections = 100',
+    // For a failure's diagnosis: who waited on whose lock, and which host each backend served.
+    'log_lock_waits = on', `log_line_prefix = '%m [%p] %r '`, '',
   ].join('\n'));
   fs.appendFileSync(path.join(state.pgData, 'pg_hba.conf'), `\nhost all all ${NET}.0/24 trust\n`);
   await pgCtl('start');
@@ -641,7 +643,10 @@ async function drill(fault: Fault, n: number, ctx: { token: string; channelId: n
   const pageBad = pages.filter((p) => p.status !== 200);
   if (pageBad.length) problems.push(`${pageBad.length} of ${pages.length} landing GETs through nginx did not answer 200 (e.g. ${pageBad[0]!.status || pageBad[0]!.error})`);
   for (const e of unexpectedExits.slice(exitsBefore)) problems.push(e);
-  const example = (a: Answer | undefined) => (a ? `${a.status || a.error} ${a.body.slice(0, 160)}`.trim() : null);
+  // When it was sent, relative to the fault: a hang's cause is told apart by that (and by the host logs, PostgreSQL's lock waits).
+  const example = (a: Answer | undefined) => (a
+    ? `${a.status || a.error} ${a.body.slice(0, 160)}`.trim() + ` (sent ${secs(a.sentAt - times!.began)} s after the fault began${a.upstream ? `, through ${a.upstream}` : ''})`
+    : null);
   return {
     name: fault.name, acked: acked.size, stored: stored.length, delivered, twoKeys, repeats,
     refused: refused.length, bad: bad.length, badExample: example(bad[0]),
@@ -777,6 +782,7 @@ async function main(): Promise<number> {
       console.log('\n  FAIL:');
       for (const o of failed) for (const p of o.problems) console.log(`  ✗ ${o.name}: ${p}`);
       for (const p of [web.web1, web.web2, worker, nginx].filter((x): x is Proc => !!x)) console.log(logTail(p, 8));
+      console.log(logTail({ name: 'PostgreSQL', log: path.join(state.pgData, 'server.log') }, 20));
       console.log('');
       return 1;
     }

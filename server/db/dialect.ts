@@ -30,6 +30,8 @@ interface DbOptions {
   connectTimeoutMs?: number;
   /** PostgreSQL: how long a query runs before its connection is checked for being dead (ms; 0: never; pg-pool.ts). */
   stallMs?: number;
+  /** PostgreSQL: how long the server keeps a transaction that sends nothing before ending it (ms; 0: never; pg-pool.ts). */
+  idleInTransactionMs?: number;
   /** PostgreSQL: a pooled connection was lost (the server restarted, the network cut it); the pool opens a new one. */
   onConnectionLost?: (err: Error) => void;
   /** SQLite ':memory:': start as a copy of this database (bytes from a handle's serialize()). */
@@ -40,6 +42,12 @@ interface DbOptions {
 export const CONNECT_TIMEOUT_MS = 5_000;
 /** PostgreSQL: how long a query runs before its connection is checked for being dead, by default. */
 const STALL_MS = 5_000;
+/**
+ * PostgreSQL: a transaction idle this long is an orphan (its client cut off) and the server ends it,
+ * freeing its locks for the other hosts: shorter than a visitor's patience, far longer than any gap
+ * between two statements of ours.
+ */
+const IDLE_IN_TRANSACTION_MS = 6_000;
 
 export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
   if (/^postgres(ql)?:\/\//.test(opts.url)) {
@@ -55,7 +63,8 @@ export async function openDatabase(opts: DbOptions): Promise<DbHandle> {
       await admin.end();
     }
     const pool = openPgPool(pg, {
-      url: opts.url, max: opts.poolSize ?? 10, schema, connectTimeoutMs, stallMs: opts.stallMs ?? STALL_MS, onConnectionLost: opts.onConnectionLost,
+      url: opts.url, max: opts.poolSize ?? 10, schema, connectTimeoutMs, stallMs: opts.stallMs ?? STALL_MS,
+      idleInTransactionMs: opts.idleInTransactionMs ?? IDLE_IN_TRANSACTION_MS, onConnectionLost: opts.onConnectionLost,
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', pg: { url: opts.url, schema: schema ?? 'public' }, close: () => db.destroy() };

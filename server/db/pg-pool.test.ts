@@ -19,10 +19,11 @@ afterEach(async () => {
 });
 
 /** A handle on a fresh schema (through `proxy` when given), dropped afterwards. */
-async function handle(o: { proxy?: TcpProxy; stallMs?: number; lost?: Error[] } = {}): Promise<DbHandle> {
+async function handle(o: { proxy?: TcpProxy; stallMs?: number; idleInTransactionMs?: number; lost?: Error[] } = {}): Promise<DbHandle> {
   const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
   const h = await openDatabase({
     url: o.proxy ? o.proxy.via(PG_URL!) : PG_URL!, pgSchema: schema, poolSize: 2, stallMs: o.stallMs ?? 200,
+    ...(o.idleInTransactionMs !== undefined ? { idleInTransactionMs: o.idleInTransactionMs } : {}),
     onConnectionLost: (err) => o.lost?.push(err),
   });
   cleanup.push(async () => {
@@ -76,6 +77,57 @@ describe.runIf(onPostgres)('the PostgreSQL pool', () => {
     expect(isDatabaseUnavailable(failed)).toBe(true);
     // New connections pass: the pool goes on with one.
     expect(await backendPid(h.db)).toBeTypeOf('number');
+  });
+
+  it('has the server end a transaction whose client was cut off mid-way, so its locks do not hold the other hosts', async () => {
+    const proxy = await tcpProxy({ host: new URL(PG_URL!).hostname, port: Number(new URL(PG_URL!).port || 5432) });
+    cleanup.push(() => proxy.close());
+    const h = await handle({ proxy, idleInTransactionMs: 1_000 });
+    const key = Number.parseInt(crypto.randomBytes(3).toString('hex'), 16);
+    // This host takes a lock in a transaction, and then the network drops its packets: its next
+    // statement is given up (the pool's stall check), and nothing of that reaches the server.
+    const failed = await h.db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(${key})`.execute(trx);
+      proxy.stall();
+      await sql`select 1`.execute(trx);
+    }).then(() => null, (err: unknown) => err);
+    expect(isDatabaseUnavailable(failed)).toBe(true);
+    // Another host waiting for the same lock gets it: the server ended the orphaned transaction.
+    // Without the setting the orphan, idle in its transaction on a connection still open, keeps the
+    // lock until TCP gives up — this waits past the test's timeout.
+    const other = new pg.Client({ connectionString: PG_URL });
+    await other.connect();
+    cleanup.push(() => other.end());
+    await other.query('begin');
+    await expect(other.query('select pg_advisory_xact_lock($1)', [key])).resolves.toBeDefined();
+    await other.query('rollback');
+  });
+
+  it('keeps a transaction the client is still busy in, whatever its length, when its statements follow one another', async () => {
+    const h = await handle({ idleInTransactionMs: 1_000 });
+    const n = await h.db.transaction().execute(async (trx) => {
+      let total = 0;
+      // Statements back to back for longer than the idle limit: no gap between them reaches it.
+      for (let i = 0; i < 6; i++) total += (await sql<{ n: number }>`select ${i}::int + (select count(*) from pg_sleep(0.3))::int as n`.execute(trx)).rows[0]!.n;
+      return total;
+    });
+    expect(n).toBe(21);
+  });
+
+  it('closes the idle connections with a dead one, so the next query does not stall on one of them again', async () => {
+    const proxy = await tcpProxy({ host: new URL(PG_URL!).hostname, port: Number(new URL(PG_URL!).port || 5432) });
+    cleanup.push(() => proxy.close());
+    const h = await handle({ proxy });
+    // Two connections in the pool (its size), both idle, both cut off.
+    const pids = await Promise.all([0, 1].map(() => sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.1)`.execute(h.db)));
+    expect(new Set(pids.map((r) => r.rows[0]!.pid)).size).toBe(2);
+    proxy.stall();
+    const failed = await sql`select 1`.execute(h.db).then(() => null, (err: unknown) => err);
+    expect(isDatabaseUnavailable(failed)).toBe(true);
+    // The next query is answered on a new connection; without the idle ones closed it takes the
+    // other cut-off connection, stalls as long as the first and fails.
+    const pid = await backendPid(h.db);
+    expect(pids.map((r) => r.rows[0]!.pid)).not.toContain(pid);
   });
 
   it('leaves a query alone that waits for a lock longer than the stall check', async () => {

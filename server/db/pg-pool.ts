@@ -13,7 +13,17 @@
 //   reached at all or its backend is not working on the query (idle: the query or its answer was
 //   lost), the stalled connection is closed — its query fails as the database being unavailable
 //   (503), the server rolls back what it had open once it hears of the close. A backend still
-//   active (running, or waiting for a lock) is left alone.
+//   active (running, or waiting for a lock) is left alone. The pool's idle connections go with it:
+//   they came the same way, and the next query on one would stall as long again (a batch of
+//   intake waiting behind the first would wait twice) — new ones fail at once or work;
+// - a transaction whose client vanished is ended by the server. A client cut off from the network
+//   mid-transaction (its stalled query given up above, or its process gone) cannot tell the server;
+//   the server, idle in that transaction, would hold its row locks until TCP gave up on the
+//   connection — and every other host's intake, waiting on the same feed and allocation rows,
+//   would hang with it. So each connection sets `idle_in_transaction_session_timeout`: a
+//   transaction that sends nothing for `idleInTransactionMs` is rolled back and its connection
+//   closed. Our transactions run their statements back to back (no user, network or file waits
+//   inside one), so only an orphan is ever idle that long.
 import type pg from 'pg';
 
 interface PgPoolOptions {
@@ -24,6 +34,8 @@ interface PgPoolOptions {
   connectTimeoutMs: number;
   /** How long a query runs before its connection is looked at (ms); 0: never. */
   stallMs: number;
+  /** How long the server keeps a transaction that sends nothing before it ends it (ms); 0: never. */
+  idleInTransactionMs: number;
   /** A connection was lost or closed as stalled; the pool opens a new one. */
   onConnectionLost?: (err: Error) => void;
 }
@@ -42,7 +54,10 @@ export function openPgPool(pgm: PgModule, o: PgPoolOptions): pg.Pool {
     connectionTimeoutMillis: o.connectTimeoutMs,
     // A connection whose other end vanished while idle is found out by TCP keep-alive and dropped.
     keepAlive: true,
-    ...(o.schema ? { options: `-c search_path="${o.schema}"` } : {}),
+    options: [
+      o.schema ? `-c search_path="${o.schema}"` : '',
+      o.idleInTransactionMs ? `-c idle_in_transaction_session_timeout=${Math.round(o.idleInTransactionMs)}` : '',
+    ].filter(Boolean).join(' ') || undefined,
   };
   const pool = new pgm.Pool({ ...config, max: o.max });
   // An idle client's error reaches both listeners: it is reported once, from the client's.
@@ -52,11 +67,18 @@ export function openPgPool(pgm: PgModule, o: PgPoolOptions): pg.Pool {
   const running = new Map<Client, number>();
   /** Clients whose backend was seen not working on their query, with that query's start. */
   const suspect = new Map<Client, number>();
+  /** Clients in the pool, not lent out. */
+  const idle = new Set<Client>();
+  pool.on('acquire', (c) => idle.delete(c as Client));
+  pool.on('release', (err, c) => {
+    if (!err) idle.add(c as Client);
+  });
 
   pool.on('connect', (c) => {
     const client = c as Client;
     client.on('error', (err) => o.onConnectionLost?.(err));
     client.once('end', () => {
+      idle.delete(client);
       running.delete(client);
       suspect.delete(client);
     });
@@ -111,6 +133,7 @@ export function openPgPool(pgm: PgModule, o: PgPoolOptions): pg.Pool {
     const stalled = [...running].filter(([, since]) => now - since >= o.stallMs);
     if (!stalled.length) return;
     checking = true;
+    let closed = 0;
     try {
       const states = await backendStates(stalled.map(([c]) => c.processID ?? 0));
       for (const [client, since] of stalled) {
@@ -128,6 +151,12 @@ export function openPgPool(pgm: PgModule, o: PgPoolOptions): pg.Pool {
         client.connection.stream.destroy(connectionError(states === null
           ? `the database cannot be reached: a query waiting ${waited} s gave up its connection`
           : `the database is not working on this connection's query (it or its answer was lost; waited ${waited} s): connection closed`));
+        closed++;
+      }
+      if (closed) {
+        // The pool drops each (its 'error' while idle); the next query opens a new connection.
+        for (const client of idle) client.connection.stream.destroy(connectionError('an idle connection closed with a dead one: it came the same way'));
+        idle.clear();
       }
     } finally {
       checking = false;
