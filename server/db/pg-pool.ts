@@ -49,15 +49,20 @@ const STALL_CHECK_MS = 1_000;
 const connectionError = (message: string) => Object.assign(new Error(message), { code: 'ETIMEDOUT' });
 
 export function openPgPool(pgm: PgModule, o: PgPoolOptions): pg.Pool {
+  // The session's settings go in the URL's `options`, after any it has: pg takes the URL's over a
+  // separate `options` (a child process is handed its schema that way).
+  const url = new URL(o.url);
+  const settings = [
+    url.searchParams.get('options'),
+    o.schema ? `-c search_path="${o.schema}"` : null,
+    o.idleInTransactionMs ? `-c idle_in_transaction_session_timeout=${Math.round(o.idleInTransactionMs)}` : null,
+  ].filter(Boolean);
+  if (settings.length) url.searchParams.set('options', settings.join(' '));
   const config = {
-    connectionString: o.url,
+    connectionString: url.toString(),
     connectionTimeoutMillis: o.connectTimeoutMs,
     // A connection whose other end vanished while idle is found out by TCP keep-alive and dropped.
     keepAlive: true,
-    options: [
-      o.schema ? `-c search_path="${o.schema}"` : '',
-      o.idleInTransactionMs ? `-c idle_in_transaction_session_timeout=${Math.round(o.idleInTransactionMs)}` : '',
-    ].filter(Boolean).join(' ') || undefined,
   };
   const pool = new pgm.Pool({ ...config, max: o.max });
   // An idle client's error reaches both listeners: it is reported once, from the client's.
