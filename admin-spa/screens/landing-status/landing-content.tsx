@@ -1,7 +1,8 @@
-// The landing's content (hero, copy, highlights, button, colours with their contrast) and the
-// policy-coverage warning: the landing editor and the experiment's variant editor both edit them.
+// The landing's content (hero, copy, highlights, button, colours with their contrast), the
+// policy-coverage warning and the wide drawer they are edited in: the landing editor and the
+// experiment's variant editor both use them.
 import type { ReactNode } from 'react';
-import { Button, Col, Form, Input, Row, Space, Typography, type FormInstance } from 'antd';
+import { Button, Col, Drawer, Form, Input, Row, Space, Typography, type FormInstance } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { DEFAULT_COLORS, landingColors, landingContent } from '@contracts/landings.ts';
 import { josa } from '@contracts/korean.ts';
@@ -11,6 +12,18 @@ import { HeroImageInput } from './hero-image-input.tsx';
 import { ColorContrast } from './color-contrast.tsx';
 import { ColorInput } from './color-input.tsx';
 import { landingRule, type EditorField, type EditorValues } from './landing-form.ts';
+
+/**
+ * The editor's drawer: wide beside its live preview, full screen on a phone, closed only through
+ * the close guard (`onClose` asks before unsaved work goes; the mask does not close it).
+ */
+export function EditorDrawer({ title, onClose, children }: { title: ReactNode; onClose: () => void; children: ReactNode }) {
+  return (
+    <Drawer open size="min(1320px, 100vw)" destroyOnHidden mask={{ closable: false }} onClose={onClose} title={title} styles={{ body: { paddingTop: 12 } }}>
+      {children}
+    </Drawer>
+  );
+}
 
 /** What the chosen (or latest) policy names as collected, against the form's fields: a warning before publishing. */
 export function usePolicyCoverage(form: FormInstance<EditorValues>, policies: ReadonlyArray<{ id: number; current: boolean; items: string }> | undefined): ReactNode {

@@ -3,7 +3,7 @@
 import { useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import {
-  Alert, App, Button, Col, DatePicker, Drawer, Form, Input, InputNumber, Popconfirm, Radio, Row, Select, Skeleton, Space, Switch, Tabs, Tag, type FormInstance,
+  Alert, App, Button, Col, DatePicker, Form, Input, InputNumber, Popconfirm, Radio, Row, Select, Skeleton, Space, Switch, Tabs, Tag, type FormInstance,
 } from 'antd';
 import { LANDING_STATE_LABELS, landingInput, landingPath, landingsApi, type Landing } from '@contracts/landings.ts';
 import { privacyPoliciesApi } from '@contracts/privacy.ts';
@@ -19,7 +19,7 @@ import { draftKey } from '@/lib/kept-drafts.ts';
 import { useKeptDraft } from '@/lib/use-kept-draft.ts';
 import { DraftOffer } from '@/components/draft-offer.tsx';
 import { FormBuilder } from './form-builder.tsx';
-import { ContentTab, usePolicyCoverage } from './landing-content.tsx';
+import { ContentTab, EditorDrawer, usePolicyCoverage } from './landing-content.tsx';
 import { LandingPreview } from './landing-preview.tsx';
 import { landingRule, newLandingValues, parseInput, toEditorValues, type EditorValues } from './landing-form.ts';
 import { STATE_COLORS } from './state.ts';
@@ -62,11 +62,7 @@ export function LandingEditor({ shop, target, writable, onClose, onCreated }: La
   else body = null;
 
   return (
-    <Drawer
-      open
-      size="min(1320px, 100vw)"
-      destroyOnHidden
-      mask={{ closable: false }}
+    <EditorDrawer
       onClose={guard.requestClose}
       title={
         <Space>
@@ -74,12 +70,11 @@ export function LandingEditor({ shop, target, writable, onClose, onCreated }: La
           {landing && <Tag color={STATE_COLORS[landing.state]}>{LANDING_STATE_LABELS[landing.state]}</Tag>}
         </Space>
       }
-      styles={{ body: { paddingTop: 12 } }}
     >
       {body ?? (
         <EditorBody key={landing?.id ?? 'new'} shop={shop} landing={landing ?? null} writable={writable} guard={guard} onClose={guard.requestClose} onCreated={onCreated} />
       )}
-    </Drawer>
+    </EditorDrawer>
   );
 }
 

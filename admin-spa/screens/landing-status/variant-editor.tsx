@@ -4,7 +4,7 @@
 // consent texts, thank-you and privacy policy stay the landing's: the form is checked whole with
 // the landing schema, exactly as a landing's.
 import { useState } from 'react';
-import { Alert, App, Button, Col, Drawer, Form, Row, Space, Tabs } from 'antd';
+import { Alert, App, Button, Col, Form, Row, Space, Tabs } from 'antd';
 import type { Landing } from '@contracts/landings.ts';
 import type { VariantContent } from '@contracts/experiments.ts';
 import { privacyPoliciesApi } from '@contracts/privacy.ts';
@@ -12,7 +12,7 @@ import type { ApiError } from '@/lib/api.ts';
 import { useCall } from '@/lib/use-call.ts';
 import { useCloseGuard, useTrackChanges, type CloseGuard } from '@/lib/close-guard.ts';
 import { FormBuilder } from './form-builder.tsx';
-import { ContentTab, usePolicyCoverage } from './landing-content.tsx';
+import { ContentTab, EditorDrawer, usePolicyCoverage } from './landing-content.tsx';
 import { LandingPreview } from './landing-preview.tsx';
 import { parseInput, variantFieldErrors, variantValues, type EditorValues } from './landing-form.ts';
 
@@ -34,17 +34,9 @@ interface VariantEditorProps {
 export function VariantEditor(props: VariantEditorProps) {
   const guard = useCloseGuard(props.onClose);
   return (
-    <Drawer
-      open
-      size="min(1320px, 100vw)"
-      destroyOnHidden
-      mask={{ closable: false }}
-      onClose={guard.requestClose}
-      title={`${props.variantKey}안 내용 편집`}
-      styles={{ body: { paddingTop: 12 } }}
-    >
+    <EditorDrawer title={`${props.variantKey}안 내용 편집`} onClose={guard.requestClose}>
       <VariantEditorBody {...props} guard={guard} />
-    </Drawer>
+    </EditorDrawer>
   );
 }
 
