@@ -10,7 +10,7 @@ import type { WriterReply, WriterRequest } from './intake-writer.ts';
 
 const port = parentPort!;
 // A batch waits its turn behind the back office's own writes (which take milliseconds).
-const handle = await openDatabase({ url: (workerData as { file: string }).file, busyTimeoutMs: 30_000 });
+const handle = await openDatabase({ url: (workerData as { file: string }).file, busyTimeoutMs: 30_000, waitInBegin: true });
 
 port.on('message', async (m: WriterRequest) => {
   if (m.kind === 'close') {

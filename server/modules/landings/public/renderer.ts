@@ -128,9 +128,29 @@ function withViews(r: ViewRenderer): PageRenderer {
   };
 }
 
+/** Where Vike keeps its request storage (vike/dist/server/runtime/asyncHook.js, shared through globalThis._vike). */
+const VIKE_ASYNC_HOOK = 'server/runtime/asyncHook.ts';
+
+/**
+ * Vike runs every renderPage inside an AsyncLocalStorage, only so that its getPageContext()
+ * (which our pages do not use) can find the page from anywhere. On Node 20 the first run() of
+ * one turns on promise hooks for the whole process, for good: every promise of every request —
+ * intake, the back office's API — then pays for them (about a tenth of intake's event-loop time,
+ * measured). Without the storage, Vike renders the same way, just without it.
+ * e2e/render-hooks.e2e.ts renders a landing through the build and checks the hooks stay off.
+ */
+async function withoutVikeRequestStorage(): Promise<void> {
+  const globals = (globalThis as { _vike?: { globals?: Record<string, { installPromise?: Promise<void>; asyncLocalStorage?: unknown }> } })._vike?.globals;
+  const hook = globals?.[VIKE_ASYNC_HOOK];
+  if (!hook) return;
+  await hook.installPromise;
+  hook.asyncLocalStorage = null;
+}
+
 async function vikeRenderer(entry: string, version: string): Promise<PageRenderer> {
   await import(pathToFileURL(entry).href);
   const { renderPage } = await import('vike/server');
+  await withoutVikeRequestStorage();
   const render = async (url: string, init: Record<string, unknown>) => {
     const pc = await renderPage({ urlOriginal: url, ...init });
     const res = pc.httpResponse;
