@@ -64,6 +64,7 @@ export function commitBatch(db: Kysely<Database>, items: Array<PendingLead | Pen
     // The leads' `created` events and delivery jobs follow just after the commit (followUpLeads).
     const created = await insertAccepted(trx, accepted.map((a) => a.item), now, {
       followUpLater: true,
+      contractsLocked: true,
       admit(item, duplicateOf) {
         if (caps.admit(item, duplicateOf)) return true;
         refused.add(item);

@@ -42,6 +42,8 @@ export interface InsertOptions<T extends AcceptedLead> {
    * whether it is stored (intake's contract caps); a refused item is not written at all.
    */
   admit?: (item: T, duplicateOf: number | null) => boolean;
+  /** The caller's cap gate (contractCapGate) already locked the shops' running contracts in this transaction. */
+  contractsLocked?: boolean;
   /**
    * Whether the leads get their pull-feed numbers in this transaction (default). An import's
    * transaction, which lasts minutes, says false: its leads are numbered once it committed
@@ -108,7 +110,7 @@ export async function insertAccepted<T extends AcceptedLead>(trx: Transaction<Da
   const nowIso = now.toISOString();
   // The contracts that may close at a cap are locked first, before the phones below: every
   // writer takes its locks in that order (intake's gate took these already).
-  await lockRunningContracts(trx, items.map((i) => i.lead.shop_id), now);
+  if (!o.contractsLocked) await lockRunningContracts(trx, items.map((i) => i.lead.shop_id), now);
   // Another process may be committing the same phone for the same shop right now: a lock per
   // shop and phone, held to the commit, makes the later one wait and then see the earlier one.
   await lockPhones(trx, items);

@@ -191,10 +191,17 @@ export interface CapGate {
 export async function contractCapGate(trx: Transaction<Database>, leads: readonly CapLead[], now: Date): Promise<CapGate> {
   const contracts = leads.length ? await lockRunningContracts(trx, leads.map((l) => l.lead.shop_id), now) : [];
   if (!contracts.length) return { admit: () => true, settle: async () => [] };
-  const coverOf = (l: CapLead) => contracts.find((c) => covers(c, l, dayOf(l, now)));
-  const covered = leads.filter((l) => coverOf(l));
+  // Each lead's contract, found once (admit asks again per lead, with the same answer).
+  const coverage = new Map<CapLead, CapContract | undefined>();
+  for (const l of leads) {
+    const day = dayOf(l, now);
+    coverage.set(l, contracts.find((c) => covers(c, l, day)));
+  }
+  const coverOf = (l: CapLead) => (coverage.has(l) ? coverage.get(l) : contracts.find((c) => covers(c, l, dayOf(l, now))));
+  const covered = leads.filter((l) => coverage.get(l));
+  const coveredContracts = new Set(covered.map((l) => coverage.get(l)!));
   const left = new Map<number, number>();
-  for (const c of contracts) if (covered.some((l) => coverOf(l) === c)) left.set(c.id, capacityOf(c, await countsOf(trx, c, now)));
+  for (const c of contracts) if (coveredContracts.has(c)) left.set(c.id, capacityOf(c, await countsOf(trx, c, now)));
   // The landings as they are now, under the locks: another writer may have closed one since intake read it.
   const landingIds = [...new Set(covered.map((l) => l.lead.landing_id).filter((id): id is number => id != null))];
   const closedLandings = new Set((await contractCapsRepository(trx).landings(landingIds)).filter((l) => !isOpen(l, now)).map((l) => l.id));

@@ -98,12 +98,18 @@ export interface LeadRows {
 export function withLeadRows<T>(trx: Transaction<Database>, fn: (rows: LeadRows) => Promise<T>): Promise<T> {
   const st = statements(trx);
   return trx.getExecutor().provideConnection(async (conn: DatabaseConnection) => {
-    const run = <R>(text: string, params: readonly unknown[]): Promise<QueryResult<R>> => conn.executeQuery(CompiledQuery.raw(text, [...params]));
-    /** `values` in statements of at most ROWS_PER_STATEMENT rows. */
-    const chunked = async <V>(values: readonly V[], text: (n: number) => string, params: (v: V) => unknown[]) => {
+    const run = <R>(text: string, params: unknown[]): Promise<QueryResult<R>> => conn.executeQuery(CompiledQuery.raw(text, params));
+    /** `values` in statements of at most ROWS_PER_STATEMENT rows, their `columns` in order (a missing one is null). */
+    const chunked = async <V extends Record<string, unknown>>(values: readonly V[], text: (n: number) => string, columns: readonly string[]) => {
       for (let i = 0; i < values.length; i += ROWS_PER_STATEMENT) {
-        const chunk = values.slice(i, i + ROWS_PER_STATEMENT);
-        await run(text(chunk.length), chunk.flatMap(params));
+        const n = Math.min(ROWS_PER_STATEMENT, values.length - i);
+        const params: unknown[] = new Array(n * columns.length);
+        let k = 0;
+        for (let r = i; r < i + n; r++) {
+          const v = values[r]!;
+          for (const c of columns) params[k++] = v[c] ?? null;
+        }
+        await run(text(n), params);
       }
     };
     return fn({
@@ -114,9 +120,8 @@ export function withLeadRows<T>(trx: Transaction<Database>, fn: (rows: LeadRows)
         for (const r of rows) out[Number(r.ord) - 1] = r.id === null ? null : Number(r.id);
         return out;
       },
-      insertWithIds: (values) =>
-        chunked(values, (n) => multiRow(trx, st.insertLeadsWithIds, 'leads', LEAD_COLUMNS_WITH_ID, n), (v) => LEAD_COLUMNS_WITH_ID.map((c) => v[c] ?? null)),
-      insertEvents: (values) => chunked(values, (n) => multiRow(trx, st.insertEvents, 'lead_events', EVENT_COLUMNS, n), (v) => EVENT_COLUMNS.map((c) => v[c] ?? null)),
+      insertWithIds: (values) => chunked(values, (n) => multiRow(trx, st.insertLeadsWithIds, 'leads', LEAD_COLUMNS_WITH_ID, n), LEAD_COLUMNS_WITH_ID),
+      insertEvents: (values) => chunked(values, (n) => multiRow(trx, st.insertEvents, 'lead_events', EVENT_COLUMNS, n), EVENT_COLUMNS),
     });
   });
 }
