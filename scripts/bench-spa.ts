@@ -359,16 +359,17 @@ console.log(`\n  ${base ? `before → after: ${targets[0]!.label} → ${head.lab
 console.log(`  load average at the end: ${load()} (${os.cpus().length} cores)\n`);
 printTable([[...header, ''], ...rows]);
 
-// The slowest screen's waterfall (its empty-cache load nearest the median), for each build.
-for (const t of targets) {
+// The slowest screen's waterfall (its load nearest the median), for each build: with an empty
+// cache, and on reload.
+for (const t of targets) for (const kind of ['empty', 'reload'] as const) {
   let slowest: { screen: string; load: Load } | null = null;
   for (const [screen, row] of results.get(t.label)!) {
-    const m = median(row.empty.map((l) => l.ms ?? Infinity));
-    const pick = row.empty.find((l) => (l.ms ?? Infinity) === m)!;
+    const m = median(row[kind].map((l) => l.ms ?? Infinity));
+    const pick = row[kind].find((l) => (l.ms ?? Infinity) === m)!;
     if (!slowest || (pick.ms ?? Infinity) > (slowest.load.ms ?? Infinity)) slowest = { screen, load: pick };
   }
   if (!slowest) continue;
-  console.log(`\n  waterfall of the slowest screen, ${t.label}: ${slowest.screen}, empty cache, first content at ${ms(slowest.load.ms)}`);
+  console.log(`\n  waterfall of the slowest screen, ${t.label}: ${slowest.screen}, ${kind === 'empty' ? 'empty cache' : 'reload'}, first content at ${ms(slowest.load.ms)}`);
   const wf = [...slowest.load.waterfall].sort((a, b) => a.start - b.start);
   printTable([
     ['request', 'start ms', 'end ms', 'kind', ''],
