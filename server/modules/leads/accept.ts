@@ -7,7 +7,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { lockKeys, reserveIds } from '../../db/dialect-sql.ts';
-import { withLeadRows, type LeadProbe, type LeadValues, type NewLead } from './leads.repository.ts';
+import { leadRow, withLeadRows, type LeadProbe, type LeadValues, type NewLead } from './leads.repository.ts';
 import { autoAllocate } from './allocation.ts';
 import { closeAtCaps, lockRunningContracts } from './contract-caps.ts';
 import { numberInTransaction } from './lead-feed-seq.ts';
@@ -139,10 +139,9 @@ export async function insertAccepted<T extends AcceptedLead>(trx: Transaction<Da
       const duplicateOf = i.duplicateWindowDays > 0 ? (earlier.get(key(i.duplicateWindowDays, i)) ?? null) : null;
       if (o.admit && !o.admit(i, duplicateOf)) continue;
       const leadId = ids[values.length]!;
-      values.push({
-        ...i.lead, id: leadId, cs_status: duplicateOf ? '중복' : (i.lead.cs_status ?? '미처리'), duplicate_of: duplicateOf, created_at: i.receivedAt ?? nowIso,
-        updated_at: nowIso, phone_last4: i.lead.phone.slice(-4), feed_seq: null,
-      } as LeadValues & { id: number });
+      values.push(leadRow(i.lead, {
+        id: leadId, cs_status: duplicateOf ? '중복' : (i.lead.cs_status ?? '미처리'), duplicate_of: duplicateOf, created_at: i.receivedAt ?? nowIso, updated_at: nowIso,
+      }));
       // Leads of this batch are taken in order, so a later one duplicates an earlier one.
       for (const days of windows) if (!earlier.has(key(days, i))) earlier.set(key(days, i), leadId);
       out.push({ leadId, duplicateOf, item: i });
