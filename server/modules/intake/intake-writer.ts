@@ -19,6 +19,8 @@ export interface BatchWriter {
   close(): Promise<void>;
   /** Batches it commits at once (default one). */
   concurrency?: number;
+  /** How long a batch right after another waits for the visitors just answered (default INTAKE_LINGER_MS). */
+  lingerMs?: number;
 }
 
 export type WriterRequest = { kind: 'commit'; id: number; items: BatchItem[]; now: string } | { kind: 'follow-up'; id: number; now: string } | { kind: 'close' };
@@ -75,6 +77,11 @@ export function threadWriter(file: string, onError: (err: unknown) => void): Bat
 
   worker = spawn();
   return {
+    // No linger: the thread commits while the event loop reads the next submissions, so a batch
+    // starts with those already read instead of idling until the whole round is back (waiting
+    // for it, the thread sat idle while the event loop answered and read each round: 12% fewer
+    // leads a second in six alternating runs of 50 connections).
+    lingerMs: 0,
     async commit(items, now) {
       const r = await ask({ kind: 'commit', id: ++seq, items, now: now.toISOString() });
       return 'outcomes' in r ? r.outcomes : [];

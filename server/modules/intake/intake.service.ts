@@ -119,8 +119,8 @@ interface IntakeOptions {
 
 /**
  * How long a batch starting right after another waits for the submissions then in flight to come
- * back (GroupCommit's linger): under steady load, one commit per round of the visitors' requests
- * instead of two. A lead after a quiet moment never waits.
+ * back (GroupCommit's linger), unless the writer says otherwise: under steady load, one commit per
+ * round of the visitors' requests instead of two. A lead after a quiet moment never waits.
  */
 const INTAKE_LINGER_MS = 2;
 
@@ -252,7 +252,7 @@ export function intakeService(db: Kysely<Database>, clock: Clock, opts: IntakeOp
     // The batch has committed: a failure to refresh caches must not fail it (nor have it retried).
     if (closed.length) await opts.landingsClosed!(closed).catch(() => {});
     return outcomes;
-  }, 200, writer.concurrency ?? 1, (err) => !isDatabaseUnavailable(err), INTAKE_LINGER_MS);
+  }, 200, writer.concurrency ?? 1, (err) => !isDatabaseUnavailable(err), writer.lingerMs ?? INTAKE_LINGER_MS);
   // Every visitor of a cached page posts the same token: remember the verified ones.
   const stamps = new Map<string, number>();
   const renderTime = (landingId: number, token: unknown): number | null => {
