@@ -31,9 +31,8 @@ export interface LeadDecided {
 
 /**
  * The row a lead is written as: every column named once, in one object literal (one shape). A
- * spread of the submitted lead cost a twentieth of intake's writer thread: the lead came through
- * postMessage (a structured clone, which V8 builds as a dictionary) and the spread copied it key
- * by key before the decided columns were set over it.
+ * spread of the submitted lead (which reaches intake's writer thread through postMessage), with
+ * the decided columns set over it, took a twentieth of that thread's time in a profile.
  */
 export function leadRow(l: NewLead, d: LeadDecided): LeadValues & { id: number } {
   return {
