@@ -9,6 +9,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { buildIfStale, serverEntry } from './build-if-stale.mjs';
+import { SERVER_NODE_FLAGS } from './supervise.mjs';
 import { openDatabase } from '../server/db/dialect.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
@@ -57,8 +58,9 @@ async function waitForHttp(url: string, timeoutMs = 60_000): Promise<void> {
 export async function startServer(o: { dataDir: string; port?: number; env?: Record<string, string>; base?: { dir: string; entry: string } }): Promise<Child> {
   // `base`: another commit's build (bench-base.ts), run from its own directory as it is.
   if (!o.base && !buildIfStale('  (building: npm run build)')) throw new Error('npm run build failed');
-  // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server under load.
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // As npm start runs it (a base commit: as that commit's did); BENCH_NODE_ARGS="--cpu-prof
+  // --cpu-prof-dir=/tmp/prof" profiles the server under load.
+  const nodeArgs = [...(o.base ? [] : SERVER_NODE_FLAGS), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const port = o.port ?? (await freePort());
   const proc = spawn(process.execPath, [...nodeArgs, o.base?.entry ?? serverEntry], {
     cwd: o.base?.dir ?? ROOT,

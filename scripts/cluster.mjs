@@ -12,7 +12,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { buildIfStale, root, serverEntry } from './build-if-stale.mjs';
-import { restartDelay, restartLine, supervisorLog } from './supervise.mjs';
+import { restartDelay, restartLine, SERVER_NODE_FLAGS, supervisorLog } from './supervise.mjs';
 
 /** scripts/worker.ts as compiled by tsconfig.server.json. */
 const workerEntry = path.join(root, 'dist/app/scripts/worker.js');
@@ -104,7 +104,7 @@ function forward(stream, out, slot, showBanner) {
 function start(slot) {
   slot.timer = null;
   const showBanner = slot.role === 'web' && slot.n === 1 && !bannerShown;
-  cluster.setupPrimary({ exec: slot.role === 'web' ? serverEntry : workerEntry, silent: true });
+  cluster.setupPrimary({ exec: slot.role === 'web' ? serverEntry : workerEntry, silent: true, execArgv: [...process.execArgv, ...SERVER_NODE_FLAGS] });
   const child = cluster.fork({
     NODE_ENV: 'production',
     ...env,

@@ -2,3 +2,4 @@ export function restartDelay(state: { startedAt: number; fails: number }, now?: 
 export function restartLine(who: string, code: number | null, signal: NodeJS.Signals | null, delay: number): string;
 export function supervisorLog(tag: string, json?: boolean): (line: string) => void;
 export function superviseServer(entry: string): void;
+export const SERVER_NODE_FLAGS: string[];
