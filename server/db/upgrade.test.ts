@@ -261,6 +261,8 @@ describe.each(RELEASES)('release $version upgraded to this code', (release) => {
     expect(seen.statusCode, seen.body).toBe(200);
     expect(seen.json().assigneeId).toBe(counselorId);
 
+    // Intake writes a lead's delivery jobs a moment after its batch commits (its follow-ups): settled here, not raced.
+    await t.app.links.leadFollowUps();
     await deliveryWorker(t.app.db, t.app.clock, { random: () => 0.5, deps: { outbound: t.app.outbound } }).tick();
     const job = await t.app.db.selectFrom('delivery_jobs').select(['status']).where('lead_id', '=', lead.id).where('channel_id', '=', channel.json().id).executeTakeFirstOrThrow();
     expect(job.status).toBe('succeeded');
