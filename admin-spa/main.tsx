@@ -7,15 +7,17 @@ import { installChunkReload } from '@/lib/chunk-reload.ts';
 import { startSession } from '@/lib/session.ts';
 
 // The session and the chunks of the shell and of the screen opened are asked for before anything
-// renders, side by side.
+// renders, side by side; the page renders once the chunks are in, so it never shows their fallback.
 startSession();
-preloadScreen(window.location.pathname);
+const chunks = preloadScreen(window.location.pathname);
 installChunkReload();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <AuthProvider>
-      <RouterProvider router={router} />
-    </AuthProvider>
-  </StrictMode>,
+void chunks.then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <AuthProvider>
+        <RouterProvider router={router} />
+      </AuthProvider>
+    </StrictMode>,
+  ),
 );

@@ -1,10 +1,12 @@
 // Routes built from the screen catalogue: every screen is a lazy chunk under
 // screens/<key>/index.tsx, shown with `Loading...` while it loads. The shell's and the opened
 // screen's chunks are asked for as the page starts (preloadScreen), alongside the session: no
-// chunk waits for another's answer, and no other screen's chunk is fetched.
+// chunk waits for another's answer, and no other screen's chunk is fetched. The page renders once
+// they are in (main.tsx), so neither suspends (preloadable.ts says why that matters).
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { SCREENS, type Screen } from '@contracts/screens.ts';
+import { preloadable, type Preloadable } from '@/lib/preloadable.ts';
 import { RouteError } from '@/layouts/route-error.tsx';
 import { Guard } from '@/layouts/guard.tsx';
 import { ScreenGate } from '@/layouts/screen-gate.tsx';
@@ -13,20 +15,27 @@ const modules = import.meta.glob<{ default: ComponentType }>('./screens/*/index.
 
 const Loading = () => <div style={{ padding: 24 }}>Loading...</div>;
 
+/** Each screen folder's chunk, loaded on demand or preloaded. */
+const screens = new Map<string, Preloadable<ComponentType>>(
+  Object.entries(modules).map(([file, load]) => [/^\.\/screens\/([^/]+)\//.exec(file)![1]!, preloadable(load)]),
+);
+
 function lazyScreen(folder: string): LazyExoticComponent<ComponentType> | null {
-  const loader = modules[`./screens/${folder}/index.tsx`];
-  return loader ? lazy(loader) : null;
+  return screens.get(folder)?.Component ?? null;
 }
 
-const loadAppLayout = () => import('@/layouts/app-layout.tsx');
-const AppLayout = lazy(loadAppLayout);
+const appLayout = preloadable(() => import('@/layouts/app-layout.tsx'));
+const AppLayout = appLayout.Component;
 
-/** Starts loading what `pathname` shows (the shell and the screen's chunk), before the router renders. */
-export function preloadScreen(pathname: string): void {
+/**
+ * Starts loading what `pathname` shows (the shell and the screen's chunk), before the router
+ * renders; resolves once both are in or one failed (the route then shows it as it would).
+ */
+export function preloadScreen(pathname: string): Promise<unknown> {
+  if (pathname === '/bclog') return Promise.allSettled([screens.get('bclog')?.preload()]);
   const screen = SCREENS.find((s) => `/${s.key}` === pathname);
-  if (!screen) return;
-  void loadAppLayout().catch(() => {});
-  void modules[`./screens/${screen.key}/index.tsx`]?.().catch(() => {});
+  if (!screen) return Promise.resolve();
+  return Promise.allSettled([appLayout.preload(), screens.get(screen.key)?.preload()]);
 }
 const Login = lazyScreen('bclog')!;
 const NotFound = lazy(() => import('@/layouts/results.tsx').then((m) => ({ default: m.NotFound })));

@@ -42,6 +42,26 @@ describe('guard and public paths', () => {
     await context.close();
   });
 
+  it('opens a screen on reload without its chunks\' Loading... fallback (the chunks are in before the first render)', async () => {
+    const { context, page } = await newPage(e2e.browser, e2e.product.url);
+    await login(page);
+    // Every text the page ever shows, from its first node on (a fallback shown, then held back for
+    // React's reveal throttle, idled the screen by hundreds of milliseconds).
+    await context.addInitScript(() => {
+      const seen: string[] = ((window as unknown as { __texts: string[] }).__texts = []);
+      new MutationObserver(() => seen.push(document.body?.innerText ?? '')).observe(document, { childList: true, subtree: true, characterData: true });
+    });
+    for (const path of ['/advertising-status', '/dashboard']) {
+      await page.goto(path);
+      await page.reload();
+      await page.locator('.ant-statistic-content-value').first().waitFor({ timeout: 30_000 });
+      const texts = await page.evaluate(() => (window as unknown as { __texts: string[] }).__texts);
+      expect(texts.length, path).toBeGreaterThan(0);
+      expect(texts.filter((t) => t.includes('Loading...')), path).toEqual([]);
+    }
+    await context.close();
+  });
+
   it('shows the Korean 404 for an unknown path, whose button goes to /', async () => {
     const page = await fresh();
     await page.goto('/no/such/page');
