@@ -386,7 +386,7 @@ async function measure(engine: Engine) {
     }
 
     // 5. Intake → the open lead stream.
-    if (want('live')) await liveLatency(engine, s, db, shopId, dataDir);
+    if (want('live')) await liveLatency(engine, s, db, shopId, dataDir, () => app.links.leadFollowUps());
 
     // 6. Personal data: search, the access record, import, export.
     if (want('personal')) await personalData(engine, base, s, db, shopId, month, handle);
@@ -480,7 +480,7 @@ async function yearContract(db: Kysely<Database>, shopId: number) {
   return c;
 }
 
-async function liveLatency(engine: Engine, s: Session, db: Kysely<Database>, shopId: number, dataDir: string) {
+async function liveLatency(engine: Engine, s: Session, db: Kysely<Database>, shopId: number, dataDir: string, followUps: () => Promise<void>) {
   const landing = await db.selectFrom('landings').select(['id', 'landing_code', 'form_fields']).where('shop_id', '=', shopId).orderBy('id').executeTakeFirstOrThrow();
   const interest = (JSON.parse(landing.form_fields) as Array<{ key: string; options: string[] }>).find((f) => f.key === 'interest')!.options[0]!;
   const controller = new AbortController();
@@ -556,7 +556,9 @@ async function liveLatency(engine: Engine, s: Session, db: Kysely<Database>, sho
     latencies.push(Math.max(0, heard - sent));
   }
   latencies.sort((a, b) => a - b);
-  // Leave the database as seeded: the submitted leads and their events go.
+  // Leave the database as seeded: the submitted leads and their events go, once intake has written
+  // the last ones' `created` events (its follow-ups, a moment after each commit; a delete before them raced them).
+  await followUps();
   const leadIds = stored.map((r) => r.id);
   for (let i = 0; i < leadIds.length; i += 500) {
     await db.deleteFrom('lead_events').where('lead_id', 'in', leadIds.slice(i, i + 500)).execute();
