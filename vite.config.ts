@@ -14,7 +14,7 @@ import vike from 'vike/plugin';
 import { spaAliases } from './spa-aliases.ts';
 
 /** The entry's own modules (main.tsx and what it imports): never put in a shared chunk. */
-const ENTRY_MODULES = /[\\/](contracts[\\/](screens|permissions|http|session|endpoint|errors)\.ts|admin-spa[\\/](lib[\\/](auth\.tsx|api\.ts|drafts\.ts|session\.ts|chunk-reload\.ts|preloadable\.ts)|layouts[\\/](guard|screen-gate|route-error)\.tsx))$/;
+const ENTRY_MODULES = /[\\/](contracts[\\/](screens|permissions|http|session|endpoint|errors)\.ts|admin-spa[\\/](lib[\\/](auth\.tsx|api\.ts|drafts\.ts|session\.ts|chunk-reload\.ts|preloadable\.ts|prefetch\.ts)|layouts[\\/](guard|screen-gate|route-error)\.tsx))$/;
 const SPA_CHUNKS = [
   { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/, priority: 40 },
   { name: 'charts', test: /node_modules[\\/](echarts|zrender)[\\/]/, priority: 30 },

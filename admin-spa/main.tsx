@@ -5,10 +5,13 @@ import { preloadScreen, router } from './router.tsx';
 import { AuthProvider } from '@/lib/auth.tsx';
 import { installChunkReload } from '@/lib/chunk-reload.ts';
 import { startSession } from '@/lib/session.ts';
+import { startPrefetch } from '@/lib/prefetch.ts';
 
-// The session and the chunks of the shell and of the screen opened are asked for before anything
-// renders, side by side; the page renders once the chunks are in, so it never shows their fallback.
+// The session, the chunks of the shell and of the screen opened, and the data this address asked
+// for on its last load in this tab are asked for before anything renders, side by side; the page
+// renders once the chunks are in, so it never shows their fallback.
 startSession();
+startPrefetch();
 const chunks = preloadScreen(window.location.pathname);
 installChunkReload();
 

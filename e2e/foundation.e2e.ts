@@ -62,6 +62,27 @@ describe('guard and public paths', () => {
     await context.close();
   });
 
+  it('asks for a screen\'s data on reload as the page starts, once, not after its chunks', async () => {
+    const { context, page } = await newPage(e2e.browser, e2e.product.url);
+    await login(page);
+    await page.goto('/advertising-status');
+    await page.locator('.ant-statistic-content-value').first().waitFor({ timeout: 30_000 });
+    // The tab keeps what this load asked for in its first moments.
+    await expect.poll(() => page.evaluate(() => sessionStorage.getItem('leadroom.prefetch') ?? ''), { timeout: 15_000 }).toContain('/ad-spend?');
+    await page.reload();
+    await page.locator('.ant-statistic-content-value').first().waitFor({ timeout: 30_000 });
+    const entries = await page.evaluate(() =>
+      performance.getEntriesByType('resource').map((e) => ({ name: new URL(e.name).pathname, start: e.startTime, end: (e as PerformanceResourceTiming).responseEnd })),
+    );
+    const data = entries.filter((e) => e.name.endsWith('/ad-spend'));
+    const chunk = entries.find((e) => /\/advertising-status-[\w-]+\.js$/.test(e.name));
+    // One request, taken by the screen (not asked again), started before the screen's chunk was even in.
+    expect(data, JSON.stringify(entries)).toHaveLength(1);
+    expect(chunk, JSON.stringify(entries)).toBeDefined();
+    expect(data[0]!.start).toBeLessThan(chunk!.end);
+    await context.close();
+  });
+
   it('shows the Korean 404 for an unknown path, whose button goes to /', async () => {
     const page = await fresh();
     await page.goto('/no/such/page');

@@ -5,6 +5,7 @@
 import { BACKGROUND_HEADER, SESSION_PATHS } from '@contracts/http.ts';
 import { pathOf, type CallInput, type Endpoint, type ResponseOf } from '@contracts/endpoint.ts';
 import type { ErrorCode } from '@contracts/errors.ts';
+import { recordCall, takePrefetched } from './prefetch.ts';
 
 export class ApiError extends Error {
   constructor(
@@ -60,8 +61,14 @@ export function urlOf<E extends Endpoint>(e: E, input?: CallInput<E>): string {
 async function send<E extends Endpoint>(e: E, input: CallInput<E> | undefined, o: RequestOptions): Promise<Response> {
   const body = input?.body as unknown;
   const form = body instanceof FormData;
+  const url = urlOf(e, input);
+  // A screen's first reads: the same GET may already be on its way (prefetch.ts).
+  const plainGet = e.method === 'GET' && !o.background && !o.signal;
+  if (plainGet) recordCall(url);
   try {
-    return await fetch(urlOf(e, input), {
+    const prefetched = plainGet ? await takePrefetched(url)?.catch(() => null) : null;
+    if (prefetched) return prefetched;
+    return await fetch(url, {
       method: e.method,
       credentials: 'same-origin',
       headers: {

@@ -8,9 +8,8 @@ import { allows, type Action } from '@contracts/permissions.ts';
 import { sessionApi } from '@contracts/session.ts';
 import { call, setUnauthenticatedHandler } from './api.ts';
 import { clearDrafts, keepDrafts } from './drafts.ts';
-import { firstSession } from './session.ts';
-
-const LOGIN_ACCOUNT_KEY = 'loginAccount';
+import { firstSession, LOGIN_ACCOUNT_KEY } from './session.ts';
+import { forgetPrefetch } from './prefetch.ts';
 
 interface AuthState {
   account: SessionAccount | null;
@@ -63,6 +62,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const clear = useCallback(() => {
     sessionStorage.removeItem(LOGIN_ACCOUNT_KEY);
+    forgetPrefetch();
     // Cached screen data belongs to the old session; the client module loads with the back office.
     void import('./query-client.ts').then((m) => m.queryClient.clear());
     setAccount(null);
@@ -80,6 +80,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       // A full load, as signOut does: the account is not taken from the guard first, or it sends
       // the tab to `/` while /bclog is loading (on a slow machine that route change won the race).
       sessionStorage.removeItem(LOGIN_ACCOUNT_KEY);
+      forgetPrefetch();
       window.location.assign(`/bclog?next=${encodeURIComponent(pathname + search)}`);
     });
     return () => setUnauthenticatedHandler(null);
@@ -104,6 +105,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         // A full load rather than a route change: the guard must not see the account vanish
         // first (it would send us to `/`), and no cached screen data survives the session.
         sessionStorage.removeItem(LOGIN_ACCOUNT_KEY);
+        forgetPrefetch();
         clearDrafts();
         window.location.replace('/bclog');
       },

@@ -6,6 +6,9 @@
 import type { SessionResponse } from '@contracts/auth.ts';
 import { SESSION_PATHS } from '@contracts/http.ts';
 
+/** Where the tab keeps its copy of the logged-in account (auth.tsx). */
+export const LOGIN_ACCOUNT_KEY = 'loginAccount';
+
 let first: Promise<SessionResponse | null> | null = null;
 let taken = false;
 
