@@ -155,12 +155,15 @@ describe('delivery to the shop', () => {
       await page.goto('/database-delivery-settings');
       const add = page.getByRole('button', { name: /채널 추가/ });
       await expect.poll(() => add.isVisible(), WAIT).toBe(true);
-      await add.hover();
       const webhookItem = page.locator('.ant-dropdown:visible .ant-dropdown-menu-item', { hasText: '웹훅' });
-      await expect.poll(() => webhookItem.isVisible(), WAIT).toBe(true);
-      await webhookItem.click();
       const drawer = page.locator('.ant-drawer', { hasText: '전송 채널 추가' });
-      await expect.poll(() => drawer.getByLabel('채널 이름').isVisible(), WAIT).toBe(true);
+      // The menu opens on hover and closes when the pointer leaves: the list arriving under a
+      // loaded machine moves the button away from it. Hovered again until the item is chosen.
+      await expect.poll(async () => {
+        await add.hover().catch(() => {});
+        await webhookItem.click({ timeout: 3_000 }).catch(() => {});
+        return drawer.getByLabel('채널 이름').isVisible();
+      }, WAIT).toBe(true);
       expect(await drawer.locator('.ant-radio-button-wrapper-checked').innerText()).toBe('웹훅');
       await drawer.getByLabel('채널 이름').fill(CHANNEL);
       await drawer.getByLabel('받을 주소 (URL)').fill(receiver.url);

@@ -5,7 +5,7 @@
 import { BACKGROUND_HEADER, SESSION_PATHS } from '@contracts/http.ts';
 import { pathOf, type CallInput, type Endpoint, type ResponseOf } from '@contracts/endpoint.ts';
 import type { ErrorCode } from '@contracts/errors.ts';
-import { recordCall, takePrefetched } from './prefetch.ts';
+import { dropPrefetched, recordCall, takePrefetched } from './prefetch.ts';
 
 export class ApiError extends Error {
   constructor(
@@ -65,6 +65,7 @@ async function send<E extends Endpoint>(e: E, input: CallInput<E> | undefined, o
   // A screen's first reads: the same GET may already be on its way (prefetch.ts).
   const plainGet = e.method === 'GET' && !o.background && !o.signal;
   if (plainGet) recordCall(url);
+  else if (e.method !== 'GET') dropPrefetched();
   try {
     const prefetched = plainGet ? await takePrefetched(url)?.catch(() => null) : null;
     if (prefetched) return prefetched;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryStorage } from './test-storage.ts';
-import { forgetPrefetch, recordCall, saveRecording, startPrefetch, takePrefetched } from './prefetch.ts';
+import { dropPrefetched, forgetPrefetch, recordCall, saveRecording, startPrefetch, takePrefetched } from './prefetch.ts';
 
 const page = { pathname: '/advertising-status', search: '' };
 const account = (id: number) => JSON.stringify({ id, loginId: `u${id}` });
@@ -86,6 +86,14 @@ describe('prefetch', () => {
     saveRecording(storage, { pathname: '/database-status', search: '?page=1' });
     startPrefetch({ pathname: '/database-status', search: '?page=1' }, storage);
     expect(fetched).toEqual(['GET /api/shops/1/leads?page=1 same-origin']);
+  });
+
+  it('hands over nothing once a change was sent', () => {
+    storage.setItem('loginAccount', account(1));
+    load(page, ['/api/notices']);
+    startPrefetch(page, storage);
+    dropPrefetched();
+    expect(takePrefetched('/api/notices')).toBeNull();
   });
 
   it('does not hand over an answer started too long ago', () => {

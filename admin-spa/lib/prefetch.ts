@@ -99,6 +99,11 @@ export function takePrefetched(url: string, now = Date.now()): Promise<Response>
   return now - p.at <= FRESH_MS ? p.response : null;
 }
 
+/** A change was sent (any call but a GET): answers started before it may no longer hold, and none is handed over. */
+export function dropPrefetched(): void {
+  started.clear();
+}
+
 /** Forgets what the tab recorded (logout: the next account starts from nothing). */
 export function forgetPrefetch(storage: Storage = sessionStorage): void {
   started.clear();

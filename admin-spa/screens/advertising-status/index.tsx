@@ -2,7 +2,7 @@
 // landing) set against the leads of the same day and medium — the period's figures, spend per
 // day with the day's CPA, CPA and CVR per medium, the editable grid of the days' spend, and the
 // totals per medium. Spend is typed into the grid or imported from a platform's CSV export.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useBlocker, useSearchParams } from 'react-router-dom';
 import { App, Button, Col, Row, Skeleton, Space, Spin, Switch, Typography } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
@@ -56,6 +56,9 @@ export default function AdvertisingStatus() {
     guarded(() => setSearch(patchedSearch(search, { byLanding: on ? '1' : null })));
 
   const charts = useMemo(() => d && { spend: spendByDayOption(d.days, d.rows, d.media), ratios: mediumRatiosOption(d.media) }, [d]);
+  // The grid (a number cell per day, medium and figure: hundreds) renders just after the figures
+  // and charts are on screen, in the background: they no longer wait for it.
+  const gridFigures = useDeferredValue(d ?? null, null);
 
   if (q.isError) return <ServerError message={(q.error as Error).message} onRetry={() => q.refetch()} />;
 
@@ -93,14 +96,18 @@ export default function AdvertisingStatus() {
               { xl: 8, title: '매체별 CPA · CVR', option: charts.ratios, height: 300, label: '매체별 CPA와 CVR 막대 그래프', empty: 'CPA나 CVR을 낼 매체가 없습니다. 광고비와 클릭을 입력하세요.' },
             ]}
           />
-          <SpendGrid
-            key={`${shop.id}|${d.period.from}|${d.period.to}|${d.byLanding}`}
-            shopId={shop.id}
-            figures={d}
-            writable={writable}
-            draftKey={`ad-spend:${shop.id}:${d.period.from}:${d.period.to}:${d.byLanding ? 'landing' : 'medium'}`}
-            onDirtyChange={onDirtyChange}
-          />
+          {gridFigures ? (
+            <SpendGrid
+              key={`${shop.id}|${gridFigures.period.from}|${gridFigures.period.to}|${gridFigures.byLanding}`}
+              shopId={shop.id}
+              figures={gridFigures}
+              writable={writable}
+              draftKey={`ad-spend:${shop.id}:${gridFigures.period.from}:${gridFigures.period.to}:${gridFigures.byLanding ? 'landing' : 'medium'}`}
+              onDirtyChange={onDirtyChange}
+            />
+          ) : (
+            <Skeleton active paragraph={{ rows: 8 }} />
+          )}
           <MediumTable media={d.media} totals={d.totals} />
           {writable && <ImportModal open={importing} shopId={shop.id} figures={d} onClose={() => setImporting(false)} />}
         </>
