@@ -60,6 +60,8 @@ export function startPrefetch(loc: { pathname: string; search: string } = window
   }
   recording = { pathname: loc.pathname, until: now + RECORD_MS, urls: [] };
   setTimeout(() => saveRecording(storage), RECORD_MS);
+  // A reload sooner than that saves what this load asked for so far, as the page goes.
+  globalThis.addEventListener?.('pagehide', () => saveRecording(storage), { once: true });
 }
 
 /** The API client's GET of `url` (not a background refresh): remembered while this load records. */
