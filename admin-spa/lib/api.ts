@@ -58,12 +58,13 @@ export function urlOf<E extends Endpoint>(e: E, input?: CallInput<E>): string {
   return withQuery(pathOf(e.path, input?.params as Record<string, unknown> | undefined), input?.query as Query | undefined);
 }
 
-async function send<E extends Endpoint>(e: E, input: CallInput<E> | undefined, o: RequestOptions): Promise<Response> {
+/** `read`: a call() of data a screen shows (a download is not one: it is never remembered nor started ahead). */
+async function send<E extends Endpoint>(e: E, input: CallInput<E> | undefined, o: RequestOptions, read = false): Promise<Response> {
   const body = input?.body as unknown;
   const form = body instanceof FormData;
   const url = urlOf(e, input);
   // A screen's first reads: the same GET may already be on its way (prefetch.ts).
-  const plainGet = e.method === 'GET' && !o.background && !o.signal;
+  const plainGet = read && e.method === 'GET' && !o.background && !o.signal;
   if (plainGet) recordCall(url);
   else if (e.method !== 'GET') dropPrefetched();
   try {
@@ -94,7 +95,7 @@ async function failure(e: Endpoint, res: Response): Promise<ApiError> {
 }
 
 export async function call<E extends Endpoint>(e: E, ...[input, o = {}]: CallArgs<E>): Promise<ResponseOf<E>> {
-  const res = await send(e, input, o);
+  const res = await send(e, input, o, true);
   if (!res.ok) throw await failure(e, res);
   if (res.status === 204 || e.response === null) return undefined as ResponseOf<E>;
   if (e.response === 'html') return (await res.text()) as ResponseOf<E>;
