@@ -163,7 +163,32 @@ export async function screenshot(page: Page, name: string, { fullPage = true }: 
   await still(page, `screenshot ${name}`);
   const dir = path.join(ROOT, 'screenshots');
   fs.mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage });
+  await picture(page, path.join(dir, `${name}.png`), fullPage);
+}
+
+/** The tallest picture taken of a whole page (Chromium's limit is 16,384 px). */
+const MAX_PICTURE_HEIGHT = 16_000;
+
+/**
+ * A picture of the viewport, or of the whole page: for that the viewport is made as tall as the
+ * page (its width kept) and put back after. Not Playwright's `fullPage`: Chromium's capture beyond
+ * the viewport passes now and then through a 1×1 viewport, which turns every width media query to
+ * a phone's for a moment, and a screen that shows a phone other parts (DB 현황's cards for its
+ * table) unmounts what it had open — a test then waited 40 s for an export dialog that was gone.
+ */
+async function picture(page: Page, file: string, fullPage: boolean): Promise<void> {
+  const viewport = page.viewportSize();
+  const height = fullPage ? await page.evaluate(() => Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0)) : 0;
+  if (!viewport || height <= viewport.height) {
+    await page.screenshot({ path: file });
+    return;
+  }
+  await page.setViewportSize({ width: viewport.width, height: Math.min(height, MAX_PICTURE_HEIGHT) });
+  try {
+    await page.screenshot({ path: file });
+  } finally {
+    await page.setViewportSize(viewport);
+  }
 }
 
 /** One product and one browser for a spec file, started before its tests and stopped after. */
