@@ -136,8 +136,17 @@ describe('login', () => {
 
 describe('every path renders for 최고관리자', () => {
   const paths = ['/', '/bclog', ...SCREENS.map((s) => `/${s.key}`)];
-  it('walks all 38 paths without the error page', { timeout: walkTimeout(paths.length) }, async () => {
+  it('walks all 38 paths without the error page, and nothing a page does breaks its security policy', { timeout: walkTimeout(paths.length) }, async () => {
     const page = await fresh();
+    // What the browser refused under the back office's CSP (a library's probe of eval, an inline
+    // script): each is an error in the console and an event a security review would chase.
+    const refused: string[] = [];
+    await page.exposeFunction('cspRefused', (what: string) => refused.push(`${page.url()}: ${what}`));
+    await page.addInitScript(() =>
+      document.addEventListener('securitypolicyviolation', (e) =>
+        (window as unknown as { cspRefused: (s: string) => void }).cspRefused(`${e.violatedDirective} ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}`),
+      ),
+    );
     await login(page);
     for (const path of paths) {
       await page.goto(path);
@@ -157,6 +166,7 @@ describe('every path renders for 최고관리자', () => {
       expect(await res.text()).not.toContain('Unexpected Application Error!');
     }
     expect(paths.length + 2).toBe(38);
+    expect(refused).toEqual([]);
   });
 });
 
