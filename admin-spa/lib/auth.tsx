@@ -32,6 +32,12 @@ function readStoredAccount(): SessionAccount | null {
   }
 }
 
+/** What the tab kept of a login: the account, and the reads it asked for on its loads (prefetch.ts). */
+function forgetStoredLogin(): void {
+  sessionStorage.removeItem(LOGIN_ACCOUNT_KEY);
+  forgetPrefetch();
+}
+
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [account, setAccount] = useState<SessionAccount | null>(null);
   const [loading, setLoading] = useState(true);
@@ -61,8 +67,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const clear = useCallback(() => {
-    sessionStorage.removeItem(LOGIN_ACCOUNT_KEY);
-    forgetPrefetch();
+    forgetStoredLogin();
     // Cached screen data belongs to the old session; the client module loads with the back office.
     void import('./query-client.ts').then((m) => m.queryClient.clear());
     setAccount(null);
@@ -79,8 +84,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       if (pathname === '/bclog') return clear();
       // A full load, as signOut does: the account is not taken from the guard first, or it sends
       // the tab to `/` while /bclog is loading (on a slow machine that route change won the race).
-      sessionStorage.removeItem(LOGIN_ACCOUNT_KEY);
-      forgetPrefetch();
+      forgetStoredLogin();
       window.location.assign(`/bclog?next=${encodeURIComponent(pathname + search)}`);
     });
     return () => setUnauthenticatedHandler(null);
@@ -104,8 +108,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         }
         // A full load rather than a route change: the guard must not see the account vanish
         // first (it would send us to `/`), and no cached screen data survives the session.
-        sessionStorage.removeItem(LOGIN_ACCOUNT_KEY);
-        forgetPrefetch();
+        forgetStoredLogin();
         clearDrafts();
         window.location.replace('/bclog');
       },
