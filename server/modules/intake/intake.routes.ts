@@ -4,7 +4,7 @@ import { ERROR_CODES, errorBody } from '../../../contracts/errors.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModuleLinks } from '../../links.ts';
-import { clientIp } from '../../plugins/fast-path.ts';
+import { clientIp, writeFastHead } from '../../plugins/fast-path.ts';
 import { API_HEADERS, isJsonType, parseJson } from '../../plugins/http-basics.ts';
 import { intakeService, IntakeError, type LandingDefinition } from './intake.service.ts';
 import { inlineWriter, threadWriter } from './intake-writer.ts';
@@ -143,11 +143,11 @@ export async function intakeRoutes(app: FastifyInstance, links: ModuleLinks): Pr
     const send = (status: number, body: string) => {
       // The answer to every accepted lead: its headers built once (a flat list, as Node takes them).
       if (status === 201 && body === ACCEPTED_BODY) {
-        res.writeHead(201, ACCEPTED_HEADERS);
+        writeFastHead(res, 201, ACCEPTED_HEADERS);
         res.end(body);
         return;
       }
-      res.writeHead(status, {
+      writeFastHead(res, status, {
         ...API_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body),
         ...(status === 413 ? { connection: 'close' } : {}),
       });

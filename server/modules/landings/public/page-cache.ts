@@ -26,7 +26,7 @@ import { imageVariants, UPLOAD_FILE_RE } from '../image-variants.ts';
 import { uploadsRepository } from '../uploads.repository.ts';
 import { PUBLIC_PAGE_HEADERS } from '../../../plugins/http-basics.ts';
 import { publicHostOf, requestHost } from '../../../plugins/public-origin.ts';
-import { clientIp } from '../../../plugins/fast-path.ts';
+import { clientIp, writeFastHead } from '../../../plugins/fast-path.ts';
 import { seoulDay } from '../../../../contracts/kst.ts';
 import { experimentsRepository } from '../experiments.repository.ts';
 import { assignmentOf, assignedVariant, notAVisitor, visitorCookie, visitorId, type ExperimentAssignment } from './assignment.ts';
@@ -309,7 +309,7 @@ function pageRoutes(
         }
       }
       const s = respond(entry, req.headers['accept-encoding'], req.headers['if-none-match'], cookie);
-      res.writeHead(s.status, s.headers);
+      writeFastHead(res, s.status, s.headers);
       res.end(req.method === 'HEAD' ? undefined : (s.body ?? undefined));
       return true;
     });
