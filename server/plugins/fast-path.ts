@@ -37,14 +37,26 @@ export function installFastPaths(app: FastifyInstance): void {
 }
 
 /**
- * A fast path's status and headers, with its request id, in one writeHead on a response that has
- * no header set yet: Node then stores the headers as given, while a header set before makes it
- * set each one again, checked (a landing GET cost 72 µs of the event loop that way, 40 before).
+ * A fast path's status and headers, with its request id, in one writeHead of a flat list on a
+ * response with no header set yet: Node then stores the list as given. A header set before made
+ * it set each one again (a landing GET cost 72 µs of the event loop, 40 at 4babd9d), and a new
+ * object per answer made it walk that object's keys slowly. An object's list is made once (a
+ * fast path hands the same object every time); `more`: this answer's own headers, a flat list.
  */
-export function writeFastHead(res: ServerResponse, status: number, headers: Readonly<OutgoingHttpHeaders> | readonly string[]): void {
-  const id = requestIdOf(res.req);
-  if (isFlat(headers)) res.writeHead(status, [...headers, REQUEST_ID_HEADER, id]);
-  else res.writeHead(status, { ...headers, [REQUEST_ID_HEADER]: id });
+export function writeFastHead(res: ServerResponse, status: number, headers: Readonly<OutgoingHttpHeaders> | readonly string[], more: readonly string[] = []): void {
+  res.writeHead(status, [...flatHeaders(headers), ...more, REQUEST_ID_HEADER, requestIdOf(res.req)]);
+}
+
+const flatLists = new WeakMap<object, readonly string[]>();
+
+function flatHeaders(headers: Readonly<OutgoingHttpHeaders> | readonly string[]): readonly string[] {
+  if (isFlat(headers)) return headers;
+  let flat = flatLists.get(headers);
+  if (!flat) {
+    flat = Object.entries(headers).flatMap(([k, v]) => (v === undefined ? [] : Array.isArray(v) ? v.flatMap((x) => [k, x]) : [k, String(v)]));
+    flatLists.set(headers, flat);
+  }
+  return flat;
 }
 
 const isFlat = (h: Readonly<OutgoingHttpHeaders> | readonly string[]): h is readonly string[] => Array.isArray(h);

@@ -112,6 +112,7 @@ export async function intakeRoutes(app: FastifyInstance, links: ModuleLinks): Pr
   const ACCEPTED_HEADERS = Object.entries({
     ...API_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(ACCEPTED_BODY)),
   }).flat();
+  const REFUSAL_HEADERS = { ...API_HEADERS, 'content-type': 'application/json; charset=utf-8' };
   const errorJson = (e: AppError) => JSON.stringify(errorBody(e.code, e.message, e.fields));
 
   // Each decision is counted (/metrics), and an accepted lead's id is logged with its request's
@@ -147,10 +148,7 @@ export async function intakeRoutes(app: FastifyInstance, links: ModuleLinks): Pr
         res.end(body);
         return;
       }
-      writeFastHead(res, status, {
-        ...API_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body),
-        ...(status === 413 ? { connection: 'close' } : {}),
-      });
+      writeFastHead(res, status, REFUSAL_HEADERS, ['content-length', String(Buffer.byteLength(body)), ...(status === 413 ? ['connection', 'close'] : [])]);
       res.end(body);
     };
     try {

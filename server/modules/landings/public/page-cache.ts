@@ -119,14 +119,17 @@ function etagMatches(header: string | undefined, etag: string): boolean {
 
 interface Served {
   status: number;
+  /** The entry's own headers (one object per entry and encoding, never copied per answer). */
   headers: Record<string, string>;
+  /** A new visitor's experiment cookie, set besides them. */
+  cookie?: string;
   body: Buffer | null;
 }
 
 function respond(entry: Entry, acceptEncoding: string | undefined, ifNoneMatch: string | undefined, cookie?: string): Served {
-  if (entry.status === 200 && etagMatches(ifNoneMatch, entry.etag)) return { status: 304, headers: cookie ? { ...entry.notModified, 'set-cookie': cookie } : entry.notModified, body: null };
+  if (entry.status === 200 && etagMatches(ifNoneMatch, entry.etag)) return { status: 304, headers: entry.notModified, cookie, body: null };
   const v = entry.variants[pickEncoding(acceptEncoding)];
-  return { status: entry.status, headers: cookie ? { ...v.headers, 'set-cookie': cookie } : v.headers, body: v.body };
+  return { status: entry.status, headers: v.headers, cookie, body: v.body };
 }
 
 /** Where a visitor of a landing with a running experiment goes: their variant (and the cookie to set), or null (not a visitor: the landing's own page). */
@@ -249,7 +252,7 @@ function startPageJobs(app: FastifyInstance, pages: LandingPages, images: Return
 function pageRoutes(
   app: FastifyInstance, pages: LandingPages, cache: Map<string, Entry>, images: ReturnType<typeof imageVariants>, opts: { fastPath?: boolean },
 ) {
-  const send = (reply: FastifyReply, s: Served) => reply.code(s.status).headers(s.headers).send(s.body ?? undefined);
+  const send = (reply: FastifyReply, s: Served) => reply.code(s.status).headers(s.cookie ? { ...s.headers, 'set-cookie': s.cookie } : s.headers).send(s.body ?? undefined);
   const handler = async (req: FastifyRequest, reply: FastifyReply) =>
     send(reply, await pages.serve(req.url.split('?')[0]!, req.headers['accept-encoding'], req.headers['if-none-match'], { req: req.raw, ip: () => clientIp(app, req.raw) }));
   const routeOpts = { config: { access: { public: true } as const }, compress: false as const };
@@ -309,7 +312,7 @@ function pageRoutes(
         }
       }
       const s = respond(entry, req.headers['accept-encoding'], req.headers['if-none-match'], cookie);
-      writeFastHead(res, s.status, s.headers);
+      writeFastHead(res, s.status, s.headers, s.cookie ? ['set-cookie', s.cookie] : undefined);
       res.end(req.method === 'HEAD' ? undefined : (s.body ?? undefined));
       return true;
     });
