@@ -43,14 +43,13 @@ export function installFastPaths(app: FastifyInstance): void {
  * object per answer made it walk that object's keys slowly. An object's list is made once (a
  * fast path hands the same object every time); `more`: this answer's own headers, a flat list.
  */
-export function writeFastHead(res: ServerResponse, status: number, headers: Readonly<OutgoingHttpHeaders> | readonly string[], more: readonly string[] = []): void {
+export function writeFastHead(res: ServerResponse, status: number, headers: Readonly<OutgoingHttpHeaders>, more: readonly string[] = []): void {
   res.writeHead(status, [...flatHeaders(headers), ...more, REQUEST_ID_HEADER, requestIdOf(res.req)]);
 }
 
 const flatLists = new WeakMap<object, readonly string[]>();
 
-function flatHeaders(headers: Readonly<OutgoingHttpHeaders> | readonly string[]): readonly string[] {
-  if (isFlat(headers)) return headers;
+function flatHeaders(headers: Readonly<OutgoingHttpHeaders>): readonly string[] {
   let flat = flatLists.get(headers);
   if (!flat) {
     flat = Object.entries(headers).flatMap(([k, v]) => (v === undefined ? [] : Array.isArray(v) ? v.flatMap((x) => [k, x]) : [k, String(v)]));
@@ -58,8 +57,6 @@ function flatHeaders(headers: Readonly<OutgoingHttpHeaders> | readonly string[])
   }
   return flat;
 }
-
-const isFlat = (h: Readonly<OutgoingHttpHeaders> | readonly string[]): h is readonly string[] => Array.isArray(h);
 
 /** The client address as Fastify gives it (req.ip): the same TRUST_PROXY rule (lib/trust-proxy.ts). */
 export function clientIp(app: FastifyInstance, req: IncomingMessage): string {

@@ -109,9 +109,7 @@ export async function intakeRoutes(app: FastifyInstance, links: ModuleLinks): Pr
   }
 
   const ACCEPTED_BODY = '{"ok":true}';
-  const ACCEPTED_HEADERS = Object.entries({
-    ...API_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(ACCEPTED_BODY)),
-  }).flat();
+  const ACCEPTED_HEADERS = { ...API_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(ACCEPTED_BODY)) };
   const REFUSAL_HEADERS = { ...API_HEADERS, 'content-type': 'application/json; charset=utf-8' };
   const errorJson = (e: AppError) => JSON.stringify(errorBody(e.code, e.message, e.fields));
 
@@ -142,7 +140,7 @@ export async function intakeRoutes(app: FastifyInstance, links: ModuleLinks): Pr
   // Form posts without JavaScript, and everything else, take the route below.
   async function fastJsonIntake(req: IncomingMessage, res: ServerResponse) {
     const send = (status: number, body: string) => {
-      // The answer to every accepted lead: its headers built once (a flat list, as Node takes them).
+      // The answer to every accepted lead: its headers built once.
       if (status === 201 && body === ACCEPTED_BODY) {
         writeFastHead(res, 201, ACCEPTED_HEADERS);
         res.end(body);
